@@ -1,0 +1,26 @@
+/**
+ * v2 response envelopes (spec §2.1): lists are `{ data, next_cursor, has_more }`, single
+ * resources `{ data }`. `pageOf` turns a keyset query of `limit + 1` rows into a page.
+ */
+import { type CursorPosition, encodeCursor } from "@/lib/api/cursor";
+
+export type ListEnvelope<T> = { data: T[]; next_cursor: string | null; has_more: boolean };
+
+/** A page of a keyset query: `rows` holds up to limit + 1 items; the extra one proves has_more. */
+export type Page<T> = { items: T[]; hasMore: boolean; last: T | undefined };
+
+/** Splits `limit + 1` fetched rows into the page and whether more exist. */
+export function pageOf<T>(rows: T[], limit: number): Page<T> {
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  return { items, hasMore, last: items[items.length - 1] };
+}
+
+/** Builds the list envelope; `positionOf` gives the keyset position of the last item. */
+export function listEnvelope<T, S>(page: Page<T>, serialize: (item: T) => S, positionOf: (item: T) => CursorPosition, binding: unknown): ListEnvelope<S> {
+  return {
+    data: page.items.map(serialize),
+    next_cursor: page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null,
+    has_more: page.hasMore,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * HTTP mapping of errors (spec §7 for v2; compatibility.md for v1).
+ * v2 body: `{ "error": { "code", "message" } }`; v1 body: `{ "error": "<message>" }`.
+ */
+import { DomainError, type DomainErrorCode } from "@/lib/domain/errors";
+
+export type ApiVersion = "v1" | "v2";
+
+export type ApiErrorCode =
+  | DomainErrorCode
+  | "UNAUTHORIZED"
+  | "MISMATCHED_IDEMPOTENCY_BODY"
+  | "IDEMPOTENCY_KEY_IN_USE"
+  | "METHOD_NOT_ALLOWED"
+  | "INTERNAL_ERROR";
+
+/** An error with an explicit HTTP status, thrown by the HTTP plumbing (not the domain). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Status per domain code. v1 answers 401 for edits the caller may not make (issue #4). */
+const STATUS: Record<ApiVersion, Record<DomainErrorCode, number>> = {
+  v2: {
+    NOT_FOUND: 404,
+    INVALID_PARAMETER: 400,
+    CHANNEL_NOT_FOUND: 400,
+    USER_NOT_FOUND: 400,
+    FORBIDDEN: 404,
+    UNPROCESSABLE: 422,
+    CONFLICT: 409,
+  },
+  v1: {
+    NOT_FOUND: 404,
+    INVALID_PARAMETER: 400,
+    CHANNEL_NOT_FOUND: 400,
+    USER_NOT_FOUND: 400,
+    FORBIDDEN: 401,
+    UNPROCESSABLE: 422,
+    CONFLICT: 422,
+  },
+};
+
+/** Headers every API response carries (compatibility.md Transport). */
+export const API_HEADERS: Record<string, string> = {
+  "Content-Type": "application/json; charset=utf-8",
+  "Access-Control-Allow-Origin": "*",
+  "Cache-Control": "no-store",
+};
+
+/** A JSON response with the API headers. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...API_HEADERS, ...headers } });
+}
+
+/** Builds the error response of a version for a status, code and message. */
+export function errorResponse(version: ApiVersion, status: number, code: ApiErrorCode, message: string, headers: Record<string, string> = {}): Response {
+  const body = version === "v2" ? { error: { code, message } } : { error: message };
+  return json(body, status, headers);
+}
+
+/** Maps anything thrown by a handler to a response; unknown errors are logged and become 500. */
+export function toErrorResponse(version: ApiVersion, err: unknown): Response {
+  if (err instanceof ApiError) return errorResponse(version, err.status, err.code, err.message, err.headers);
+  if (err instanceof DomainError) {
+    const code: ApiErrorCode = version === "v2" && err.code === "FORBIDDEN" ? "NOT_FOUND" : err.code;
+    const message = version === "v2" && err.code === "FORBIDDEN" ? "Resource not found" : err.message;
+    return errorResponse(version, STATUS[version][err.code], code, message);
+  }
+  console.error("[api] unhandled error", err);
+  return errorResponse(version, 500, "INTERNAL_ERROR", "Internal server error");
+}

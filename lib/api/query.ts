@@ -1,0 +1,111 @@
+/**
+ * Request parsing shared by every route: zod building blocks for query strings (dates as ISO 8601
+ * or YYYY-MM-DD, limits, `include` lists, booleans), JSON bodies, path ids, and `parseWith`,
+ * which turns any zod failure into INVALID_PARAMETER with a readable message (spec §4.1, §7).
+ */
+import { z } from "zod";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Parses ISO 8601 (`2026-01-05T10:00:00Z`, with offset, or without: UTC) or `YYYY-MM-DD`
+ * (UTC midnight). Returns null when invalid (including impossible dates like 2026-02-30).
+ */
+export function parseDateValue(value: string): Date | null {
+  const v = value.trim();
+  const d = DATE_ONLY.exec(v);
+  if (d) {
+    const date = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
+    return date.getUTCFullYear() === Number(d[1]) && date.getUTCMonth() === Number(d[2]) - 1 && date.getUTCDate() === Number(d[3]) ? date : null;
+  }
+  if (!ISO_DATETIME.test(v)) return null;
+  const normalized = /(Z|[+-]\d{2}:?\d{2})$/i.test(v) ? v : `${v}Z`;
+  const date = new Date(normalized.replace(" ", "T"));
+  if (Number.isNaN(date.getTime())) return null;
+  const [y, m, day] = v.slice(0, 10).split("-").map(Number);
+  if (m < 1 || m > 12 || day < 1 || day > 31 || y < 1) return null;
+  return date;
+}
+
+/** Query date: ISO 8601 or YYYY-MM-DD → Date. */
+export const zDate = z.string().transform((value, ctx) => {
+  const date = parseDateValue(value);
+  if (!date) {
+    ctx.addIssue({ code: "custom", message: `invalid date "${value}" (use ISO 8601 or YYYY-MM-DD)` });
+    return z.NEVER;
+  }
+  return date;
+});
+
+/** Page size 1..100 with the endpoint's default (spec §8). */
+export const zLimit = (defaultLimit: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be an integer from 1 to 100")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be an integer from 1 to 100").max(100, "must be an integer from 1 to 100"))
+    .optional()
+    .transform((v) => v ?? defaultLimit);
+
+/** `true`/`false`/`1`/`0` (compatibility.md). */
+export const zBoolString = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(["true", "false", "1", "0"], { message: "must be true or false" }))
+  .transform((v) => v === "true" || v === "1");
+
+/** Comma-separated subset of `allowed`; unknown values fail (spec §4.1 `include`, `state`). */
+export function zCsvSet<const T extends string>(allowed: readonly T[], label: string) {
+  return z.string().transform((value, ctx) => {
+    const parts = value
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const unknown = parts.filter((p) => !allowed.includes(p as T));
+    if (unknown.length) {
+      ctx.addIssue({ code: "custom", message: `unknown ${label} value(s): ${unknown.join(", ")} (allowed: ${allowed.join(", ")})` });
+      return z.NEVER;
+    }
+    return new Set(parts as T[]);
+  });
+}
+
+/** Single-valued query parameters as an object (first value wins). */
+export function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+/** Validates `input` with `schema`; @throws InvalidParameterError naming the first bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+  throw new InvalidParameterError(`${where}${issue.message}`);
+}
+
+/** Reads a JSON body; an empty body gives `{}` when `allowEmpty`. @throws InvalidParameterError */
+export async function readJson(request: Request, opts: { allowEmpty?: boolean } = {}): Promise<unknown> {
+  const text = await request.text();
+  if (!text.trim()) {
+    if (opts.allowEmpty) return {};
+    throw new InvalidParameterError("Request body must be a JSON object");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidParameterError("Request body is not valid JSON");
+  }
+}
+
+/** A numeric path id; anything else cannot name a resource, so it is NOT_FOUND. */
+export function parseId(value: string | undefined, what = "Resource"): number {
+  if (!value || !/^\d{1,9}$/.test(value)) throw new NotFoundError(what);
+  const id = Number(value);
+  if (id < 1 || id > 2147483647) throw new NotFoundError(what);
+  return id;
+}

@@ -1,0 +1,70 @@
+/**
+ * API keys (spec §5, compatibility.md Transport): `api_` + 32 random bytes (base62-ish, url-safe).
+ * Only the SHA-256 hex of the key is stored (unique column `api_keys.hash`); the plaintext is
+ * returned once by `createApiKey`. `authenticateApiKey` resolves the `Authorization` header value
+ * (raw key or `Bearer <key>`) to an Actor with one indexed query; revoked keys fail at once.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+
+const KEY_PREFIX = "api_";
+/** last_used_at is written at most this often per key (milliseconds). */
+const LAST_USED_RESOLUTION_MS = 30_000;
+
+/** SHA-256 hex of a plaintext key. */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** A new plaintext key: `api_` followed by 43 url-safe characters (32 random bytes). */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** Extracts the key from an Authorization header value: raw key or `Bearer <key>` (any case). */
+export function keyFromAuthorization(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const value = header.trim();
+  const m = /^bearer\s+(.+)$/i.exec(value);
+  const key = (m ? m[1] : value).trim();
+  return key.length > 0 && key.length <= 512 ? key : null;
+}
+
+/**
+ * Creates a key for a user of a team and returns the plaintext once.
+ * @returns `{ key, id, prefix }`; `prefix` (first 12 characters) is what lists show.
+ */
+export async function createApiKey(db: Tx, input: { teamId: number; userId: number; name: string }): Promise<{ key: string; id: number; prefix: string }> {
+  const key = generateApiKey();
+  const prefix = key.slice(0, 12);
+  const row = await db.apiKey.create({
+    data: { team_id: input.teamId, user_id: input.userId, name: input.name, prefix, hash: hashApiKey(key) },
+    select: { id: true },
+  });
+  return { key, id: row.id, prefix };
+}
+
+/**
+ * Resolves an Authorization header to the key's actor, or null for a missing, unknown or revoked
+ * key or a deactivated user. Updates `last_used_at` at most every 30 s (fire and forget).
+ */
+export async function authenticateApiKey(db: Tx, header: string | null | undefined): Promise<Actor | null> {
+  const key = keyFromAuthorization(header);
+  if (!key) return null;
+  const row = await db.apiKey.findUnique({
+    where: { hash: hashApiKey(key) },
+    select: {
+      id: true,
+      revoked_at: true,
+      last_used_at: true,
+      user: { select: { id: true, chat_id: true, team_id: true, is_admin: true, deactivated_at: true } },
+    },
+  });
+  if (!row || row.revoked_at || row.user.deactivated_at) return null;
+  const now = Date.now();
+  if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    db.apiKey.update({ where: { id: row.id }, data: { last_used_at: new Date(now) } }).catch(() => {});
+  }
+  return { teamId: row.user.team_id, userId: row.user.id, userChatId: row.user.chat_id, isAdmin: row.user.is_admin, apiKeyId: row.id };
+}

@@ -1,0 +1,38 @@
+/**
+ * The one Prisma client of the process, built with the `pg` driver adapter (Rust-free client).
+ * Reads `DATABASE_URL` on first use (npm start sets it after starting the embedded PostgreSQL).
+ * Kept on globalThis so Next.js dev reloads and test files share one pool.
+ */
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+
+export type Db = PrismaClient;
+/** A client or an interactive-transaction client: domain functions accept either. */
+export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
+
+/** Returns the shared Prisma client. Throws when DATABASE_URL is unset. */
+export function getDb(): PrismaClient {
+  if (globalForDb.__checkinPrisma) return globalForDb.__checkinPrisma;
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded PostgreSQL)");
+  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  globalForDb.__checkinPrisma = new PrismaClient({ adapter });
+  return globalForDb.__checkinPrisma;
+}
+
+/** Lazy proxy so modules can `import { db }` without connecting at import time. */
+export const db: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, prop) {
+    const client = getDb() as unknown as Record<string | symbol, unknown>;
+    const value = client[prop];
+    return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
+  },
+});
+
+/** Disconnects the shared client (scripts and tests call this before exiting). */
+export async function disconnectDb(): Promise<void> {
+  await globalForDb.__checkinPrisma?.$disconnect();
+  globalForDb.__checkinPrisma = undefined;
+}

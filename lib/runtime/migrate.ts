@@ -1,0 +1,92 @@
+/**
+ * Applies the SQL migrations in `prisma/migrations/<timestamp>_<name>/migration.sql` in order,
+ * recording each in `_prisma_migrations` exactly as Prisma Migrate does (same table, columns and
+ * SHA-256 checksum of the file), under Prisma's own advisory lock (72707369), so that
+ * `prisma migrate deploy/status` agree with it on a machine that can run Prisma's engine.
+ * ARCHITECTURE §5.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const PRISMA_ADVISORY_LOCK = 72707369;
+
+export type MigrationResult = { applied: string[]; alreadyApplied: number };
+
+/** Lists migration folders (sorted by name = by timestamp) with their SQL and checksum. */
+export function listMigrations(dir = path.join(process.cwd(), "prisma", "migrations")) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
+    .map((d) => d.name)
+    .sort()
+    .map((name) => {
+      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+/**
+ * Applies pending migrations. Each runs in its own transaction together with its bookkeeping row.
+ * @throws Error naming the migration when one fails (its row stays marked failed, as Prisma does),
+ *   or when an earlier attempt failed and was not resolved.
+ */
+export async function applyMigrations(url: string, log: (line: string) => void = () => {}): Promise<MigrationResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
+    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
+    );
+    const failed = rows.find((r) => !r.finished_at && !r.rolled_back_at);
+    if (failed) {
+      throw new Error(
+        `Migration ${failed.migration_name} failed earlier and is not resolved. Fix the database, then mark it rolled back ` +
+          `(UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE migration_name = '${failed.migration_name}').`,
+      );
+    }
+    const done = new Map(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r.checksum]));
+    const applied: string[] = [];
+    for (const m of listMigrations()) {
+      const previous = done.get(m.name);
+      if (previous) {
+        if (previous !== m.checksum) log(`warning: migration ${m.name} was modified after it was applied`);
+        continue;
+      }
+      const id = randomUUID();
+      log(`Applying migration ${m.name}`);
+      await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`, [
+        id,
+        m.checksum,
+        m.name,
+      ]);
+      try {
+        await client.query("BEGIN");
+        await client.query(m.sql);
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => {});
+        await client.query(`UPDATE "_prisma_migrations" SET logs = $2 WHERE id = $1`, [id, String((err as Error).message)]);
+        throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`);
+      }
+      applied.push(m.name);
+    }
+    return { applied, alreadyApplied: done.size };
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => {});
+    await client.end();
+  }
+}
