@@ -1,8 +1,8 @@
 /**
  * Calendar helpers for the seed: local dates as "YYYY-MM-DD" keys, weekday names ("Mon".."Sun")
- * and the UTC instant of a local wall-clock time in an IANA timezone (DST-safe via @date-fns/tz).
+ * and the UTC instant of a local wall-clock time in an IANA timezone (DST rules of lib/domain/schedule.ts).
  */
-import { TZDate } from "@date-fns/tz";
+import { instantAtLocal, localDateOf } from "@/lib/domain/schedule";
 
 /** A local calendar date, "YYYY-MM-DD". */
 export type DateKey = string;
@@ -12,14 +12,9 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 const MS_PER_DAY = 86_400_000;
 
-function pad(n: number, width = 2): string {
-  return String(n).padStart(width, "0");
-}
-
-/** The local date of `instant` in timezone `tz`. */
+/** The local date of `instant` in timezone `tz` (lib/domain/schedule.ts `localDateOf`). */
 export function localDateKey(instant: Date, tz: string): DateKey {
-  const d = new TZDate(instant.getTime(), tz);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return localDateOf(instant, tz);
 }
 
 /** `key` shifted by `days` calendar days (negative goes back). */
@@ -42,25 +37,10 @@ export function dbDate(key: DateKey): Date {
   return new Date(`${key}T00:00:00Z`);
 }
 
-/** UTC instant of the local wall-clock `time` ("HH:MM" or "HH:MM:SS") on `key` in `tz`. */
-export function zonedInstant(key: DateKey, time: string, tz: string): Date {
-  const [y, m, d] = key.split("-").map(Number) as [number, number, number];
-  const [hh, mm, ss = 0] = time.split(":").map(Number) as [number, number, number?];
-  return new Date(new TZDate(y, m - 1, d, hh, mm, ss, 0, tz).getTime());
-}
-
 /**
- * The next scheduled run strictly after `after`: the first local date (from the local date of
- * `after`, up to 14 days on) whose weekday is in `days`, at `time` in `tz`. Null when `days` is empty.
+ * UTC instant of the local wall-clock `time` ("HH:MM:SS") on `key` in `tz`, with the DST rules of
+ * lib/domain/schedule.ts `instantAtLocal` (gap: the transition instant; overlap: the earlier one).
  */
-export function nextScheduledRun(input: { time: string; timezone: string; days: readonly string[]; after: Date }): Date | null {
-  if (input.days.length === 0) return null;
-  const start = localDateKey(input.after, input.timezone);
-  for (let i = 0; i <= 14; i++) {
-    const key = addDays(start, i);
-    if (!input.days.includes(weekdayOf(key))) continue;
-    const at = zonedInstant(key, input.time, input.timezone);
-    if (at.getTime() > input.after.getTime()) return at;
-  }
-  return null;
+export function zonedInstant(key: DateKey, time: string, tz: string): Date {
+  return instantAtLocal(key, time, tz);
 }
