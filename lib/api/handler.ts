@@ -4,10 +4,14 @@
  * version's error shape (lib/api/errors.ts). Route files stay thin: parse, one domain call,
  * serialize.
  */
+import { API_HEADERS, type ApiVersion, errorResponse, toErrorResponse } from "@/lib/api/errors";
+import { parseIdempotencyKey, requestFingerprint, runIdempotent, type WriteResult } from "@/lib/api/idempotency";
+import { readJson } from "@/lib/api/query";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { type ApiVersion, API_HEADERS, errorResponse, toErrorResponse } from "@/lib/api/errors";
+
+export type { WriteResult } from "@/lib/api/idempotency";
 
 export type HandlerArgs<P> = {
   request: Request;
@@ -34,6 +38,39 @@ export function apiRoute<P = Record<string, never>>(version: ApiVersion, handler
       return toErrorResponse(version, err);
     }
   };
+}
+
+/** Options of a v2 write route (see `apiWriteRoute`). */
+export type WriteRouteOptions<P, I> = {
+  /** Route pattern, part of the idempotency fingerprint, e.g. "/v2/reports/{reportId}". */
+  route: string;
+  /** "json": the request must carry a JSON body; "none": any body is ignored (DELETE). */
+  body: "json" | "none";
+  /** Validates path params and body into the domain input. No database writes here. */
+  parse: (args: HandlerArgs<P> & { body: unknown }) => I | Promise<I>;
+  /** Performs the write through `tx` (one transaction) and returns the response to send and store. */
+  run: (args: HandlerArgs<P> & { input: I; tx: Tx }) => Promise<WriteResult>;
+};
+
+/**
+ * Wraps a v2 write endpoint with `Idempotency-Key` support (lib/api/idempotency.ts). Order:
+ * authenticate (401) → validate the key (400) → read and validate the body (400) → claim the key
+ * and run `run` in one transaction with the stored response. Without the header the write still
+ * runs in one transaction. Errors map to the v2 error shape as in `apiRoute`.
+ */
+export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: WriteRouteOptions<P, I>) {
+  return apiRoute<P>("v2", async (args) => {
+    const key = parseIdempotencyKey(args.request.headers.get("idempotency-key"));
+    const body = opts.body === "json" ? await readJson(args.request) : null;
+    const input = await opts.parse({ ...args, body });
+    const fingerprint = requestFingerprint({
+      method: args.request.method,
+      route: opts.route,
+      params: (args.params ?? {}) as Record<string, unknown>,
+      body,
+    });
+    return runIdempotent({ actor: args.actor, key, fingerprint, run: (tx) => opts.run({ ...args, input, tx }) });
+  });
 }
 
 /** CORS preflight answer shared by the API routes (export as OPTIONS). */

@@ -1,0 +1,35 @@
+/**
+ * GET /v2/polls (spec §4.2): the caller's active and paused polls, filters of §4.1, list envelope.
+ * POST /v2/polls: creates a one-shot poll broadcast now to `broadcast_channel`; 201 `{data: poll}`
+ * (always with `questions`). Accepts `Idempotency-Key`.
+ */
+import { listEnvelope, pageOf } from "@/lib/api/envelope";
+import { json } from "@/lib/api/errors";
+import { apiRoute, apiWriteRoute, preflight } from "@/lib/api/handler";
+import { parseWith, queryObject } from "@/lib/api/query";
+import { pollCreateBodySchema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
+import { checkinCursorPosition, checkinListQuerySchema, checkinReadQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { createPoll, getPoll, listPolls } from "@/lib/domain/polls";
+
+export const GET = apiRoute("v2", async ({ url, actor }) => {
+  const query = parseWith(checkinListQuerySchema, queryObject(url));
+  const { filters, binding } = toCheckinListFilters(query, "v2.polls");
+  const rows = await listPolls(actor, filters);
+  return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializePollV2(row, query.include), checkinCursorPosition, binding));
+});
+
+export const POST = apiWriteRoute({
+  route: "/v2/polls",
+  body: "json",
+  parse: ({ url, body }) => ({
+    include: new Set([...parseWith(checkinReadQuerySchema, queryObject(url)).include, "questions" as const]),
+    poll: toCreatePollInput(parseWith(pollCreateBodySchema, body)),
+  }),
+  run: async ({ actor, input, tx }) => {
+    const { id } = await createPoll(actor, input.poll, tx);
+    const row = await getPoll(actor, id, { withQuestions: true }, tx);
+    return { status: 201, body: { data: serializePollV2(row, input.include) } };
+  },
+});
+
+export const OPTIONS = preflight;

@@ -1,0 +1,96 @@
+/**
+ * v2 participation at the HTTP edge (spec §2.6, §4.2 GET /v2/standups/{id}/participation and
+ * GET /v2/polls/{id}/participation): query schema (since inclusive, until exclusive, cursor,
+ * limit 1..100 default 30), cursor binding (endpoint, checkin id, since, until) and serializers.
+ */
+import { z } from "zod";
+import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { zDate, zLimit } from "@/lib/api/query";
+import { InvalidParameterError } from "@/lib/domain/errors";
+import { PARTICIPATION_DEFAULT_LIMIT, type ParticipationEntry, type ParticipationFilters } from "@/lib/domain/participation";
+
+/** Query of both participation endpoints. */
+export const participationQuerySchema = z
+  .object({
+    since: zDate.optional(),
+    until: zDate.optional(),
+    cursor: z.string().min(1, "must not be empty").optional(),
+    limit: zLimit(PARTICIPATION_DEFAULT_LIMIT),
+  })
+  .superRefine((q, ctx) => {
+    if (q.since && q.until && q.since > q.until)
+      ctx.addIssue({ code: "custom", path: ["since"], message: "must not be after until (reversed range)" });
+  });
+
+export type ParticipationQuery = z.output<typeof participationQuerySchema>;
+
+/**
+ * Domain filters and cursor binding of a participation query.
+ * @throws InvalidParameterError for a garbage, tampered or mismatched cursor.
+ */
+export function toParticipationFilters(
+  q: ParticipationQuery,
+  endpoint: "v2.standups.participation" | "v2.polls.participation",
+  checkinId: number,
+) {
+  const binding = { e: endpoint, id: checkinId, since: q.since?.toISOString() ?? null, until: q.until?.toISOString() ?? null };
+  let after: ParticipationFilters["after"];
+  if (q.cursor) {
+    const [date, id, ...extra] = decodeCursor(q.cursor, binding);
+    if (typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || typeof id !== "number" || !Number.isInteger(id) || extra.length) {
+      throw new InvalidParameterError("Invalid cursor");
+    }
+    after = { date, id };
+  }
+  const filters: ParticipationFilters = { since: q.since, until: q.until, after, limit: q.limit };
+  return { filters, binding };
+}
+
+/** Keyset position of an entry (date desc, occurrence id desc). */
+export function participationCursorPosition(entry: ParticipationEntry): CursorPosition {
+  return [entry.date, entry.occurrenceId];
+}
+
+export type V2StandupParticipation = {
+  standup_id: number;
+  is_poll: false;
+  date: string;
+  expected: number;
+  responded: number;
+  participation_rate: number;
+  excluded: { vacation: number };
+};
+
+export type V2PollParticipation = {
+  poll_id: number;
+  is_poll: true;
+  date: string;
+  expected: number;
+  responded: number;
+  participation_rate: number;
+};
+
+/** Standup participation entry (spec §2.6). */
+export function serializeStandupParticipation(e: ParticipationEntry): V2StandupParticipation {
+  return {
+    standup_id: e.checkinId,
+    is_poll: false,
+    date: e.date,
+    expected: e.expected,
+    responded: e.responded,
+    participation_rate: e.participationRate,
+    excluded: { vacation: e.excludedVacation },
+  };
+}
+
+/** Poll participation entry (spec §2.6). */
+export function serializePollParticipation(e: ParticipationEntry): V2PollParticipation {
+  return {
+    poll_id: e.checkinId,
+    is_poll: true,
+    date: e.date,
+    expected: e.expected,
+    responded: e.responded,
+    participation_rate: e.participationRate,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * v2 polls at the HTTP edge (spec §2.3, §4.2): the POST body schema, its mapping onto
+ * `createPoll` (lib/domain/polls.ts), and the poll serializer, which is the v2 standup serializer
+ * of lib/api/v2/standups.ts (it drops `wait_time` and `is_confidential` for polls). The list query
+ * schema and cursor binding are shared with GET /v2/standups (`checkinListQuerySchema`,
+ * `toCheckinListFilters(q, "v2.polls")`).
+ */
+import { z } from "zod";
+import { type CheckinV2Row, type IncludeSet, serializeCheckinV2, type V2Checkin } from "@/lib/api/v2/standups";
+import { type CreatePollInput, MAX_POLL_DURATION_MINUTES } from "@/lib/domain/polls";
+
+const zText = z.string({ message: "must be a string" }).trim().min(1, "must not be empty");
+
+/** Body of POST /v2/polls. `duration` is in minutes (1..525600). */
+export const pollCreateBodySchema = z.object({
+  name: zText,
+  question: zText,
+  choices: z
+    .array(zText, { message: "must be an array of strings" })
+    .min(2, "at least 2 choices are required")
+    .refine((c) => new Set(c).size === c.length, "choices must be distinct"),
+  broadcast_channel: zText,
+  duration: z
+    .number({ message: "must be a number of minutes" })
+    .int("must be a whole number of minutes")
+    .min(1, "must be at least 1 minute")
+    .max(MAX_POLL_DURATION_MINUTES, `must be at most ${MAX_POLL_DURATION_MINUTES} minutes`)
+    .nullish(),
+});
+
+/** Maps the POST body onto `createPoll`'s input. */
+export function toCreatePollInput(body: z.output<typeof pollCreateBodySchema>): CreatePollInput {
+  return {
+    name: body.name,
+    question: body.question,
+    choices: body.choices,
+    broadcastChannel: body.broadcast_channel,
+    duration: body.duration ?? null,
+  };
+}
+
+/** Serializes a poll (spec §2.3) from a `checkinViewSelect` row. */
+export function serializePollV2(row: CheckinV2Row, include: IncludeSet): V2Checkin {
+  return serializeCheckinV2(row, include);
+}

@@ -1,0 +1,48 @@
+/**
+ * v2 report writes at the HTTP edge (spec §4.2 POST /v2/reports, PATCH and DELETE
+ * /v2/reports/{id}): body schemas and their mapping onto lib/domain/report-writes.ts. Responses
+ * use the v2 report serializer of lib/api/v2/reports.ts.
+ */
+import { z } from "zod";
+import type { AnswerInput, SubmitReportInput } from "@/lib/domain/report-writes";
+
+const zDbId = z
+  .number({ message: "must be a number" })
+  .int("must be an integer")
+  .min(1, "must be a positive integer")
+  .max(2147483647, "is out of range");
+
+const zAnswers = z
+  .array(z.object({ question_id: zDbId, text: z.string({ message: "must be a string" }) }), {
+    message: "must be an array of {question_id, text}",
+  })
+  .min(1, "at least one answer is required");
+
+/** Body of POST /v2/reports. `is_anonymous` (optional, an extension) is the report-level flag. */
+export const reportCreateBodySchema = z.object({
+  standup_id: zDbId,
+  answers: zAnswers,
+  is_anonymous: z.boolean().optional(),
+});
+
+/** Body of PATCH /v2/reports/{id}: one or more answers to replace. */
+export const reportUpdateBodySchema = z.object({ answers: zAnswers });
+
+function toAnswers(answers: Array<{ question_id: number; text: string }>): AnswerInput[] {
+  return answers.map((a) => ({ questionId: a.question_id, text: a.text }));
+}
+
+/** Maps the POST body onto `submitReport`'s input (every question must be answered). */
+export function toSubmitReportInput(body: z.output<typeof reportCreateBodySchema>): SubmitReportInput {
+  return {
+    standupId: body.standup_id,
+    answers: toAnswers(body.answers),
+    isAnonymous: body.is_anonymous ?? false,
+    requireAllQuestions: true,
+  };
+}
+
+/** Maps the PATCH body onto `updateReportAnswers`' answers. */
+export function toUpdateAnswers(body: z.output<typeof reportUpdateBodySchema>): AnswerInput[] {
+  return toAnswers(body.answers);
+}

@@ -1,0 +1,149 @@
+/**
+ * The broadcast outbox (spec §6, issue #3 "Side effects"): chat messages for reports and polls are
+ * written as `chat_messages` rows in the caller's transaction, so a committed change always has its
+ * broadcast recorded and a rolled-back one leaves none. Delivery to a chat platform reads rows with
+ * `delivery_state = pending`; an updated or removed message is put back to `pending` so the
+ * delivery job updates / deletes it on the platform (by `external_ts`). The built-in channel feed
+ * reads the rows directly (`deleted_at` null = visible).
+ *
+ * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
+ */
+import type { Tx } from "@/lib/db";
+import { newChatTs } from "@/lib/domain/chat-ts";
+
+/** The outbox row of a broadcast: its id and `ts` (the `chat_ts` updates and deletes refer to). */
+export type BroadcastRef = { id: number; ts: string; channel_id: number | null };
+
+/** Plain-text body of a report message. Anonymous reports never name their author. */
+export function renderReportText(input: {
+  standupName: string;
+  authorName: string | null;
+  answers: Array<{ question: string; answer: string }>;
+}): string {
+  const who = input.authorName ?? "An anonymous member";
+  const head = `${who} posted an update for ${input.standupName}`;
+  const blocks = input.answers.map((a) => `${a.question}\n${a.answer.trim() ? a.answer : "-"}`);
+  return [head, ...blocks].join("\n\n");
+}
+
+/** Plain-text body of a poll message: name, question and numbered choices, plus closing time. */
+export function renderPollText(input: { pollName: string; question: string; choices: string[]; closesAt: Date | null }): string {
+  const lines = [`Poll: ${input.pollName}`, input.question, ...input.choices.map((c, i) => `${i + 1}. ${c}`)];
+  if (input.closesAt) lines.push(`Voting closes at ${input.closesAt.toISOString()}`);
+  return lines.join("\n");
+}
+
+async function reportText(tx: Tx, reportId: number) {
+  const report = await tx.report.findUniqueOrThrow({
+    where: { id: reportId },
+    select: {
+      id: true,
+      team_id: true,
+      checkin_id: true,
+      occurrence_id: true,
+      is_anonymous: true,
+      user: { select: { realname: true, username: true } },
+      checkin: { select: { name: true, broadcast_channel_id: true } },
+      answers: { select: { text: true, question: { select: { text: true, position: true, id: true } } } },
+    },
+  });
+  const answers = [...report.answers]
+    .sort((a, b) => a.question.position - b.question.position || a.question.id - b.question.id)
+    .map((a) => ({ question: a.question.text, answer: a.text }));
+  const text = renderReportText({
+    standupName: report.checkin.name,
+    authorName: report.is_anonymous ? null : report.user.realname || report.user.username,
+    answers,
+  });
+  return { report, text };
+}
+
+/**
+ * Posts a submitted report to its standup's broadcast channel (kind `report`). A standup without
+ * a broadcast channel posts nothing.
+ * @returns the outbox row, or null when there is no channel.
+ */
+export async function broadcastReport(tx: Tx, reportId: number, now: Date = new Date()): Promise<BroadcastRef | null> {
+  const { report, text } = await reportText(tx, reportId);
+  if (report.checkin.broadcast_channel_id === null) return null;
+  return tx.chatMessage.create({
+    data: {
+      team_id: report.team_id,
+      ts: newChatTs(now),
+      kind: "report",
+      channel_id: report.checkin.broadcast_channel_id,
+      checkin_id: report.checkin_id,
+      occurrence_id: report.occurrence_id,
+      report_id: report.id,
+      text,
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
+/** The live (not deleted) broadcast of a report, newest first, or null. */
+export async function findReportBroadcast(tx: Tx, reportId: number): Promise<BroadcastRef | null> {
+  return tx.chatMessage.findFirst({
+    where: { report_id: reportId, kind: "report", deleted_at: null },
+    orderBy: { id: "desc" },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
+/**
+ * Re-renders the broadcast of a report after its answers changed (same `ts`, delivery back to
+ * pending so the platform message is edited). No-op when the report was never broadcast.
+ * @returns the updated outbox row or null.
+ */
+export async function updateReportBroadcast(tx: Tx, reportId: number): Promise<BroadcastRef | null> {
+  const message = await findReportBroadcast(tx, reportId);
+  if (!message) return null;
+  const { text } = await reportText(tx, reportId);
+  await tx.chatMessage.update({ where: { id: message.id }, data: { text, delivery_state: "pending", delivery_attempts: 0 } });
+  return message;
+}
+
+/**
+ * Marks the broadcast of a report removed (`deleted_at`; delivery back to pending so the platform
+ * message is deleted). No-op when the report was never broadcast.
+ * @returns the number of messages marked.
+ */
+export async function removeReportBroadcast(tx: Tx, reportId: number, now: Date = new Date()): Promise<number> {
+  const r = await tx.chatMessage.updateMany({
+    where: { report_id: reportId, kind: "report", deleted_at: null },
+    data: { deleted_at: now, delivery_state: "pending", delivery_attempts: 0 },
+  });
+  return r.count;
+}
+
+/**
+ * Posts one broadcast of a poll (kind `poll`) to a channel for an occurrence.
+ * @returns the outbox row.
+ */
+export async function broadcastPoll(
+  tx: Tx,
+  input: {
+    teamId: number;
+    pollId: number;
+    occurrenceId: number;
+    channelId: number;
+    pollName: string;
+    question: string;
+    choices: string[];
+    closesAt: Date | null;
+  },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "poll",
+      channel_id: input.channelId,
+      checkin_id: input.pollId,
+      occurrence_id: input.occurrenceId,
+      text: renderPollText({ pollName: input.pollName, question: input.question, choices: input.choices, closesAt: input.closesAt }),
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * Participation per occurrence (spec §2.6, §4.2 GET /v2/standups/{id}/participation and
+ * GET /v2/polls/{id}/participation).
+ *
+ * Definitions, per occurrence (one standup run / one poll broadcast):
+ * - roster = the occurrence's member snapshot (`occurrence_members`, taken when it ran, so later
+ *   membership changes do not rewrite history) ∪ anyone who responded in it (a responder always
+ *   counts as expected, so the rate never exceeds 1);
+ * - responded = distinct roster users with a submitted report (standups) / with a vote (polls);
+ * - standups: excluded.vacation = roster users with an absence (vacation or out-of-office)
+ *   covering the occurrence date who did not report; expected = roster − excluded.vacation;
+ * - polls: expected = the recipient count = roster (no vacation exclusion: a channel poll reaches
+ *   everyone);
+ * - participation_rate = responded / expected, rounded to 4 decimals; **0 when expected is 0**.
+ *
+ * Range: an occurrence date D is in [since, until) when its UTC day overlaps the window, i.e.
+ * D >= day(since) and D < ceil-day(until); for plain YYYY-MM-DD bounds this is simply
+ * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
+ * The whole page is computed by one SQL statement (plus one visibility check).
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { NotFoundError } from "@/lib/domain/errors";
+import { visiblePollWhere, visibleStandupWhere } from "@/lib/domain/visibility";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Default page size (spec §8). */
+export const PARTICIPATION_DEFAULT_LIMIT = 30;
+
+/** Query of a participation page, already validated. */
+export type ParticipationFilters = {
+  /** Inclusive lower bound (instant; compared by UTC day). */
+  since?: Date;
+  /** Exclusive upper bound (instant; compared by UTC day). */
+  until?: Date;
+  /** Keyset position: the last entry of the previous page. */
+  after?: { date: string; id: number };
+  /** Page size; `limit + 1` rows are returned so the caller can tell whether more exist. */
+  limit: number;
+};
+
+/** One occurrence's participation. `date` is the local occurrence date "YYYY-MM-DD". */
+export type ParticipationEntry = {
+  occurrenceId: number;
+  checkinId: number;
+  isPoll: boolean;
+  date: string;
+  expected: number;
+  responded: number;
+  participationRate: number;
+  /** Standups only (polls: 0). */
+  excludedVacation: number;
+};
+
+const DAY_MS = 86_400_000;
+
+/** "YYYY-MM-DD" of the UTC day containing `d`. */
+export function utcDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** "YYYY-MM-DD" of the first UTC midnight at or after `d`. */
+export function utcCeilDay(d: Date): string {
+  const floor = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return new Date(floor === d.getTime() ? floor : floor + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** responded / expected rounded to 4 decimals; 0 when expected is 0. */
+export function participationRate(responded: number, expected: number): number {
+  return expected > 0 ? Math.round((responded / expected) * 10_000) / 10_000 : 0;
+}
+
+type Row = { id: number; date: string; expected: bigint | number; responded: bigint | number; vacation: bigint | number };
+
+async function participationPage(
+  checkinId: number,
+  isPoll: boolean,
+  filters: ParticipationFilters,
+  client: Tx,
+): Promise<ParticipationEntry[]> {
+  const conditions: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${checkinId}`];
+  if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
+  if (filters.until) conditions.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
+  if (filters.after) {
+    const { date, id } = filters.after;
+    conditions.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${id})`);
+  }
+  const responded = isPoll
+    ? Prisma.sql`EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = occ.id AND v.user_id = u.user_id)`
+    : Prisma.sql`EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = occ.id AND r.user_id = u.user_id AND r.status = 'submitted')`;
+  const responders = isPoll
+    ? Prisma.sql`SELECT v.user_id FROM votes v WHERE v.occurrence_id = occ.id`
+    : Prisma.sql`SELECT r.user_id FROM reports r WHERE r.occurrence_id = occ.id AND r.status = 'submitted'`;
+  const onLeave = isPoll
+    ? Prisma.sql`false`
+    : Prisma.sql`EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date)`;
+
+  const rows = await client.$queryRaw<Row[]>`
+    WITH occ AS (
+      SELECT o.id, o.date FROM occurrences o
+      WHERE ${Prisma.join(conditions, " AND ")}
+      ORDER BY o.date DESC, o.id DESC
+      LIMIT ${filters.limit + 1}
+    )
+    SELECT occ.id, to_char(occ.date, 'YYYY-MM-DD') AS date, s.expected, s.responded, s.vacation
+    FROM occ
+    CROSS JOIN LATERAL (
+      SELECT
+        count(*) FILTER (WHERE x.responded OR NOT x.on_leave) AS expected,
+        count(*) FILTER (WHERE x.responded) AS responded,
+        count(*) FILTER (WHERE x.on_leave AND NOT x.responded) AS vacation
+      FROM (
+        SELECT u.user_id, ${responded} AS responded, ${onLeave} AS on_leave
+        FROM (
+          SELECT om.user_id FROM occurrence_members om WHERE om.occurrence_id = occ.id
+          UNION
+          ${responders}
+        ) u
+      ) x
+    ) s
+    ORDER BY occ.date DESC, occ.id DESC`;
+
+  return rows.map((r) => {
+    const expected = Number(r.expected);
+    const respondedCount = Number(r.responded);
+    return {
+      occurrenceId: r.id,
+      checkinId,
+      isPoll,
+      date: r.date,
+      expected,
+      responded: respondedCount,
+      participationRate: participationRate(respondedCount, expected),
+      excludedVacation: isPoll ? 0 : Number(r.vacation),
+    };
+  });
+}
+
+/**
+ * Participation of a standup visible to the actor (member of a non-confidential standup, or its
+ * creator), one entry per occurrence, newest first.
+ * @returns up to `limit + 1` entries.
+ * @throws NotFoundError when the standup is not visible (spec §4.2).
+ */
+export async function listStandupParticipation(
+  actor: Actor,
+  standupId: number,
+  filters: ParticipationFilters,
+  client: Tx = db,
+): Promise<ParticipationEntry[]> {
+  const standup = await client.checkin.findFirst({ where: { AND: [{ id: standupId }, visibleStandupWhere(actor)] }, select: { id: true } });
+  if (!standup) throw new NotFoundError("Standup");
+  return participationPage(standup.id, false, filters, client);
+}
+
+/**
+ * Participation of one of the actor's polls, one entry per broadcast, newest first.
+ * @returns up to `limit + 1` entries.
+ * @throws NotFoundError when the poll is not visible (not the creator, archived/draft, other team).
+ */
+export async function listPollParticipation(
+  actor: Actor,
+  pollId: number,
+  filters: ParticipationFilters,
+  client: Tx = db,
+): Promise<ParticipationEntry[]> {
+  const poll = await client.checkin.findFirst({ where: { AND: [{ id: pollId }, visiblePollWhere(actor)] }, select: { id: true } });
+  if (!poll) throw new NotFoundError("Poll");
+  return participationPage(poll.id, true, filters, client);
+}

@@ -1,0 +1,184 @@
+/**
+ * Polls (spec §2.3, §4.2 GET/POST /v2/polls, GET /v2/polls/{id}; §4.3 POST /v1/polls).
+ * A poll is a `checkins` row of kind `poll`; through v2 it is visible only to its creator, in
+ * state active or paused (lib/domain/visibility.ts). Reads return `CheckinView` rows (the shape
+ * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { broadcastPoll } from "@/lib/domain/broadcasts";
+import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { isValidTimezone, localDateOf, WEEKDAYS } from "@/lib/domain/schedule";
+import { type CheckinView, checkinViewSelect, type StandupListFilters } from "@/lib/domain/standups";
+import { visiblePollWhere } from "@/lib/domain/visibility";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** Filters of GET /v2/polls: the same as GET /v2/standups (spec §4.1). */
+export type PollListFilters = StandupListFilters;
+
+/**
+ * Lists the actor's polls (active and paused), newest first (created desc, id desc), keyset paginated.
+ * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ */
+export async function listPolls(actor: Actor, filters: PollListFilters, client: Tx = db): Promise<CheckinView[]> {
+  const and: Prisma.CheckinWhereInput[] = [visiblePollWhere(actor), { state: { in: filters.states } }];
+  if (filters.isAnonymous !== undefined) and.push({ is_anonymous: filters.isAnonymous });
+  if (filters.broadcastChannel !== undefined) and.push({ broadcast_channel: { chat_id: filters.broadcastChannel } });
+  if (filters.createdSince) and.push({ created_at: { gte: filters.createdSince } });
+  if (filters.createdUntil) and.push({ created_at: { lt: filters.createdUntil } });
+  if (filters.after) {
+    const { createdAt, id } = filters.after;
+    and.push({ created_at: { lte: createdAt } }, { OR: [{ created_at: { lt: createdAt } }, { id: { lt: id } }] });
+  }
+  const rows = await client.checkin.findMany({
+    where: { AND: and },
+    orderBy: [{ created_at: "desc" }, { id: "desc" }],
+    take: filters.limit + 1,
+    select: checkinViewSelect({ withQuestions: filters.withQuestions }),
+  });
+  return rows as unknown as CheckinView[];
+}
+
+/**
+ * One poll visible to the actor (its creator; active or paused).
+ * @throws NotFoundError for polls of other users or teams, archived/draft polls, and standups.
+ */
+export async function getPoll(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
+  const row = await client.checkin.findFirst({ where: { AND: [{ id }, visiblePollWhere(actor)] }, select: checkinViewSelect(opts) });
+  if (!row) throw new NotFoundError("Poll");
+  return row as unknown as CheckinView;
+}
+
+/** Input of `createPoll` (v2 body and v1 body map onto it). */
+export type CreatePollInput = {
+  name: string;
+  question: string;
+  /** At least 2 distinct non-empty labels. */
+  choices: string[];
+  /** Channel id or name (with or without '#'). */
+  broadcastChannel: string;
+  /** Minutes the poll stays open (1..525600); null/absent: open until closed by hand. */
+  duration?: number | null;
+  /** Default false. */
+  isAnonymous?: boolean;
+  /** Introduction text shown with the poll. */
+  intro?: string | null;
+};
+
+/** What `createPoll` made: the poll, its first broadcast (occurrence) and the outbox message. */
+export type CreatedPoll = { id: number; occurrenceId: number; chatTs: string; closesAt: Date | null };
+
+/** Largest accepted `duration` (minutes): one year. */
+export const MAX_POLL_DURATION_MINUTES = 525_600;
+
+/**
+ * Creates a one-shot poll owned by the actor and broadcasts it now (spec §4.2 POST /v2/polls):
+ * - a `checkins` row (kind poll, state active, one multiple_choice question with the choices,
+ *   `recurrence` {type: "once", repeat: null, every: null, day: null, month: null}, `time`/`days`
+ *   = now in the team's timezone, `next_run_at` null because it already ran);
+ * - members synced from the channel (`sync_channel_members` true, `sync_channel_id` = channel);
+ * - the occurrence of today's local date (trigger manual, `closes_at` = now + duration minutes),
+ *   with a member snapshot (members on vacation/out-of-office today recorded with `asked_at` null);
+ * - one `chat_messages` row (kind poll) in the channel.
+ * @throws InvalidParameterError (empty name/question, fewer than 2 or duplicate choices, bad
+ *   duration), ChannelNotFoundError.
+ */
+export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx): Promise<CreatedPoll> {
+  const name = typeof input.name === "string" ? input.name.trim() : "";
+  const question = typeof input.question === "string" ? input.question.trim() : "";
+  if (!name) throw new InvalidParameterError("name: required");
+  if (!question) throw new InvalidParameterError("question: required");
+  const choices = Array.isArray(input.choices) ? input.choices.map((c) => (typeof c === "string" ? c.trim() : "")) : [];
+  if (choices.length < 2) throw new InvalidParameterError("choices: at least 2 choices are required");
+  if (choices.some((c) => !c)) throw new InvalidParameterError("choices: every choice must be a non-empty string");
+  if (new Set(choices).size !== choices.length) throw new InvalidParameterError("choices: choices must be distinct");
+  const duration = input.duration ?? null;
+  if (duration !== null && !(Number.isInteger(duration) && duration >= 1 && duration <= MAX_POLL_DURATION_MINUTES)) {
+    throw new InvalidParameterError(`duration: must be a whole number of minutes from 1 to ${MAX_POLL_DURATION_MINUTES}`);
+  }
+
+  const run = async (t: Tx): Promise<CreatedPoll> => {
+    const now = new Date();
+    const channel = await resolveChannel(actor, input.broadcastChannel, t);
+    const team = await t.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { timezone: true } });
+    const timezone = isValidTimezone(team.timezone) ? team.timezone : "UTC";
+    const date = localDateOf(now, timezone);
+    const localTime = new Intl.DateTimeFormat("en-GB", {
+      timeZone: timezone,
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    }).format(now);
+    const weekday = WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()];
+    const memberIds = await channelMemberIds(channel.id, t);
+    const closesAt = duration !== null ? new Date(now.getTime() + duration * 60_000) : null;
+
+    const poll = await t.checkin.create({
+      data: {
+        team_id: actor.teamId,
+        kind: "poll",
+        name,
+        state: "active",
+        time: localTime,
+        timezone,
+        days: [weekday],
+        broadcast_channel_id: channel.id,
+        sync_channel_id: channel.id,
+        sync_channel_members: true,
+        is_anonymous: input.isAnonymous ?? false,
+        owner_id: actor.userId,
+        intro: input.intro ?? null,
+        recurrence: { type: "once", repeat: null, every: null, day: null, month: null },
+        duration,
+        dm_mode: false,
+        next_run_at: null,
+        questions: { create: [{ team_id: actor.teamId, position: 0, text: question, answer_type: "multiple_choice", choices }] },
+        members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
+      },
+      select: { id: true },
+    });
+
+    const day = new Date(`${date}T00:00:00.000Z`);
+    const absent = new Set(
+      memberIds.length
+        ? (
+            await t.absence.findMany({
+              where: { user_id: { in: memberIds }, start_date: { lte: day }, end_date: { gte: day } },
+              select: { user_id: true },
+            })
+          ).map((a) => a.user_id)
+        : [],
+    );
+    const occurrence = await t.occurrence.create({
+      data: {
+        team_id: actor.teamId,
+        checkin_id: poll.id,
+        date: day,
+        scheduled_at: now,
+        started_at: now,
+        closes_at: closesAt,
+        trigger: "manual",
+        members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id, asked_at: absent.has(user_id) ? null : now })) },
+      },
+      select: { id: true },
+    });
+    const message = await broadcastPoll(
+      t,
+      {
+        teamId: actor.teamId,
+        pollId: poll.id,
+        occurrenceId: occurrence.id,
+        channelId: channel.id,
+        pollName: name,
+        question,
+        choices,
+        closesAt,
+      },
+      now,
+    );
+    return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
+  };
+  return tx ? run(tx) : db.$transaction((t) => run(t));
+}

@@ -1,0 +1,259 @@
+/**
+ * Report writes shared by v2 (POST/PATCH/DELETE /v2/reports, spec §4.2) and v1 (POST /v1/reports/,
+ * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
+ * passed) together with its broadcast outbox row (lib/domain/broadcasts.ts).
+ *
+ * Occurrence rule: a submission belongs to the standup's occurrence of the current local date in
+ * the standup's timezone. When the scheduler already created it, the caller's pending report of
+ * that occurrence is completed; otherwise the occurrence is created on the spot (trigger `manual`,
+ * member snapshot = the standup's active members) and a new report is made. A member who submits
+ * without being in the occurrence's snapshot (added to the standup later that day) is added to it.
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/domain/broadcasts";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
+import { instantAtLocal, isValidTimezone, localDateOf } from "@/lib/domain/schedule";
+
+/** One answer: the question's id and the plain-text answer. */
+export type AnswerInput = { questionId: number; text: string };
+
+/** Input of `submitReport`. */
+export type SubmitReportInput = {
+  standupId: number;
+  answers: AnswerInput[];
+  /** Report-level anonymity; the stored flag is standup.is_anonymous || this. */
+  isAnonymous?: boolean;
+  /** v1 rule: the standup's creator may submit without being a member. Default false (v2). */
+  allowOwner?: boolean;
+  /** Default true (v2): every active question answered exactly once. false: any non-empty subset. */
+  requireAllQuestions?: boolean;
+};
+
+/** What a submission produced. `chatTs` is the broadcast's message id (null: no channel). */
+export type SubmittedReport = {
+  reportId: number;
+  standupId: number;
+  occurrenceId: number;
+  submittedAt: Date;
+  chatTs: string | null;
+  channelId: number | null;
+};
+
+function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
+  return tx ? fn(tx) : db.$transaction((t) => fn(t));
+}
+
+/** Checks answers against the allowed question ids. @throws InvalidParameterError */
+function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<number>, required: number | null): void {
+  if (!Array.isArray(answers) || answers.length === 0) throw new InvalidParameterError("answers: at least one answer is required");
+  const seen = new Set<number>();
+  for (const a of answers) {
+    if (!Number.isInteger(a.questionId) || !allowed.has(a.questionId)) {
+      throw new InvalidParameterError(`answers: question_id ${String(a.questionId)} does not belong to this standup`);
+    }
+    if (seen.has(a.questionId)) throw new InvalidParameterError(`answers: question_id ${a.questionId} is answered more than once`);
+    if (typeof a.text !== "string") throw new InvalidParameterError(`answers: text of question_id ${a.questionId} must be a string`);
+    seen.add(a.questionId);
+  }
+  if (required !== null && answers.length !== required) {
+    throw new InvalidParameterError(`answers: expected one answer per question (${required}), got ${answers.length}`);
+  }
+}
+
+/** Inserts or replaces answers of a report in one statement. */
+async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: readonly AnswerInput[], now: Date): Promise<void> {
+  const ids = answers.map((a) => a.questionId);
+  const texts = answers.map((a) => a.text);
+  await tx.$executeRaw`
+    INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
+    SELECT ${teamId}, ${reportId}, u.q, u.t, ${now}, ${now} FROM unnest(${ids}::int[], ${texts}::text[]) AS u(q, t)
+    ON CONFLICT (report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at`;
+}
+
+/**
+ * Returns today's occurrence (local date `date`) of a checkin, creating it when missing with a
+ * snapshot of the checkin's active members (race-safe: INSERT … ON CONFLICT DO NOTHING).
+ */
+export async function ensureOccurrence(
+  tx: Tx,
+  checkin: { id: number; team_id: number; time: string; timezone: string },
+  date: string,
+  now: Date,
+): Promise<{ id: number; created: boolean }> {
+  let scheduled = now;
+  try {
+    scheduled = instantAtLocal(date, checkin.time, checkin.timezone);
+  } catch {
+    // keep `now` for a stored schedule that cannot be resolved
+  }
+  const day = new Date(`${date}T00:00:00.000Z`);
+  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
+    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, trigger, created_at)
+    VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduled}, ${now}, 'manual', ${now})
+    ON CONFLICT (checkin_id, date) DO NOTHING
+    RETURNING id`;
+  if (inserted.length) {
+    const id = inserted[0].id;
+    await tx.$executeRaw`
+      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
+      SELECT ${id}, cm.user_id, cm.team_id,
+             CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.user_id = cm.user_id AND a.start_date <= ${date}::date AND a.end_date >= ${date}::date)
+                  THEN NULL ELSE ${now}::timestamptz END
+      FROM checkin_members cm JOIN users u ON u.id = cm.user_id
+      WHERE cm.checkin_id = ${checkin.id} AND u.deactivated_at IS NULL`;
+    return { id, created: true };
+  }
+  const existing = await tx.occurrence.findUniqueOrThrow({
+    where: { checkin_id_date: { checkin_id: checkin.id, date: day } },
+    select: { id: true },
+  });
+  return { id: existing.id, created: false };
+}
+
+/**
+ * Submits the actor's report to an active standup and broadcasts it to the standup's channel.
+ * @returns ids, submission time (UTC) and the broadcast's `chatTs`.
+ * @throws NotFoundError when the standup is missing, of another team, a poll, not active (paused,
+ *   draft, archived) or the actor is not a member (nor the owner with `allowOwner`);
+ *   InvalidParameterError for unknown/duplicate question ids or a wrong answer count.
+ */
+export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: Tx): Promise<SubmittedReport> {
+  return inTransaction(tx, async (t) => {
+    const now = new Date();
+    const standup = await t.checkin.findFirst({
+      where: { id: input.standupId, team_id: actor.teamId, kind: "standup", state: "active" },
+      select: {
+        id: true,
+        team_id: true,
+        owner_id: true,
+        time: true,
+        timezone: true,
+        is_anonymous: true,
+        questions: { where: { archived_at: null }, select: { id: true } },
+        members: { where: { user_id: actor.userId }, select: { user_id: true } },
+      },
+    });
+    if (!standup) throw new NotFoundError("Standup");
+    const isMember = standup.members.length > 0 || (input.allowOwner === true && standup.owner_id === actor.userId);
+    if (!isMember) throw new NotFoundError("Standup");
+
+    const questionIds = new Set(standup.questions.map((q) => q.id));
+    checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
+
+    const timezone = isValidTimezone(standup.timezone) ? standup.timezone : "UTC";
+    const occurrence = await ensureOccurrence(t, { ...standup, timezone }, localDateOf(now, timezone), now);
+    await t.$executeRaw`
+      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
+      VALUES (${occurrence.id}, ${actor.userId}, ${actor.teamId}, ${now})
+      ON CONFLICT (occurrence_id, user_id) DO NOTHING`;
+
+    const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
+    const pending = await t.$queryRaw<Array<{ id: number }>>`
+      SELECT id FROM reports
+      WHERE occurrence_id = ${occurrence.id} AND user_id = ${actor.userId} AND status = 'pending'
+      ORDER BY id LIMIT 1 FOR UPDATE`;
+    let reportId: number;
+    if (pending.length) {
+      reportId = pending[0].id;
+      await t.$executeRaw`
+        UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
+          anonymous_requested = ${input.isAnonymous === true}, is_anonymous = ${isAnonymous}, updated_at = ${now}
+        WHERE id = ${reportId}`;
+    } else {
+      const created = await t.report.create({
+        data: {
+          team_id: actor.teamId,
+          checkin_id: standup.id,
+          occurrence_id: occurrence.id,
+          user_id: actor.userId,
+          status: "submitted",
+          anonymous_requested: input.isAnonymous === true,
+          is_anonymous: isAnonymous,
+          started_at: now,
+          submitted_at: now,
+        },
+        select: { id: true },
+      });
+      reportId = created.id;
+    }
+    await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
+    const message = await broadcastReport(t, reportId, now);
+    return {
+      reportId,
+      standupId: standup.id,
+      occurrenceId: occurrence.id,
+      submittedAt: now,
+      chatTs: message?.ts ?? null,
+      channelId: message?.channel_id ?? null,
+    };
+  });
+}
+
+/** Input of `updateReportAnswers`: one or more answers to replace. */
+export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
+
+/** The caller's own submitted report (row lock taken), or NotFoundError. */
+async function ownSubmittedReport(t: Tx, actor: Actor, reportId: number) {
+  const rows = await t.$queryRaw<Array<{ id: number; checkin_id: number }>>`
+    SELECT id, checkin_id FROM reports
+    WHERE id = ${reportId} AND team_id = ${actor.teamId} AND user_id = ${actor.userId} AND status = 'submitted'
+    FOR UPDATE`;
+  if (!rows.length) throw new NotFoundError("Report");
+  return rows[0];
+}
+
+/**
+ * Replaces some answers of the actor's own submitted report and updates its broadcast message
+ * (same `chat_ts`) when it was broadcast.
+ * @returns the report id and the broadcast's `chatTs` (null when never broadcast).
+ * @throws NotFoundError when the report is missing, not submitted, of another team, or not the
+ *   actor's; InvalidParameterError for an empty list, duplicate or foreign question ids.
+ */
+export async function updateReportAnswers(
+  actor: Actor,
+  input: UpdateReportInput,
+  tx?: Tx,
+): Promise<{ reportId: number; chatTs: string | null }> {
+  return inTransaction(tx, async (t) => {
+    const now = new Date();
+    const report = await ownSubmittedReport(t, actor, input.reportId);
+    const questions = await t.question.findMany({
+      where: { checkin_id: report.checkin_id, OR: [{ archived_at: null }, { answers: { some: { report_id: report.id } } }] },
+      select: { id: true },
+    });
+    checkAnswers(input.answers, new Set(questions.map((q) => q.id)), null);
+    await upsertAnswers(t, actor.teamId, report.id, input.answers, now);
+    await t.report.update({ where: { id: report.id }, data: { updated_at: now } });
+    const message = await updateReportBroadcast(t, report.id);
+    return { reportId: report.id, chatTs: message?.ts ?? null };
+  });
+}
+
+/**
+ * Discards the actor's own submitted report (status `discarded`, `discarded_at` = now; rows are
+ * kept for history) and marks its broadcast message deleted.
+ * @throws NotFoundError when the report is missing, not submitted, of another team, or not the actor's.
+ */
+export async function discardReport(actor: Actor, input: { reportId: number }, tx?: Tx): Promise<{ reportId: number }> {
+  return inTransaction(tx, async (t) => {
+    const now = new Date();
+    const report = await ownSubmittedReport(t, actor, input.reportId);
+    await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
+    await removeReportBroadcast(t, report.id, now);
+    return { reportId: report.id };
+  });
+}
+
+/**
+ * The report a write just touched, in the shape of the v2 report serializer (with answers),
+ * read through `tx` so an uncommitted write is visible. No visibility filter: callers pass the id
+ * of a report the actor just wrote.
+ * @throws NotFoundError when the id does not exist.
+ */
+export async function loadReportView(reportId: number, tx: Tx = db): Promise<ReportView> {
+  const row = await tx.report.findUnique({ where: { id: reportId }, select: reportViewSelect({ withAnswers: true }) });
+  if (!row) throw new NotFoundError("Report");
+  return row as unknown as ReportView;
+}

@@ -1,0 +1,222 @@
+/**
+ * Poll results (spec §2.5, §4.2 GET /v2/polls/{id}/votes; §4.3 GET /v1/polls/{id}/votes).
+ *
+ * Scope: without `since`/`until` only the latest broadcast (occurrence by date desc, id desc);
+ * with either bound every broadcast whose date D overlaps [since, until) — D >= day(since) and
+ * D < ceil-day(until), `until` defaulting to now (so today's broadcast is included). Instances
+ * are returned newest first.
+ *
+ * Per question of each instance:
+ * - total_responses = vote rows (a multiple-choice voter picking two options counts twice);
+ *   total_responders = distinct voters;
+ * - multiple_choice: every choice of the question (then any other label voted, e.g. an own
+ *   option) with its vote count and voters (null when the poll is anonymous);
+ * - other answer types are reported as open_ended: `categorization_status` from the
+ *   categorization row of (instance, question); with no row it is `pending` when there are
+ *   responses (categorization has not picked them up yet) and null otherwise; `categories`
+ *   ([{name, count}]) and each response's `categories` are filled only when the status is
+ *   `completed` (empty arrays otherwise); a response's voter is null when the poll is anonymous.
+ *
+ * Cost: a fixed number of queries (poll, instances, then totals / choices / responses /
+ * categorizations for all instances at once), whatever the number of instances.
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { utcCeilDay, utcDay } from "@/lib/domain/participation";
+import { visiblePollWhere } from "@/lib/domain/visibility";
+import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
+
+/** Time filter of the results. Neither bound: the latest broadcast only. */
+export type PollVotesFilters = { since?: Date; until?: Date };
+
+/** A voter: numeric id (v1 places) and chat id (v2 places). */
+export type VoterRef = { id: number; chatId: string };
+
+export type ChoiceResult = { text: string; votes: number; voters: VoterRef[] | null };
+export type ResponseResult = { text: string; categories: string[]; voter: VoterRef | null };
+
+/** Result of one question in one instance. MC fields or open-ended fields are set, per `answerType`. */
+export type QuestionResult = {
+  questionId: number;
+  text: string;
+  answerType: "multiple_choice" | "open_ended";
+  totalResponses: number;
+  totalResponders: number;
+  choices?: ChoiceResult[];
+  categorizationStatus?: CategorizationStatus | null;
+  categories?: Array<{ name: string; count: number }>;
+  responses?: ResponseResult[];
+};
+
+export type PollInstanceResult = { id: number; date: string; questions: QuestionResult[] };
+
+export type PollResults = { pollId: number; pollName: string; isAnonymous: boolean; instances: PollInstanceResult[] };
+
+/**
+ * Who may read the results: "creator" (v2: a poll is visible only to its creator) or
+ * "creator_or_member" (v1: polls the user participates in). Both: the team's active/paused polls.
+ */
+export type PollAccess = "creator" | "creator_or_member";
+
+function pollWhere(actor: Actor, access: PollAccess): Prisma.CheckinWhereInput {
+  if (access === "creator") return visiblePollWhere(actor);
+  return {
+    team_id: actor.teamId,
+    kind: "poll",
+    state: { in: ["active", "paused"] },
+    OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }],
+  };
+}
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+function parseCategories(value: unknown): Array<{ name: string; count: number }> {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((c): c is { name: unknown; count: unknown } => typeof c === "object" && c !== null)
+    .map((c) => ({ name: String(c.name ?? ""), count: Number(c.count ?? 0) }))
+    .filter((c) => c.name);
+}
+
+/**
+ * Results of a poll for the latest broadcast or a date range (see the module comment).
+ * @throws NotFoundError when the poll is not readable with `access`; InvalidParameterError when
+ *   since is after until (until defaulting to now).
+ */
+export async function getPollVotes(
+  actor: Actor,
+  pollId: number,
+  filters: PollVotesFilters = {},
+  opts: { access?: PollAccess; now?: Date } = {},
+  client: Tx = db,
+): Promise<PollResults> {
+  const ranged = filters.since !== undefined || filters.until !== undefined;
+  const until = filters.until ?? opts.now ?? new Date();
+  if (filters.since && filters.since.getTime() > until.getTime()) {
+    throw new InvalidParameterError(
+      filters.until ? "since must not be after until (reversed range)" : "since must not be in the future (until defaults to now)",
+    );
+  }
+  const poll = await client.checkin.findFirst({
+    where: { AND: [{ id: pollId }, pollWhere(actor, opts.access ?? "creator")] },
+    select: {
+      id: true,
+      name: true,
+      is_anonymous: true,
+      questions: {
+        select: { id: true, text: true, answer_type: true, choices: true, archived_at: true },
+        orderBy: [{ position: "asc" }, { id: "asc" }],
+      },
+    },
+  });
+  if (!poll) throw new NotFoundError("Poll");
+
+  const conditions: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${poll.id}`];
+  if (ranged) {
+    if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
+    conditions.push(Prisma.sql`o.date < ${utcCeilDay(until)}::date`);
+  }
+  const instances = await client.$queryRaw<Array<{ id: number; date: string }>>`
+    SELECT o.id, to_char(o.date, 'YYYY-MM-DD') AS date FROM occurrences o
+    WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY o.date DESC, o.id DESC
+    ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}`;
+  const base = { pollId: poll.id, pollName: poll.name, isAnonymous: poll.is_anonymous };
+  if (!instances.length) return { ...base, instances: [] };
+  const ids = instances.map((i) => i.id);
+
+  const [totals, choiceRows, responseRows, categorizations] = await Promise.all([
+    client.$queryRaw<Array<{ occurrence_id: number; question_id: number; responses: bigint; responders: bigint }>>`
+      SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT user_id) AS responders
+      FROM votes WHERE occurrence_id = ANY(${ids}::int[]) GROUP BY occurrence_id, question_id`,
+    client.$queryRaw<
+      Array<{ occurrence_id: number; question_id: number; choice: string; votes: bigint; voter_ids: number[]; voter_chat_ids: string[] }>
+    >`
+      SELECT v.occurrence_id, v.question_id, v.choice, count(*) AS votes,
+             array_agg(v.user_id ORDER BY v.id) AS voter_ids, array_agg(u.chat_id ORDER BY v.id) AS voter_chat_ids
+      FROM votes v JOIN users u ON u.id = v.user_id
+      WHERE v.occurrence_id = ANY(${ids}::int[]) AND v.choice IS NOT NULL
+      GROUP BY v.occurrence_id, v.question_id, v.choice
+      ORDER BY min(v.id)`,
+    client.$queryRaw<
+      Array<{ occurrence_id: number; question_id: number; text: string; categories: string[]; user_id: number; chat_id: string }>
+    >`
+      SELECT v.occurrence_id, v.question_id, v.text, v.categories, v.user_id, u.chat_id
+      FROM votes v JOIN users u ON u.id = v.user_id
+      WHERE v.occurrence_id = ANY(${ids}::int[]) AND v.text IS NOT NULL
+      ORDER BY v.id`,
+    client.categorization.findMany({
+      where: { occurrence_id: { in: ids } },
+      select: { occurrence_id: true, question_id: true, status: true, categories: true },
+    }),
+  ]);
+
+  const key = (o: number, q: number) => `${o}:${q}`;
+  const totalBy = new Map(totals.map((t) => [key(t.occurrence_id, t.question_id), t]));
+  const choicesBy = groupBy(choiceRows, (c) => key(c.occurrence_id, c.question_id));
+  const responsesBy = groupBy(responseRows, (r) => key(r.occurrence_id, r.question_id));
+  const categorizationBy = new Map(categorizations.map((c) => [key(c.occurrence_id, c.question_id), c]));
+  const anonymous = poll.is_anonymous;
+
+  return {
+    ...base,
+    instances: instances.map((instance) => {
+      const questions = poll.questions.filter((q) => q.archived_at === null || totalBy.has(key(instance.id, q.id)));
+      return {
+        id: instance.id,
+        date: instance.date,
+        questions: questions.map((q): QuestionResult => {
+          const k = key(instance.id, q.id);
+          const total = totalBy.get(k);
+          const common = {
+            questionId: q.id,
+            text: q.text,
+            totalResponses: Number(total?.responses ?? 0),
+            totalResponders: Number(total?.responders ?? 0),
+          };
+          if (q.answer_type === "multiple_choice") {
+            const voted = new Map((choicesBy.get(k) ?? []).map((c) => [c.choice, c]));
+            const labels = [...q.choices, ...[...voted.keys()].filter((label) => !q.choices.includes(label))];
+            return {
+              ...common,
+              answerType: "multiple_choice",
+              choices: labels.map((label) => {
+                const row = voted.get(label);
+                return {
+                  text: label,
+                  votes: Number(row?.votes ?? 0),
+                  voters: anonymous ? null : (row?.voter_ids ?? []).map((id, i) => ({ id, chatId: row?.voter_chat_ids[i] ?? "" })),
+                };
+              }),
+            };
+          }
+          const responses = responsesBy.get(k) ?? [];
+          const categorization = categorizationBy.get(k);
+          const status: CategorizationStatus | null = categorization?.status ?? (responses.length ? "pending" : null);
+          const completed = status === "completed";
+          return {
+            ...common,
+            answerType: "open_ended",
+            categorizationStatus: status,
+            categories: completed ? parseCategories(categorization?.categories) : [],
+            responses: responses.map((r) => ({
+              text: r.text,
+              categories: completed ? [...r.categories] : [],
+              voter: anonymous ? null : { id: r.user_id, chatId: r.chat_id },
+            })),
+          };
+        }),
+      };
+    }),
+  };
+}
