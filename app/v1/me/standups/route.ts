@@ -1,0 +1,17 @@
+/**
+ * GET /v1/me/standups (spec §4.2): alias of GET /v1/standups/ — a bare array of v1 standups the
+ * caller takes part in or created; `admin=true` lists every standup of the team for team admins.
+ */
+import { json } from "@/lib/api/errors";
+import { apiRoute, preflight } from "@/lib/api/handler";
+import { parseWith, queryObject } from "@/lib/api/query";
+import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
+import { listStandupsForV1 } from "@/lib/domain/standups";
+
+export const GET = apiRoute("v1", async ({ url, actor }) => {
+  const { admin } = parseWith(v1StandupListQuerySchema, queryObject(url));
+  const rows = await listStandupsForV1(actor, { admin });
+  return json(rows.map((row) => serializeStandupV1(row)));
+});
+
+export const OPTIONS = preflight;

@@ -1,0 +1,171 @@
+/**
+ * v2 standups and polls at the HTTP edge: the list query schema of spec §4.1, the `include`
+ * schema, the cursor binding of the list, and the serializer of spec §2.2 (standup) and §2.3
+ * (poll: no `wait_time`, no `is_confidential`).
+ *
+ * The rows come from `checkinViewSelect` of lib/domain/standups.ts.
+ *
+ * Wire decisions where the spec is silent:
+ * - `time` is rendered as stored, "HH:MM:SS" (lossless; POST accepts HH:MM or HH:MM:SS).
+ * - `members` are ordered by when they were added, then by user id.
+ * - `questions` (with include=questions) are the non-archived questions ordered by `position`.
+ * - `state=` (empty) means the default (both states); created_since after created_until is a
+ *   reversed range (400); equal bounds give an empty list.
+ */
+import { z } from "zod";
+import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
+import { InvalidParameterError } from "@/lib/domain/errors";
+import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
+
+/** Values of the `include` parameter (spec §4.1). */
+export const INCLUDE_VALUES = ["questions", "member_username", "member_realname", "member_email"] as const;
+export type IncludeValue = (typeof INCLUDE_VALUES)[number];
+export type IncludeSet = ReadonlySet<IncludeValue>;
+
+const zInclude = zCsvSet(INCLUDE_VALUES, "include")
+  .optional()
+  .transform((v): IncludeSet => v ?? new Set());
+
+/** Query of GET /v2/standups/{id} and GET /v2/polls/{id}: only `include`. */
+export const checkinReadQuerySchema = z.object({ include: zInclude });
+
+/** Query of GET /v2/standups and GET /v2/polls (spec §4.1). Dates: created_since inclusive, created_until exclusive. */
+export const checkinListQuerySchema = z
+  .object({
+    state: zCsvSet(["active", "paused"] as const, "state").optional(),
+    is_anonymous: zBoolString.optional(),
+    broadcast_channel: z.string().trim().min(1, "must not be empty").optional(),
+    created_since: zDate.optional(),
+    created_until: zDate.optional(),
+    cursor: z.string().min(1, "must not be empty").optional(),
+    limit: zLimit(25),
+    include: zInclude,
+  })
+  .superRefine((q, ctx) => {
+    if (q.created_since && q.created_until && q.created_since > q.created_until) {
+      ctx.addIssue({ code: "custom", path: ["created_since"], message: "must not be after created_until (reversed range)" });
+    }
+  })
+  .transform(({ state, ...rest }) => ({
+    ...rest,
+    // An empty value (`state=`) means the default: both states.
+    states: state && state.size > 0 ? [...state].sort() : (["active", "paused"] as Array<"active" | "paused">),
+  }));
+
+export type CheckinListQuery = z.output<typeof checkinListQuerySchema>;
+
+/** Domain filters of a standup/poll list (`StandupListFilters` of lib/domain/standups.ts). */
+export type CheckinListFilters = StandupListFilters;
+
+/**
+ * Turns a parsed list query into domain filters and the cursor binding. The binding is the
+ * endpoint plus every filter that shapes the result set (state, is_anonymous, broadcast_channel,
+ * created_since, created_until), not `limit` or `include`.
+ * @throws InvalidParameterError when `cursor` is garbage, tampered or from other filters.
+ */
+export function toCheckinListFilters(
+  q: CheckinListQuery,
+  endpoint: "v2.standups" | "v2.polls",
+): { filters: CheckinListFilters; binding: unknown } {
+  const binding = {
+    e: endpoint,
+    state: q.states,
+    is_anonymous: q.is_anonymous ?? null,
+    broadcast_channel: q.broadcast_channel ?? null,
+    created_since: q.created_since?.toISOString() ?? null,
+    created_until: q.created_until?.toISOString() ?? null,
+  };
+  let after: CheckinListFilters["after"];
+  if (q.cursor) {
+    const [created, id, ...extra] = decodeCursor(q.cursor, binding);
+    const createdAt = typeof created === "string" ? new Date(created) : null;
+    if (!createdAt || Number.isNaN(createdAt.getTime()) || typeof id !== "number" || !Number.isInteger(id) || extra.length) {
+      throw new InvalidParameterError("Invalid cursor");
+    }
+    after = { createdAt, id };
+  }
+  return {
+    filters: {
+      states: q.states,
+      isAnonymous: q.is_anonymous,
+      broadcastChannel: q.broadcast_channel,
+      createdSince: q.created_since,
+      createdUntil: q.created_until,
+      after,
+      limit: q.limit,
+      withQuestions: q.include.has("questions"),
+    },
+    binding,
+  };
+}
+
+/** Keyset position of a standup/poll in list order (created desc, id desc). */
+export function checkinCursorPosition(row: { created_at: Date; id: number }): CursorPosition {
+  return [row.created_at.toISOString(), row.id];
+}
+
+/** A row loaded with `checkinViewSelect` (lib/domain/standups.ts). */
+export type CheckinV2Row = CheckinView;
+
+export type V2Member = { id: string; username?: string; realname?: string; email?: string };
+export type V2Question = { id: number; text: string; position: number; answer_type: string; choices: string[] };
+
+/** v2 standup (spec §2.2) or poll (spec §2.3) as sent on the wire. */
+export type V2Checkin = {
+  id: number;
+  name: string;
+  state: string;
+  time: string;
+  wait_time?: number | null;
+  timezone: string;
+  days: string[];
+  broadcast_channel: { id: string; name: string } | null;
+  is_anonymous: boolean;
+  is_confidential?: boolean;
+  owner: string;
+  created: string;
+  updated: string;
+  members: V2Member[];
+  questions?: V2Question[];
+};
+
+/**
+ * Serializes a standup (spec §2.2) or, when `row.kind` is "poll", a poll (spec §2.3: no
+ * `wait_time`, no `is_confidential`). Member fields and `questions` follow `include`.
+ */
+export function serializeCheckinV2(row: CheckinV2Row, include: IncludeSet): V2Checkin {
+  const isPoll = row.kind === "poll";
+  const out: V2Checkin = {
+    id: row.id,
+    name: row.name,
+    state: row.state,
+    time: row.time,
+    ...(isPoll ? {} : { wait_time: row.wait_time ?? null }),
+    timezone: row.timezone,
+    days: [...row.days],
+    broadcast_channel: row.broadcast_channel ? { id: row.broadcast_channel.chat_id, name: row.broadcast_channel.name } : null,
+    is_anonymous: row.is_anonymous,
+    ...(isPoll ? {} : { is_confidential: row.is_confidential }),
+    owner: row.owner.chat_id,
+    created: row.created_at.toISOString(),
+    updated: row.updated_at.toISOString(),
+    members: row.members.map(({ user }) => {
+      const m: V2Member = { id: user.chat_id };
+      if (include.has("member_email")) m.email = user.email;
+      if (include.has("member_username")) m.username = user.username;
+      if (include.has("member_realname")) m.realname = user.realname;
+      return m;
+    }),
+  };
+  if (include.has("questions")) {
+    out.questions = (row.questions ?? []).map((q) => ({
+      id: q.id,
+      text: q.text,
+      position: q.position,
+      answer_type: q.answer_type,
+      choices: q.answer_type === "multiple_choice" ? [...q.choices] : [],
+    }));
+  }
+  return out;
+}

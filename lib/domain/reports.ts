@@ -1,0 +1,124 @@
+/**
+ * Reading reports (spec §2.4, §4.2 GET /v2/reports and GET /v2/reports/{id}).
+ *
+ * - Lists: submitted reports of active standups the caller can see (lib/domain/visibility.ts),
+ *   in the window [since, until), newest first by posted_at (submitted_at) then id, keyset
+ *   paginated; answers are loaded in the same call (nested select), so the number of SQL queries
+ *   does not depend on the page size.
+ * - Window (spec §4.2, §8): `resolveReportWindow` applies the defaults and the 90-day maximum.
+ * - Anonymity: a report is anonymous when its own effective flag (set at submission from the
+ *   standup or report level) or its standup's current flag is set; then its author is never
+ *   revealed, and filtering by another user's id skips it altogether.
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { listableReportWhere, readableReportWhere } from "@/lib/domain/visibility";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Default window length when a bound is missing (spec §8: the last 7 days). */
+export const REPORT_DEFAULT_WINDOW_DAYS = 7;
+/** Maximum window length (spec §4.2: at most 90 days). */
+export const REPORT_MAX_WINDOW_DAYS = 90;
+
+/**
+ * Resolves the report window [since, until) (spec §4.2):
+ * - neither bound: until = now, since = now − 7 days;
+ * - only `since`: until = now (so "since X" means "from X up to now");
+ * - only `until`: since = until − 7 days.
+ * @throws InvalidParameterError when since > until (reversed) or the window exceeds 90 days.
+ */
+export function resolveReportWindow(input: { since?: Date; until?: Date }, now: Date = new Date()): { since: Date; until: Date } {
+  const until = input.until ?? now;
+  const since = input.since ?? new Date(until.getTime() - REPORT_DEFAULT_WINDOW_DAYS * DAY_MS);
+  if (since.getTime() > until.getTime()) {
+    throw new InvalidParameterError(
+      input.until ? "since must not be after until (reversed range)" : "since must not be in the future (until defaults to now)",
+    );
+  }
+  if (until.getTime() - since.getTime() > REPORT_MAX_WINDOW_DAYS * DAY_MS) {
+    throw new InvalidParameterError(`The window from since to until must not exceed ${REPORT_MAX_WINDOW_DAYS} days`);
+  }
+  return { since, until };
+}
+
+const fullReportViewSelect = {
+  id: true,
+  checkin_id: true,
+  submitted_at: true,
+  is_anonymous: true,
+  checkin: { select: { name: true, is_anonymous: true, is_confidential: true } },
+  user: { select: { chat_id: true } },
+  answers: {
+    select: { id: true, question_id: true, text: true, question: { select: { text: true } } },
+    orderBy: [{ question: { position: "asc" } }, { question_id: "asc" }],
+  },
+} satisfies Prisma.ReportSelect;
+
+type FullReportView = Prisma.ReportGetPayload<{ select: typeof fullReportViewSelect }>;
+
+/** A report as the v2 serializer needs it; `answers` only when loaded `withAnswers`. */
+export type ReportView = Omit<FullReportView, "answers" | "submitted_at"> & { submitted_at: Date; answers?: FullReportView["answers"] };
+
+/** The Prisma select producing a `ReportView` (shared with the report write paths). */
+export function reportViewSelect(opts: { withAnswers: boolean }): Prisma.ReportSelect {
+  if (opts.withAnswers) return fullReportViewSelect;
+  const { answers: _answers, ...rest } = fullReportViewSelect;
+  return rest;
+}
+
+/** Filters of GET /v2/reports, already validated and with the window resolved. */
+export type ReportListFilters = {
+  /** Inclusive lower bound on posted_at. */
+  since: Date;
+  /** Exclusive upper bound on posted_at. */
+  until: Date;
+  standupId?: number;
+  /** Author's chat id (e.g. U0123ABCD). Another user's id excludes anonymous reports. */
+  userChatId?: string;
+  /** Keyset position: the last item of the previous page. */
+  after?: { postedAt: Date; id: number };
+  /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
+  limit: number;
+  withAnswers: boolean;
+};
+
+/**
+ * Lists reports visible to `actor` (spec §4.2 GET /v2/reports), newest first.
+ * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ */
+export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
+  const and: Prisma.ReportWhereInput[] = [listableReportWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
+  if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
+  if (filters.userChatId !== undefined) {
+    and.push({ user: { chat_id: filters.userChatId } });
+    // Never reveal who wrote an anonymous report by filtering on someone else's id.
+    if (filters.userChatId !== actor.userChatId) and.push({ is_anonymous: false, checkin: { is_anonymous: false } });
+  }
+  if (filters.after) {
+    const { postedAt, id } = filters.after;
+    and.push({ submitted_at: { lte: postedAt } }, { OR: [{ submitted_at: { lt: postedAt } }, { id: { lt: id } }] });
+  }
+  const rows = await client.report.findMany({
+    where: { AND: and },
+    orderBy: [{ submitted_at: "desc" }, { id: "desc" }],
+    take: filters.limit + 1,
+    select: reportViewSelect({ withAnswers: filters.withAnswers }),
+  });
+  return rows as unknown as ReportView[];
+}
+
+/**
+ * One report readable by `actor` (spec §4.2 GET /v2/reports/{id}), with its answers.
+ * @throws NotFoundError for pending or discarded reports, other teams, draft/archived standups,
+ * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
+ */
+export async function getReport(actor: Actor, id: number, client: Tx = db): Promise<ReportView> {
+  const row = await client.report.findFirst({
+    where: { AND: [{ id }, readableReportWhere(actor)] },
+    select: reportViewSelect({ withAnswers: true }),
+  });
+  if (!row) throw new NotFoundError("Report");
+  return row as unknown as ReportView;
+}

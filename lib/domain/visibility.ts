@@ -1,0 +1,82 @@
+/**
+ * Visibility rules of the API (spec §2.3, §3, §4.2), in one place, as Prisma `where` builders.
+ * They are applied inside queries (never by filtering rows after loading), so pagination, counts
+ * and existence checks all see the same set. Everything is scoped to the actor's team (spec §5).
+ *
+ * - Standup (v2, and every "standup visible to the caller" elsewhere): kind standup, state active
+ *   or paused; non-confidential: the caller is a member or the creator; confidential: creator only.
+ * - Poll (v2): kind poll, state active or paused, created by the caller.
+ * - Report list (GET /v2/reports): submitted reports of ACTIVE standups visible to the caller.
+ * - Single report (GET /v2/reports/{id}): submitted; its standup is a standup in state active or
+ *   paused of the team; visible when the caller owns the standup, authored the report, or the
+ *   standup is active, non-confidential and the caller is a member.
+ * - v1 standup list (GET /v1/standups/, /v1/me/standups): any non-archived standup the caller
+ *   participates in or created (or, with `admin` for team admins, every standup of the team);
+ *   drafts and confidential standups only when the caller created them.
+ */
+import type { Actor } from "@/lib/domain/actor";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** The states the v2 API can see (spec §3). */
+export const VISIBLE_STATES = ["active", "paused"] as const;
+
+/** Standups (kind standup, active|paused) the actor can see. */
+export function visibleStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
+  return {
+    team_id: actor.teamId,
+    kind: "standup",
+    state: { in: [...VISIBLE_STATES] },
+    OR: [{ owner_id: actor.userId }, { is_confidential: false, members: { some: { user_id: actor.userId } } }],
+  };
+}
+
+/** Polls (kind poll, active|paused) the actor can see: only the ones the actor created (spec §2.3). */
+export function visiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
+  return { team_id: actor.teamId, kind: "poll", state: { in: [...VISIBLE_STATES] }, owner_id: actor.userId };
+}
+
+/** Reports listed by GET /v2/reports: submitted reports of active standups the actor can see. */
+export function listableReportWhere(actor: Actor): Prisma.ReportWhereInput {
+  return {
+    team_id: actor.teamId,
+    status: "submitted",
+    submitted_at: { not: null },
+    checkin: { AND: [visibleStandupWhere(actor), { state: "active" }] },
+  };
+}
+
+/**
+ * A single report readable by GET /v2/reports/{id}: submitted, of a visible-state standup of the
+ * team, and owned standup / own report / member of an active non-confidential standup.
+ */
+export function readableReportWhere(actor: Actor): Prisma.ReportWhereInput {
+  return {
+    team_id: actor.teamId,
+    status: "submitted",
+    submitted_at: { not: null },
+    checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] } },
+    OR: [
+      { checkin: { owner_id: actor.userId } },
+      { user_id: actor.userId },
+      { checkin: { state: "active", is_confidential: false, members: { some: { user_id: actor.userId } } } },
+    ],
+  };
+}
+
+/**
+ * Standups of the legacy list (GET /v1/standups/, /v1/me/standups). `admin` (honoured only for
+ * team admins) widens the list to every standup of the team; archived ones are never listed.
+ */
+export function v1ListableStandupWhere(actor: Actor, opts: { admin?: boolean } = {}): Prisma.CheckinWhereInput {
+  const all = Boolean(opts.admin && actor.isAdmin);
+  return {
+    team_id: actor.teamId,
+    kind: "standup",
+    state: { in: ["active", "paused", "draft"] },
+    AND: [
+      // drafts and confidential ("restricted") standups: creator only
+      { OR: [{ owner_id: actor.userId }, { state: { in: [...VISIBLE_STATES] }, is_confidential: false }] },
+      ...(all ? [] : [{ OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }] }]),
+    ],
+  };
+}
