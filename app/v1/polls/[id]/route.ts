@@ -1,0 +1,13 @@
+/** GET /v1/polls/{id} (spec §4.3): a poll of the team the caller takes part in or created; else 404. */
+import { json } from "@/lib/api/errors";
+import { apiRoute, preflight } from "@/lib/api/handler";
+import { parseId } from "@/lib/api/query";
+import { serializePollV1 } from "@/lib/api/v1/polls";
+import { getPollForV1 } from "@/lib/domain/standup-admin";
+
+export const GET = apiRoute<{ id: string }>("v1", async ({ actor, params }) => {
+  const row = await getPollForV1(actor, parseId(params.id, "Poll"));
+  return json(serializePollV1(row));
+});
+
+export const OPTIONS = preflight;

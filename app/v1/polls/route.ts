@@ -1,0 +1,30 @@
+/**
+ * GET /v1/polls (spec §4.3): the polls the caller takes part in or created, as a bare array of v1 polls.
+ * POST /v1/polls: creates a one-time poll in the channel (current channel members invited, the
+ * caller as creator) through the shared `createPoll` (as POST /v2/polls) and answers the v1 poll.
+ */
+import { json } from "@/lib/api/errors";
+import { apiRoute, preflight } from "@/lib/api/handler";
+import { readJson } from "@/lib/api/query";
+import { serializePollV1 } from "@/lib/api/v1/polls";
+import { parseV1PollCreateBody } from "@/lib/api/v1/requests";
+import { createPollForV1, listPollsForV1 } from "@/lib/domain/standup-admin";
+
+export const GET = apiRoute("v1", async ({ actor }) => {
+  const rows = await listPollsForV1(actor);
+  return json(rows.map(serializePollV1));
+});
+
+export const POST = apiRoute("v1", async ({ request, actor }) => {
+  const body = parseV1PollCreateBody(await readJson(request));
+  const row = await createPollForV1(actor, {
+    name: body.name,
+    question: body.question,
+    choices: body.choices,
+    broadcastChannel: body.channel,
+    duration: body.duration,
+  });
+  return json(serializePollV1(row));
+});
+
+export const OPTIONS = preflight;

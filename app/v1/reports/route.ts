@@ -1,0 +1,27 @@
+/**
+ * GET /v1/reports/ (spec §4.3): submitted reports the caller can see, newest first, as a bare
+ * array of v1 report list items (limit default 30, max 100; standup_id, user_id / user_ids,
+ * after / before in Unix seconds, question_ids, html=true for sanitized HTML answers).
+ * POST /v1/reports/: submits the caller's report (answers keyed by question id) and answers the
+ * create form of spec §2.8; the report is broadcast like one from POST /v2/reports.
+ */
+import { json } from "@/lib/api/errors";
+import { apiRoute, preflight } from "@/lib/api/handler";
+import { readJson } from "@/lib/api/query";
+import { serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
+import { parseV1ReportCreateBody, parseV1ReportListQuery } from "@/lib/api/v1/requests";
+import { listReportsForV1, submitReportForV1 } from "@/lib/domain/standup-admin";
+
+export const GET = apiRoute("v1", async ({ url, actor }) => {
+  const { html, ...filters } = parseV1ReportListQuery(url);
+  const rows = await listReportsForV1(actor, filters);
+  return json(rows.map((row) => serializeReportListItemV1(row, { html })));
+});
+
+export const POST = apiRoute("v1", async ({ request, actor }) => {
+  const body = parseV1ReportCreateBody(await readJson(request));
+  const row = await submitReportForV1(actor, body);
+  return json(serializeReportCreatedV1(row));
+});
+
+export const OPTIONS = preflight;

@@ -1,0 +1,19 @@
+/**
+ * POST /v1/standups/{id}/start (spec §4.3, compatibility.md): starts today's occurrence now for
+ * every member, or only for the given `users` / `user_ids` / `emails`; the body may be absent.
+ * Replies 200 with the JSON string "ok".
+ */
+import { json } from "@/lib/api/errors";
+import { apiRoute, preflight } from "@/lib/api/handler";
+import { parseId, readJson } from "@/lib/api/query";
+import { parseV1StandupStartBody } from "@/lib/api/v1/requests";
+import { startStandup } from "@/lib/domain/standup-admin";
+
+export const POST = apiRoute<{ id: string }>("v1", async ({ request, actor, params }) => {
+  const id = parseId(params.id, "Standup");
+  const targets = parseV1StandupStartBody(await readJson(request, { allowEmpty: true }));
+  await startStandup(actor, id, targets);
+  return json("ok");
+});
+
+export const OPTIONS = preflight;

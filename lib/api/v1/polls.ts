@@ -1,0 +1,189 @@
+/**
+ * Legacy (v1) poll serializers: the v1 poll (spec §2.8 + compatibility.md "Poll") and the v1 poll
+ * results (spec §2.8 "v1 poll results" + compatibility.md "Poll votes"). Rows come from
+ * `pollV1Select` / `getPollResultsForV1` (lib/domain/standup-admin.ts).
+ *
+ * Decisions where the spec is silent:
+ * - `time` is "HH:MM:SS"; `sync_channel` and `channel` are channel names ("" when none).
+ * - `recurrence` is the stored `{type, repeat, every, day, month}` (one-time polls: type "once");
+ *   a poll without one is reported as weekly on its days.
+ * - `intro` is "" when the poll has none; `creator` is a v1 user object.
+ * - Results come from the shared `getPollVotes` (lib/domain/votes.ts). `percentage` =
+ *   round(100 × votes / answers to that question in that instance), a whole number (0 when
+ *   nobody answered); `users` are v1 user objects, [] when the poll is anonymous; open-ended
+ *   answers are grouped by identical text; `answer_count` of an instance = answers given in it;
+ *   instances and per-date results are newest first.
+ */
+import { formatTimeV1 } from "@/lib/api/v1/standups";
+import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
+import type { PollResultsWithVoters, PollV1View } from "@/lib/domain/standup-admin";
+
+export type V1Recurrence = { type: string; repeat: unknown; every: unknown; day: unknown; month: unknown };
+
+export type V1PollQuestion = {
+  id: number;
+  text: string;
+  answer_type: string;
+  answer_choices: string[];
+  add_own_options: boolean;
+  one_option_limit: boolean;
+};
+
+/** v1 poll. */
+export type V1Poll = {
+  id: number;
+  name: string;
+  time: string;
+  timezone: string;
+  days: string[];
+  channel: string;
+  questions: V1PollQuestion[];
+  users: V1User[];
+  recurrence: V1Recurrence;
+  sync_channel_members: boolean;
+  sync_channel: string;
+  anonymous: boolean;
+  dm_mode: boolean;
+  intro: string;
+  creator: V1User;
+  users_total: number;
+  paused: boolean;
+  duration: number | null;
+};
+
+function recurrenceOf(row: PollV1View): V1Recurrence {
+  const r = row.recurrence;
+  if (r && typeof r === "object" && !Array.isArray(r) && typeof (r as { type?: unknown }).type === "string") {
+    const o = r as Record<string, unknown>;
+    return { type: o.type as string, repeat: o.repeat ?? null, every: o.every ?? null, day: o.day ?? null, month: o.month ?? null };
+  }
+  return { type: "weekly", repeat: null, every: 1, day: [...row.days], month: null };
+}
+
+/** Serializes a v1 poll loaded with `pollV1Select`. */
+export function serializePollV1(row: PollV1View): V1Poll {
+  return {
+    id: row.id,
+    name: row.name,
+    time: formatTimeV1(row.time),
+    timezone: row.timezone,
+    days: [...row.days],
+    channel: row.broadcast_channel?.name ?? "",
+    questions: row.questions.map((q) => ({
+      id: q.id,
+      text: q.text,
+      answer_type: q.answer_type,
+      answer_choices: [...q.choices],
+      add_own_options: q.add_own_options,
+      one_option_limit: q.one_option_limit,
+    })),
+    users: row.members.map((m) => serializeUserV1(m.user)),
+    recurrence: recurrenceOf(row),
+    sync_channel_members: row.sync_channel_members,
+    sync_channel: row.sync_channel?.name ?? row.broadcast_channel?.name ?? "",
+    anonymous: row.is_anonymous,
+    dm_mode: row.dm_mode,
+    intro: row.intro ?? "",
+    creator: serializeUserV1(row.owner),
+    users_total: row.members.length,
+    paused: row.state === "paused",
+    duration: row.duration,
+  };
+}
+
+export type V1PollAnswer = { text: string; votes: number; percentage: number; users: V1User[] };
+
+/** v1 poll results. */
+export type V1PollResults = {
+  total_results: number;
+  questions: Array<{
+    id: number;
+    text: string;
+    answer_type: string;
+    total_responses: number;
+    total_responders: number;
+    categories: Array<{ name: string; count: number }>;
+    results: Array<{ date: string; answers: V1PollAnswer[] }>;
+  }>;
+  instances: Array<{ id: number; date: string; answer_count: number }>;
+};
+
+/** Whole-number share of `votes` in `total` (0 when total is 0). */
+export function percentageOf(votes: number, total: number): number {
+  return total > 0 ? Math.round((votes / total) * 100) : 0;
+}
+
+type InstanceQuestion = PollResultsWithVoters["results"]["instances"][number]["questions"][number];
+
+/** The answers of one question in one instance: choices as they are, open-ended responses grouped by text. */
+function answersOf(q: InstanceQuestion, usersById: Map<number, V1User>, anonymous: boolean): V1PollAnswer[] {
+  const users = (ids: number[]) => (anonymous ? [] : ids.map((id) => usersById.get(id)).filter((u): u is V1User => u !== undefined));
+  if (q.answerType === "multiple_choice") {
+    return (q.choices ?? []).map((c) => ({
+      text: c.text,
+      votes: c.votes,
+      percentage: percentageOf(c.votes, q.totalResponses),
+      users: users((c.voters ?? []).map((v) => v.id)),
+    }));
+  }
+  const grouped = new Map<string, number[]>();
+  for (const r of q.responses ?? []) {
+    const ids = grouped.get(r.text) ?? [];
+    if (r.voter) ids.push(r.voter.id);
+    else ids.push(-1);
+    grouped.set(r.text, ids);
+  }
+  return [...grouped].map(([text, ids]) => ({
+    text,
+    votes: ids.length,
+    percentage: percentageOf(ids.length, q.totalResponses),
+    users: users([...new Set(ids.filter((id) => id > 0))]),
+  }));
+}
+
+/**
+ * Serializes the results of GET /v1/polls/{id}/votes. Questions are those of the newest
+ * instance (then any only found in older ones); `total_responses` / `total_responders` sum the
+ * instances in the result; `categories` sum the completed categorizations of open-ended answers.
+ */
+export function serializePollResultsV1({ results, voters }: PollResultsWithVoters): V1PollResults {
+  const usersById = new Map(voters.map((v) => [v.id, serializeUserV1(v)]));
+  const anonymous = results.isAnonymous;
+  const questions = new Map<number, V1PollResults["questions"][number]>();
+  const order: number[] = [];
+  for (const instance of results.instances) {
+    for (const q of instance.questions) {
+      let out = questions.get(q.questionId);
+      if (!out) {
+        out = {
+          id: q.questionId,
+          text: q.text,
+          answer_type: q.answerType,
+          total_responses: 0,
+          total_responders: 0,
+          categories: [],
+          results: [],
+        };
+        questions.set(q.questionId, out);
+        order.push(q.questionId);
+      }
+      out.total_responses += q.totalResponses;
+      out.total_responders += q.totalResponders;
+      for (const c of q.categories ?? []) {
+        const existing = out.categories.find((x) => x.name === c.name);
+        if (existing) existing.count += c.count;
+        else out.categories.push({ name: c.name, count: c.count });
+      }
+      out.results.push({ date: instance.date, answers: answersOf(q, usersById, anonymous) });
+    }
+  }
+  return {
+    total_results: results.instances.length,
+    questions: order.map((id) => questions.get(id) as V1PollResults["questions"][number]),
+    instances: results.instances.map((i) => ({
+      id: i.id,
+      date: i.date,
+      answer_count: i.questions.reduce((n, q) => n + q.totalResponses, 0),
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Legacy (v1) report serializers (spec §2.8 "v1 report (list item)" and "(create response)",
+ * compatibility.md "Report list item" / "Report create response"). Rows come from
+ * `reportV1Select` (lib/domain/standup-admin.ts).
+ *
+ * Decisions where the spec is silent:
+ * - `timestamp` is the submission time in whole Unix seconds (floored); `started_at` falls back to
+ *   the creation time when the member never opened the report; `done_at` is the submission time.
+ * - `channel` is the broadcast channel's name (without '#'), "" when the standup has none.
+ * - `chat_ts` and `slack_ts` carry the same value: the id of the report's broadcast message, or
+ *   null when it was not broadcast. `broadcasted_at` is that message's creation time as an ISO 8601
+ *   string, null when not broadcast.
+ * - `member.profileImg` holds the one stored avatar URL under every usual size key
+ *   (`image_24` … `image_512`, plus `image_original`).
+ * - Answer `images` is always [] (the service stores no answer attachments).
+ */
+import { renderAnswerHtml } from "@/lib/api/v1/html";
+import { profileImgOf, roleOf, type V1Role } from "@/lib/api/v1/users";
+import type { ReportV1View } from "@/lib/domain/standup-admin";
+
+export type V1ProfileImg = Record<"image_24" | "image_32" | "image_48" | "image_72" | "image_192" | "image_512" | "image_original", string>;
+
+/** `member` of a v1 report list item. */
+export type V1ReportMember = { id: string; username: string; realname: string; profileImg: V1ProfileImg };
+
+export type V1ReportAnswer = {
+  id: number;
+  question: string;
+  question_id: number;
+  color: string;
+  answer: string;
+  images: Array<{ title: string; image_url: string }>;
+};
+
+/** v1 report list item. */
+export type V1ReportListItem = {
+  id: number;
+  standup_id: number;
+  standup_name: string;
+  timestamp: number;
+  channel: string;
+  is_anonymous: boolean;
+  broadcast_thread: boolean;
+  is_confidential: boolean;
+  chat_ts: string | null;
+  slack_ts: string | null;
+  member?: V1ReportMember;
+  questions: V1ReportAnswer[];
+};
+
+/** v1 report create response. */
+export type V1ReportCreated = {
+  id: number;
+  chat_ts: string | null;
+  slack_ts: string | null;
+  standup_id: number;
+  timestamp: number;
+  started_at: number;
+  done_at: number;
+  broadcasted_at: string | null;
+  channel: string;
+  is_anonymous: boolean;
+  member: V1ReportMember & { role: V1Role };
+  answers: V1ReportAnswer[];
+};
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** Every size key pointing at the user's one profile image URL. */
+export function profileImgSizes(user: { avatar_url: string | null; email: string }): V1ProfileImg {
+  const url = profileImgOf(user);
+  return { image_24: url, image_32: url, image_48: url, image_72: url, image_192: url, image_512: url, image_original: url };
+}
+
+function memberOf(row: ReportV1View): V1ReportMember {
+  return { id: row.user.chat_id, username: row.user.username, realname: row.user.realname, profileImg: profileImgSizes(row.user) };
+}
+
+function answersOf(row: ReportV1View, html: boolean): V1ReportAnswer[] {
+  return row.answers.map((a) => ({
+    id: a.id,
+    question: a.question.text,
+    question_id: a.question_id,
+    color: a.question.color,
+    answer: html ? renderAnswerHtml(a.text) : a.text,
+    images: [],
+  }));
+}
+
+/** True when the report hides its author: its own flag or its standup's. */
+function isAnonymous(row: ReportV1View): boolean {
+  return row.is_anonymous || row.checkin.is_anonymous;
+}
+
+/** Serializes a v1 report list item; `member` is omitted for anonymous reports; `html` renders answers as safe HTML. */
+export function serializeReportListItemV1(row: ReportV1View, opts: { html?: boolean } = {}): V1ReportListItem {
+  const anonymous = isAnonymous(row);
+  const ts = row.chat_messages[0]?.ts ?? null;
+  const out: V1ReportListItem = {
+    id: row.id,
+    standup_id: row.checkin_id,
+    standup_name: row.checkin.name,
+    timestamp: unix(row.submitted_at ?? row.created_at),
+    channel: row.checkin.broadcast_channel?.name ?? "",
+    is_anonymous: anonymous,
+    broadcast_thread: row.checkin.broadcast_thread,
+    is_confidential: row.checkin.is_confidential,
+    chat_ts: ts,
+    slack_ts: ts,
+    questions: answersOf(row, opts.html ?? false),
+  };
+  if (!anonymous) out.member = memberOf(row);
+  return out;
+}
+
+/** Serializes the create response of POST /v1/reports/ (always with `member` and its `role`: it is the caller's own report). */
+export function serializeReportCreatedV1(row: ReportV1View): V1ReportCreated {
+  const message = row.chat_messages[0];
+  const doneAt = row.submitted_at ?? row.created_at;
+  return {
+    id: row.id,
+    chat_ts: message?.ts ?? null,
+    slack_ts: message?.ts ?? null,
+    standup_id: row.checkin_id,
+    timestamp: unix(doneAt),
+    started_at: unix(row.started_at ?? row.created_at),
+    done_at: Math.max(1, unix(doneAt)),
+    broadcasted_at: message ? message.created_at.toISOString() : null,
+    channel: row.checkin.broadcast_channel?.name ?? "",
+    is_anonymous: isAnonymous(row),
+    member: { ...memberOf(row), role: roleOf(row.user) },
+    answers: answersOf(row, false),
+  };
+}
