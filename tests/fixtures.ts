@@ -10,12 +10,24 @@ import type { AnswerType, CheckinKind, CheckinState, ReportStatus } from "@/lib/
 
 const rid = (n = 8) => randomBytes(n).toString("hex").toUpperCase().slice(0, n);
 
-export type TestUser = { id: number; chat_id: string; email: string; username: string; realname: string; is_admin: boolean; key: string; actor: Actor };
+export type TestUser = {
+  id: number;
+  chat_id: string;
+  email: string;
+  username: string;
+  realname: string;
+  is_admin: boolean;
+  key: string;
+  actor: Actor;
+};
 export type TestChannel = { id: number; chat_id: string; name: string };
 export type TestTeam = { id: number; name: string; admin: TestUser; users: TestUser[]; channels: TestChannel[] };
 
 /** Creates a user with an API key in a team. */
-export async function createTestUser(teamId: number, opts: { isAdmin?: boolean; name?: string; timezone?: string } = {}): Promise<TestUser> {
+export async function createTestUser(
+  teamId: number,
+  opts: { isAdmin?: boolean; name?: string; timezone?: string } = {},
+): Promise<TestUser> {
   const suffix = rid(8);
   const first = opts.name ?? `User${suffix.slice(0, 4)}`;
   const user = await db.user.create({
@@ -58,7 +70,8 @@ export async function createTestTeam(opts: { members?: number; name?: string } =
 /** Creates a channel with members. */
 export async function createTestChannel(teamId: number, name: string, members: Array<{ id: number }>): Promise<TestChannel> {
   const channel = await db.channel.create({ data: { team_id: teamId, chat_id: `C${rid(8)}`, name } });
-  if (members.length) await db.channelMember.createMany({ data: members.map((m) => ({ team_id: teamId, channel_id: channel.id, user_id: m.id })) });
+  if (members.length)
+    await db.channelMember.createMany({ data: members.map((m) => ({ team_id: teamId, channel_id: channel.id, user_id: m.id })) });
   return { id: channel.id, chat_id: channel.chat_id, name: channel.name };
 }
 
@@ -84,7 +97,11 @@ export async function createTestCheckin(
   } = {},
 ) {
   const owner = opts.owner ?? team.admin;
-  const questions = opts.questions ?? [{ text: "What did you do yesterday?" }, { text: "What will you do today?" }, { text: "Anything blocking you?" }];
+  const questions = opts.questions ?? [
+    { text: "What did you do yesterday?" },
+    { text: "What will you do today?" },
+    { text: "Anything blocking you?" },
+  ];
   const checkin = await db.checkin.create({
     data: {
       team_id: team.id,
@@ -130,9 +147,14 @@ export async function createTestOccurrence(checkin: { id: number; team_id: numbe
   });
 }
 
-/** Creates a report with one answer per question of the standup. */
+/**
+ * Creates a report with one answer per question of the standup. Its stored `is_anonymous` is
+ * `opts.is_anonymous`, defaulting to the standup's flag (what a real submission stores on an
+ * anonymous standup); pass `is_anonymous: false` on an anonymous standup to model a standup made
+ * anonymous after the report was submitted.
+ */
 export async function createTestReport(
-  checkin: { id: number; team_id: number; questions: Array<{ id: number }> },
+  checkin: { id: number; team_id: number; is_anonymous?: boolean; questions: Array<{ id: number }> },
   user: { id: number },
   opts: { status?: ReportStatus; submitted_at?: Date; is_anonymous?: boolean; occurrence_id?: number; answers?: string[] } = {},
 ) {
@@ -144,11 +166,15 @@ export async function createTestReport(
       user_id: user.id,
       occurrence_id: opts.occurrence_id,
       status,
-      is_anonymous: opts.is_anonymous ?? false,
+      is_anonymous: opts.is_anonymous ?? checkin.is_anonymous ?? false,
       submitted_at: status === "pending" ? null : (opts.submitted_at ?? new Date()),
       discarded_at: status === "discarded" ? new Date() : null,
       answers: {
-        create: checkin.questions.map((q, i) => ({ team_id: checkin.team_id, question_id: q.id, text: opts.answers?.[i] ?? `Answer ${i + 1}` })),
+        create: checkin.questions.map((q, i) => ({
+          team_id: checkin.team_id,
+          question_id: q.id,
+          text: opts.answers?.[i] ?? `Answer ${i + 1}`,
+        })),
       },
     },
     include: { answers: true },

@@ -73,6 +73,17 @@ export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: Writ
   });
 }
 
+/**
+ * The answer of a v2 path to a method it does not serve: 405 with the structured v2 error body
+ * (spec §7: v2 endpoints return structured errors; Next's own 405 has no body) and `Allow`.
+ * Sent before authentication (there is nothing to protect). Export it under each such method.
+ */
+export function methodNotAllowed(allowed: readonly string[]): () => Promise<Response> {
+  const allow = [...allowed, "OPTIONS"].join(", ");
+  return async () =>
+    errorResponse("v2", 405, "METHOD_NOT_ALLOWED", `Method not allowed on this path (allowed: ${allow})`, { Allow: allow });
+}
+
 /** CORS preflight answer shared by the API routes (export as OPTIONS). */
 export function preflight(): Response {
   return new Response(null, {

@@ -18,7 +18,9 @@ export function parseDateValue(value: string): Date | null {
   const d = DATE_ONLY.exec(v);
   if (d) {
     const date = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
-    return date.getUTCFullYear() === Number(d[1]) && date.getUTCMonth() === Number(d[2]) - 1 && date.getUTCDate() === Number(d[3]) ? date : null;
+    return date.getUTCFullYear() === Number(d[1]) && date.getUTCMonth() === Number(d[2]) - 1 && date.getUTCDate() === Number(d[3])
+      ? date
+      : null;
   }
   if (!ISO_DATETIME.test(v)) return null;
   const normalized = /(Z|[+-]\d{2}:?\d{2})$/i.test(v) ? v : `${v}Z`;
@@ -72,11 +74,47 @@ export function zCsvSet<const T extends string>(allowed: readonly T[], label: st
   });
 }
 
-/** Single-valued query parameters as an object (first value wins). */
+/**
+ * Single-valued query parameters as an object (first value wins).
+ * @throws InvalidParameterError when a value contains a NUL character (PostgreSQL text cannot
+ *   hold one, so it could never match anything and would otherwise fail inside the query).
+ */
 export function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) if (!(k in out)) out[k] = v;
+  for (const [k, v] of url.searchParams) {
+    if (k in out) continue;
+    if (v.includes("\u0000")) throw new InvalidParameterError(`${k}: must not contain NUL characters`);
+    out[k] = v;
+  }
   return out;
+}
+
+/** Deepest nesting of arrays/objects accepted in a JSON body. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Checks a parsed JSON body without recursion: no string (value or key) may contain a NUL
+ * character (PostgreSQL text cannot store it) and nesting may not exceed MAX_JSON_DEPTH.
+ * @throws InvalidParameterError
+ */
+function checkJsonValue(root: unknown): void {
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) throw new InvalidParameterError("Request body strings must not contain NUL characters");
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= MAX_JSON_DEPTH) throw new InvalidParameterError(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+      if (Array.isArray(value)) {
+        for (const v of value) stack.push([v, depth + 1]);
+      } else {
+        for (const [k, v] of Object.entries(value)) {
+          if (k.includes("\u0000")) throw new InvalidParameterError("Request body keys must not contain NUL characters");
+          stack.push([v, depth + 1]);
+        }
+      }
+    }
+  }
 }
 
 /** Validates `input` with `schema`; @throws InvalidParameterError naming the first bad field. */
@@ -88,18 +126,26 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   throw new InvalidParameterError(`${where}${issue.message}`);
 }
 
-/** Reads a JSON body; an empty body gives `{}` when `allowEmpty`. @throws InvalidParameterError */
+/**
+ * Reads a JSON body; an empty body gives `{}` when `allowEmpty`. The Content-Type header is not
+ * checked (clients that omit it or send text/plain with a JSON body are served).
+ * @throws InvalidParameterError for invalid JSON, NUL characters in strings, or nesting deeper
+ *   than MAX_JSON_DEPTH.
+ */
 export async function readJson(request: Request, opts: { allowEmpty?: boolean } = {}): Promise<unknown> {
   const text = await request.text();
   if (!text.trim()) {
     if (opts.allowEmpty) return {};
     throw new InvalidParameterError("Request body must be a JSON object");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new InvalidParameterError("Request body is not valid JSON");
   }
+  checkJsonValue(value);
+  return value;
 }
 
 /** A numeric path id; anything else cannot name a resource, so it is NOT_FOUND. */

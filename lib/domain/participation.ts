@@ -54,15 +54,25 @@ export type ParticipationEntry = {
 
 const DAY_MS = 86_400_000;
 
-/** "YYYY-MM-DD" of the UTC day containing `d`. */
-export function utcDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+/** "YYYY-MM-DD" of a UTC midnight given in epoch milliseconds (years past 9999 keep all digits, no sign). */
+function isoDay(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-/** "YYYY-MM-DD" of the first UTC midnight at or after `d`. */
+/** "YYYY-MM-DD" of the UTC day containing `d`. */
+export function utcDay(d: Date): string {
+  return isoDay(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
+}
+
+/**
+ * "YYYY-MM-DD" of the first UTC midnight at or after `d`. After 9999-12-31 this is
+ * "10000-01-01" (not `toISOString`'s "+010000-01-01", which PostgreSQL cannot read as a date).
+ */
 export function utcCeilDay(d: Date): string {
-  const floor = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  return new Date(floor === d.getTime() ? floor : floor + DAY_MS).toISOString().slice(0, 10);
+  const floor = Math.floor(d.getTime() / DAY_MS) * DAY_MS;
+  return isoDay(floor === d.getTime() ? floor : floor + DAY_MS);
 }
 
 /** responded / expected rounded to 4 decimals; 0 when expected is 0. */

@@ -16,6 +16,9 @@ import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
 import { instantAtLocal, isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 
+/** Largest value of a numeric id column (PostgreSQL `integer`). */
+const MAX_DB_ID = 2_147_483_647;
+
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
 
@@ -120,6 +123,8 @@ export async function ensureOccurrence(
  *   InvalidParameterError for unknown/duplicate question ids or a wrong answer count.
  */
 export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: Tx): Promise<SubmittedReport> {
+  // An id outside the id column's range (PostgreSQL integer) names no standup.
+  if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const standup = await t.checkin.findFirst({
@@ -194,12 +199,18 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
 /** Input of `updateReportAnswers`: one or more answers to replace. */
 export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
 
-/** The caller's own submitted report (row lock taken), or NotFoundError. */
+/**
+ * The caller's own submitted report (row lock taken), or NotFoundError. Like every read, it must
+ * belong to a standup the API can see at all (state active or paused): reports of draft or
+ * archived standups are "not visible" (spec §3, §7) and so cannot be edited or discarded either.
+ */
 async function ownSubmittedReport(t: Tx, actor: Actor, reportId: number) {
   const rows = await t.$queryRaw<Array<{ id: number; checkin_id: number }>>`
-    SELECT id, checkin_id FROM reports
-    WHERE id = ${reportId} AND team_id = ${actor.teamId} AND user_id = ${actor.userId} AND status = 'submitted'
-    FOR UPDATE`;
+    SELECT r.id, r.checkin_id FROM reports r
+    JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
+    WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
+      AND c.kind = 'standup' AND c.state IN ('active', 'paused')
+    FOR UPDATE OF r`;
   if (!rows.length) throw new NotFoundError("Report");
   return rows[0];
 }
@@ -208,8 +219,9 @@ async function ownSubmittedReport(t: Tx, actor: Actor, reportId: number) {
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
  * (same `chat_ts`) when it was broadcast.
  * @returns the report id and the broadcast's `chatTs` (null when never broadcast).
- * @throws NotFoundError when the report is missing, not submitted, of another team, or not the
- *   actor's; InvalidParameterError for an empty list, duplicate or foreign question ids.
+ * @throws NotFoundError when the report is missing, not submitted, of another team, of a draft or
+ *   archived standup, or not the actor's; InvalidParameterError for an empty list, duplicate or
+ *   foreign question ids.
  */
 export async function updateReportAnswers(
   actor: Actor,
@@ -234,7 +246,8 @@ export async function updateReportAnswers(
 /**
  * Discards the actor's own submitted report (status `discarded`, `discarded_at` = now; rows are
  * kept for history) and marks its broadcast message deleted.
- * @throws NotFoundError when the report is missing, not submitted, of another team, or not the actor's.
+ * @throws NotFoundError when the report is missing, not submitted, of another team, of a draft or
+ *   archived standup, or not the actor's.
  */
 export async function discardReport(actor: Actor, input: { reportId: number }, tx?: Tx): Promise<{ reportId: number }> {
   return inTransaction(tx, async (t) => {

@@ -6,9 +6,11 @@
  *   paginated; answers are loaded in the same call (nested select), so the number of SQL queries
  *   does not depend on the page size.
  * - Window (spec §4.2, §8): `resolveReportWindow` applies the defaults and the 90-day maximum.
- * - Anonymity: a report is anonymous when its own effective flag (set at submission from the
- *   standup or report level) or its standup's current flag is set; then its author is never
- *   revealed, and filtering by another user's id skips it altogether.
+ * - Anonymity (spec §2.4): a report is anonymous when its stored flag is set — fixed at
+ *   submission to "standup anonymous OR report anonymous"; its author (`user_id`) is then never
+ *   revealed. Filtering by another user's id skips anonymous reports and every report of a standup
+ *   that is anonymous now (spec: "reports from anonymous standups are excluded"), so that filter
+ *   never attributes reports of an anonymous standup to a person.
  */
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";

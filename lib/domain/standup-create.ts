@@ -82,17 +82,22 @@ export function parseQuestions(
   });
 }
 
+/** Largest value of a numeric id column (PostgreSQL `integer`). */
+const MAX_DB_ID = 2_147_483_647;
+
 /**
  * Resolves user references of the actor's team to numeric ids (order kept, duplicates dropped).
- * Deactivated users count as unknown.
+ * Deactivated users, and numbers outside 1..2147483647, count as unknown.
  * @throws UserNotFoundError listing every unknown reference.
  */
 export async function resolveUserIds(actor: Pick<Actor, "teamId">, refs: ReadonlyArray<string | number>, tx: Tx = db): Promise<number[]> {
   const numeric = new Set<number>();
   const chatIds = new Set<string>();
   for (const ref of refs) {
-    if (typeof ref === "number" && Number.isInteger(ref)) numeric.add(ref);
-    else if (typeof ref === "string" && /^\d{1,9}$/.test(ref.trim())) numeric.add(Number(ref.trim()));
+    // A number outside the id column's range (PostgreSQL integer) cannot name a user: reported unknown below.
+    if (typeof ref === "number" && Number.isInteger(ref)) {
+      if (ref >= 1 && ref <= MAX_DB_ID) numeric.add(ref);
+    } else if (typeof ref === "string" && /^\d{1,9}$/.test(ref.trim())) numeric.add(Number(ref.trim()));
     else if (typeof ref === "string" && ref.trim()) chatIds.add(ref.trim());
     else throw new UserNotFoundError([String(ref)]);
   }

@@ -71,7 +71,8 @@ beforeAll(async () => {
   r.r6 = await createTestReport(st.sA, m0, { status: "discarded", submitted_at: ago(HOUR) });
   r.r7 = await createTestReport(st.sA, m0, { submitted_at: ago(100 * DAY) });
   r.r8 = await createTestReport(st.sAnon, m0, { submitted_at: ago(25 * HOUR), is_anonymous: true });
-  r.r9 = await createTestReport(st.sAnon, m1, { submitted_at: ago(49 * HOUR) }); // flag missing on the report: the standup's flag still hides the author
+  // r9 was submitted while the standup was not yet anonymous (stored flag false): spec §2.4 "anonymous at submission".
+  r.r9 = await createTestReport(st.sAnon, m1, { submitted_at: ago(49 * HOUR), is_anonymous: false });
   r.r10 = await createTestReport(st.sPaused, m0, { submitted_at: ago(26 * HOUR) });
   r.r11 = await createTestReport(st.sConf, m0, { submitted_at: ago(27 * HOUR) });
   r.r12 = await createTestReport(st.sConf, m1, { submitted_at: ago(50 * HOUR) });
@@ -192,12 +193,29 @@ describe("serialization (spec §2.4)", () => {
     expect(bad.body.error.code).toBe("INVALID_PARAMETER");
   });
 
-  it("anonymous reports (report or standup flag) have user_id null and is_anonymous true", async () => {
+  it("anonymous reports (report or standup flag at submission) have user_id null and is_anonymous true", async () => {
     const res = await list(admin.key);
     const byId = new Map(res.body.data.map((x: { id: number }) => [x.id, x]));
-    for (const name of ["r3", "r8", "r9"]) expect(byId.get(r[name].id)).toMatchObject({ user_id: null, is_anonymous: true });
+    for (const name of ["r3", "r8"]) expect(byId.get(r[name].id)).toMatchObject({ user_id: null, is_anonymous: true });
     expect(byId.get(r.r2.id)).toMatchObject({ user_id: m1.chat_id, is_anonymous: false });
-    expect((await getOne(admin.key, r.r9.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+    expect((await getOne(admin.key, r.r8.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+  });
+
+  it("is_anonymous follows the flags at submission, not the standup's current flag (spec §2.4)", async () => {
+    // r9: submitted before its standup was made anonymous.
+    const res = await list(admin.key);
+    const byId = new Map(res.body.data.map((x: { id: number }) => [x.id, x]));
+    expect(byId.get(r.r9.id)).toMatchObject({ user_id: m1.chat_id, is_anonymous: false });
+    expect((await getOne(admin.key, r.r9.id)).body.data).toMatchObject({ user_id: m1.chat_id, is_anonymous: false });
+    // A standup made non-anonymous later keeps its earlier reports anonymous.
+    const C = await createTestTeam({ members: 1 });
+    const [cAdmin, c0] = C.users;
+    const wasAnon = await createTestCheckin(C, { name: "Was anonymous", owner: cAdmin, members: [cAdmin, c0], is_anonymous: true });
+    const old = await createTestReport(wasAnon, c0, { submitted_at: ago(2 * HOUR) });
+    await db.checkin.update({ where: { id: wasAnon.id }, data: { is_anonymous: false } });
+    expect((await getOne(cAdmin.key, old.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+    expect((await list(cAdmin.key)).body.data).toMatchObject([{ id: old.id, user_id: null, is_anonymous: true }]);
+    expect(ids((await list(cAdmin.key, `user_id=${c0.chat_id}`)).body)).toEqual([]);
     const conf = await getOne(m1.key, r.r11.id);
     expect(conf.body.data).toMatchObject({ is_confidential: true, user_id: m0.chat_id });
   });

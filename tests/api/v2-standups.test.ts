@@ -242,13 +242,14 @@ describe("serialization (spec §2.2)", () => {
     expect(r.headers.get("content-type")).toContain("application/json");
   });
 
-  it("include: member fields one by one and questions ordered by position, archived excluded", async () => {
+  it("include: member fields one by one and questions ordered by position (0-indexed display order), archived excluded", async () => {
     const [q0, , q2] = s.s6.questions;
     const r = await getOne(m2.key, s.s6.id, "include=questions,member_email,member_username,member_realname");
     expect(r.body.data.members).toEqual([{ id: m3.chat_id, email: m3.email, username: m3.username, realname: m3.realname }]);
     expect(r.body.data.questions).toEqual([
       { id: q2.id, text: "Plans?", position: 0, answer_type: "text", choices: [] },
-      { id: q0.id, text: "Mood?", position: 5, answer_type: "multiple_choice", choices: ["good", "bad"] },
+      // stored position 5 (a gap after an archived question): the display order index is 1
+      { id: q0.id, text: "Mood?", position: 1, answer_type: "multiple_choice", choices: ["good", "bad"] },
     ]);
     expect((await getOne(m2.key, s.s6.id, "include=member_email")).body.data.members).toEqual([{ id: m3.chat_id, email: m3.email }]);
     expect((await getOne(m2.key, s.s6.id, "include=member_username")).body.data.members).toEqual([

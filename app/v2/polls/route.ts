@@ -5,7 +5,7 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute, preflight } from "@/lib/api/handler";
+import { apiRoute, apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
 import { pollCreateBodySchema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
 import { checkinCursorPosition, checkinListQuerySchema, checkinReadQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
@@ -32,4 +32,9 @@ export const POST = apiWriteRoute({
   },
 });
 
+/** Methods this path does not serve: 405 with the v2 error body. */
+const notAllowed = methodNotAllowed(["GET", "POST"]);
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
 export const OPTIONS = preflight;

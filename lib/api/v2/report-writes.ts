@@ -18,9 +18,13 @@ const zAnswers = z
   })
   .min(1, "at least one answer is required");
 
-/** Body of POST /v2/reports. `is_anonymous` (optional, an extension) is the report-level flag. */
+/**
+ * Body of POST /v2/reports. `is_anonymous` (optional, an extension) is the report-level flag.
+ * `standup_id` is any positive integer: one beyond the id range names no standup, so it is 404
+ * NOT_FOUND ("standup missing", decided in the domain), not 400.
+ */
 export const reportCreateBodySchema = z.object({
-  standup_id: zDbId,
+  standup_id: z.number({ message: "must be a number" }).int("must be an integer").min(1, "must be a positive integer"),
   answers: zAnswers,
   is_anonymous: z.boolean().optional(),
 });

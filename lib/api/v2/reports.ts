@@ -94,11 +94,14 @@ export type V2Report = {
 };
 
 /**
- * Serializes a report (spec §2.4). Anonymous (report flag or standup flag): `user_id` null and
- * `is_anonymous` true. `answers` appear when loaded (omitted for view=summary).
+ * Serializes a report (spec §2.4). Anonymity is the report's stored flag, set at submission to
+ * "standup anonymous OR report anonymous" (spec: "True if either the standup or the report was
+ * anonymous at submission"); changing the standup's flag later does not rewrite past reports.
+ * Anonymous: `user_id` null and `is_anonymous` true. `answers` appear when loaded (omitted for
+ * view=summary).
  */
 export function serializeReportV2(row: ReportView): V2Report {
-  const anonymous = row.is_anonymous || row.checkin.is_anonymous;
+  const anonymous = row.is_anonymous;
   const out: V2Report = {
     id: row.id,
     standup_id: row.checkin_id,

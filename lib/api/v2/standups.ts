@@ -8,7 +8,9 @@
  * Wire decisions where the spec is silent:
  * - `time` is rendered as stored, "HH:MM:SS" (lossless; POST accepts HH:MM or HH:MM:SS).
  * - `members` are ordered by when they were added, then by user id.
- * - `questions` (with include=questions) are the non-archived questions ordered by `position`.
+ * - `questions` (with include=questions) are the non-archived questions ordered by the stored
+ *   position (then id); their `position` is renumbered 0..n-1 in that order (spec: "0-indexed
+ *   display order"), so gaps left by archived questions never show.
  * - `state=` (empty) means the default (both states); created_since after created_until is a
  *   reversed range (400); equal bounds give an empty list.
  */
@@ -159,10 +161,12 @@ export function serializeCheckinV2(row: CheckinV2Row, include: IncludeSet): V2Ch
     }),
   };
   if (include.has("questions")) {
-    out.questions = (row.questions ?? []).map((q) => ({
+    // `position` is the 0-indexed display order (spec §2.2): the index in the list, which is
+    // ordered by the stored position; stored positions may have gaps (archived questions).
+    out.questions = (row.questions ?? []).map((q, index) => ({
       id: q.id,
       text: q.text,
-      position: q.position,
+      position: index,
       answer_type: q.answer_type,
       choices: q.answer_type === "multiple_choice" ? [...q.choices] : [],
     }));

@@ -1,7 +1,7 @@
 /** GET /v2/polls/{pollId}/participation (spec §2.6, §4.2): one entry per broadcast, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
+import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import {
   participationCursorPosition,
@@ -18,4 +18,10 @@ export const GET = apiRoute<{ pollId: string }>("v2", async ({ url, actor, param
   return json(listEnvelope(pageOf(entries, filters.limit), serializePollParticipation, participationCursorPosition, binding));
 });
 
+/** Methods this path does not serve: 405 with the v2 error body. */
+const notAllowed = methodNotAllowed(["GET"]);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
 export const OPTIONS = preflight;

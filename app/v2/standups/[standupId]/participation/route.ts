@@ -1,7 +1,7 @@
 /** GET /v2/standups/{standupId}/participation (spec §2.6, §4.2): one entry per occurrence, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
+import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import {
   participationCursorPosition,
@@ -22,4 +22,10 @@ export const GET = apiRoute<{ standupId: string }>("v2", async ({ url, actor, pa
   return json(listEnvelope(pageOf(entries, filters.limit), serializeStandupParticipation, participationCursorPosition, binding));
 });
 
+/** Methods this path does not serve: 405 with the v2 error body. */
+const notAllowed = methodNotAllowed(["GET"]);
+export const POST = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+export const DELETE = notAllowed;
 export const OPTIONS = preflight;

@@ -1,5 +1,5 @@
 /**
- * Catch-all for unknown paths under /v2 (issue #2): a JSON 404 for every method, with the v2 error
+ * Optional catch-all for /v2 itself and unknown paths under it (issue #2): a JSON 404 for every method, with the v2 error
  * shape, before any authentication (there is nothing to protect). Known routes take precedence.
  */
 import { errorResponse } from "@/lib/api/errors";
