@@ -1,0 +1,223 @@
+/**
+ * The scheduler: turns due standups and polls into occurrences (one run of a standup / one
+ * broadcast of a poll, ARCHITECTURE §3) and asks their members.
+ *
+ * Called every minute by the `schedule_tick` job (lib/jobs/tasks.ts) and safe to run from many app
+ * instances at once: every checkin is handled in its own transaction that first locks the checkin
+ * row with `FOR UPDATE SKIP LOCKED`, so two instances never run the same checkin, and the unique
+ * (checkin_id, date) of occurrences is the last guard against a double run.
+ *
+ * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
+ * checkin's timezone; poll `duration` is in minutes.
+ */
+import { type Db, db as defaultDb } from "@/lib/db";
+import { newChatTs } from "@/lib/domain/chat-ts";
+import { localDateOf, nextRunAt } from "@/lib/domain/schedule";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+type TxClient = Prisma.TransactionClient;
+
+/** What one `runDueOccurrences` call did. */
+export type SchedulerRunResult = {
+  /** Occurrences created (ids). */
+  created: number[];
+  /** Checkins whose slot already had an occurrence (only next_run_at moved). */
+  skipped: number[];
+  /** Checkins that failed (left for the next tick; the error is in `errors`). */
+  failed: number[];
+  errors: Array<{ checkinId: number; message: string }>;
+};
+
+/** At most this many checkins are handled per call; the next tick continues. */
+const MAX_PER_CALL = 500;
+
+/**
+ * Runs every due checkin: state active, kind standup or poll, `next_run_at <= now`.
+ * Per checkin, in one transaction:
+ * - locks the row (`FOR UPDATE SKIP LOCKED`; rows locked by another instance are left to it);
+ * - takes the latest scheduled slot that is due (a service that was down does not replay missed
+ *   days) and creates the Occurrence for its local date unless one exists;
+ * - snapshots the current checkin members (active users) into OccurrenceMember; members with an
+ *   absence covering the date are recorded with `asked_at` null and are not asked;
+ * - standups: a pending Report (started_at null) per asked member;
+ * - one ChatMessage (kind question, direct to the member) per asked member with the first question;
+ * - polls: `closes_at` = slot + `duration` minutes when a duration is set;
+ * - sets `next_run_at` to the next slot after `now` (null for a one-shot poll, recurrence.type "once").
+ * @param now the current instant (UTC); tests pass a fixed one.
+ * @param db a Prisma client (not a transaction client: one transaction per checkin is opened here).
+ * Errors of one checkin are caught and reported in the result; they never stop the others.
+ */
+export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<SchedulerRunResult> {
+  const result: SchedulerRunResult = { created: [], skipped: [], failed: [], errors: [] };
+  for (let i = 0; i < MAX_PER_CALL; i++) {
+    const exclude = result.failed.length ? result.failed : [0];
+    const attempt: { lockedId: number | null } = { lockedId: null };
+    let outcome: { checkinId: number; occurrenceId: number | null } | null;
+    try {
+      outcome = await db.$transaction(
+        async (tx) => {
+          const rows = await tx.$queryRaw<Array<{ id: number }>>`
+            SELECT id FROM checkins
+            WHERE state = 'active' AND kind IN ('standup', 'poll') AND next_run_at <= ${now}
+              AND id <> ALL(${exclude}::int[])
+            ORDER BY next_run_at, id
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED`;
+          if (rows.length === 0) return null;
+          attempt.lockedId = rows[0].id;
+          return { checkinId: rows[0].id, occurrenceId: await runLockedCheckin(tx, rows[0].id, now) };
+        },
+        { timeout: 60_000, maxWait: 30_000 },
+      );
+    } catch (err) {
+      if (attempt.lockedId === null) throw err; // the lock query itself failed: database trouble, let the job retry
+      result.failed.push(attempt.lockedId);
+      result.errors.push({ checkinId: attempt.lockedId, message: (err as Error)?.message ?? String(err) });
+      continue;
+    }
+    if (outcome === null) break;
+    if (outcome.occurrenceId === null) result.skipped.push(outcome.checkinId);
+    else result.created.push(outcome.occurrenceId);
+  }
+  return result;
+}
+
+/** Runs one locked checkin; returns the created occurrence id, or null when the slot already had one. */
+async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
+  const checkin = await tx.checkin.findUniqueOrThrow({
+    where: { id: checkinId },
+    include: {
+      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 },
+      members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
+    },
+  });
+  const schedule = { time: checkin.time, timezone: checkin.timezone, days: checkin.days };
+  const oneShot = isOneShot(checkin.recurrence);
+
+  // The latest slot that is due: next_run_at, moved forward over slots missed while nothing ran.
+  let scheduled = checkin.next_run_at as Date;
+  if (!oneShot) {
+    for (let n = 0; n < 1000; n++) {
+      const following = safeNextRunAt({ ...schedule, after: scheduled });
+      if (!following || following.getTime() > now.getTime()) break;
+      scheduled = following;
+    }
+  }
+  const next = oneShot ? null : safeNextRunAt({ ...schedule, after: now });
+  const dateString = localDateOf(scheduled, checkin.timezone);
+  const date = new Date(`${dateString}T00:00:00.000Z`);
+
+  const existing = await tx.occurrence.findUnique({ where: { checkin_id_date: { checkin_id: checkin.id, date } }, select: { id: true } });
+  if (existing) {
+    await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
+    return null;
+  }
+
+  const occurrence = await tx.occurrence.create({
+    data: {
+      team_id: checkin.team_id,
+      checkin_id: checkin.id,
+      date,
+      scheduled_at: scheduled,
+      started_at: now,
+      closes_at: checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null,
+      trigger: "schedule",
+    },
+    select: { id: true },
+  });
+
+  const memberIds = checkin.members.map((m) => m.user_id);
+  const absent = new Set(
+    memberIds.length
+      ? (
+          await tx.absence.findMany({
+            where: { user_id: { in: memberIds }, start_date: { lte: date }, end_date: { gte: date } },
+            select: { user_id: true },
+          })
+        ).map((a) => a.user_id)
+      : [],
+  );
+  const asked = memberIds.filter((id) => !absent.has(id));
+
+  if (memberIds.length) {
+    await tx.occurrenceMember.createMany({
+      data: memberIds.map((user_id) => ({
+        occurrence_id: occurrence.id,
+        user_id,
+        team_id: checkin.team_id,
+        asked_at: absent.has(user_id) ? null : now,
+      })),
+    });
+  }
+
+  const reportByUser = new Map<number, number>();
+  if (checkin.kind === "standup" && asked.length) {
+    const reports = await tx.report.createManyAndReturn({
+      data: asked.map((user_id) => ({
+        team_id: checkin.team_id,
+        checkin_id: checkin.id,
+        occurrence_id: occurrence.id,
+        user_id,
+        status: "pending" as const,
+        started_at: null,
+      })),
+      select: { id: true, user_id: true },
+    });
+    for (const r of reports) reportByUser.set(r.user_id, r.id);
+  }
+
+  if (asked.length) {
+    const text = checkin.questions[0]?.text ?? checkin.name;
+    await tx.chatMessage.createMany({
+      data: asked.map((user_id) => ({
+        team_id: checkin.team_id,
+        ts: newChatTs(now),
+        kind: "question" as const,
+        channel_id: null,
+        recipient_id: user_id,
+        checkin_id: checkin.id,
+        occurrence_id: occurrence.id,
+        report_id: reportByUser.get(user_id) ?? null,
+        text,
+      })),
+    });
+  }
+
+  await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
+  return occurrence.id;
+}
+
+/**
+ * Recomputes `next_run_at` of one checkin after its schedule, state or recurrence changed (writers
+ * call this in the same transaction as their change when they pass their transaction client).
+ * Active checkins get the next slot after `now`; other states get null; a one-shot poll
+ * (recurrence.type "once") that already ran gets null. Writers of a poll that must broadcast
+ * immediately set `next_run_at = now` themselves instead.
+ * @returns the new next_run_at (UTC) or null.
+ * @throws Prisma's not-found error when the checkin does not exist.
+ */
+export async function refreshNextRunAt(checkinId: number, db: TxClient | Db = defaultDb, now: Date = new Date()): Promise<Date | null> {
+  const checkin = await db.checkin.findUniqueOrThrow({
+    where: { id: checkinId },
+    select: { id: true, state: true, time: true, timezone: true, days: true, recurrence: true, _count: { select: { occurrences: true } } },
+  });
+  let next: Date | null = null;
+  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
+    next = safeNextRunAt({ time: checkin.time, timezone: checkin.timezone, days: checkin.days, after: now });
+  }
+  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
+  return next;
+}
+
+function isOneShot(recurrence: unknown): boolean {
+  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
+}
+
+/** nextRunAt that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
+function safeNextRunAt(opts: Parameters<typeof nextRunAt>[0]): Date | null {
+  try {
+    return nextRunAt(opts);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * graphile-worker task handlers (ARCHITECTURE §1 "jobs & schedules"). Each task is idempotent and
+ * safe to run on several app instances at once. Quiet by design: a task logs only when it changed
+ * something or failed.
+ *
+ * - `schedule_tick` (crontab: every minute): runs the due standups and polls
+ *   (lib/domain/scheduler.ts `runDueOccurrences`).
+ * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ */
+import type { Task, TaskList } from "graphile-worker";
+import { db } from "@/lib/db";
+import { runDueOccurrences } from "@/lib/domain/scheduler";
+
+/** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
+export type JobLog = (line: string) => void;
+
+/** Runs every due checkin now. Throws only when the database is unreachable (the job is retried). */
+export function scheduleTick(log: JobLog): Task {
+  return async () => {
+    const result = await runDueOccurrences(new Date());
+    if (result.created.length) log(`scheduler: started ${result.created.length} occurrence(s)`);
+    for (const e of result.errors) log(`scheduler: checkin ${e.checkinId} failed: ${e.message}`);
+  };
+}
+
+/** Deletes idempotency records whose `expires_at` is in the past (database clock). */
+export function cleanupIdempotency(log: JobLog): Task {
+  return async () => {
+    const deleted = await db.$executeRaw`DELETE FROM idempotency_records WHERE expires_at < now()`;
+    if (deleted > 0) log(`cleanup: removed ${deleted} expired idempotency record(s)`);
+  };
+}
+
+/** The task list registered with the runner, keyed by task identifier. */
+export function createTaskList(log: JobLog): TaskList {
+  return {
+    schedule_tick: scheduleTick(log),
+    cleanup_idempotency: cleanupIdempotency(log),
+  };
+}
+
+/** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");

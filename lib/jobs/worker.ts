@@ -1,0 +1,83 @@
+/**
+ * Starts the in-process job runner (graphile-worker 0.17): applies graphile-worker's own schema
+ * migrations (schema `graphile_worker`), then runs the task list of lib/jobs/tasks.ts with
+ * concurrency 2 and the crontab (every minute `schedule_tick`, hourly `cleanup_idempotency`).
+ * Cron items are de-duplicated by graphile-worker across instances, so many app instances may run
+ * a worker against one database.
+ *
+ * The worker uses its own small pg pool that this module owns: graphile-worker does not wait for a
+ * pool it created to end on stop, so PostgreSQL stopping right after could crash the process with
+ * an unhandled pool error; here `stop()` waits for the pool to end.
+ *
+ * Logging: graphile-worker's info/debug chatter (per job "completed" lines) is dropped; its warnings
+ * and errors, and the tasks' own summaries, go to `log`.
+ */
+import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile-worker";
+import pg from "pg";
+import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
+
+export type JobWorker = {
+  /** Gracefully stops the runner (waits for running jobs). Idempotent. */
+  stop: () => Promise<void>;
+  runner: Runner;
+};
+
+/**
+ * @param connectionString postgresql:// URL of the application database.
+ * @param log line logger (e.g. console.log).
+ * @returns the running worker. @throws when the database is unreachable or the migrations fail.
+ */
+export async function startWorker(opts: {
+  connectionString: string;
+  log: JobLog;
+  concurrency?: number;
+  /** Crontab override (tests pass "" so no schedule fires); default CRONTAB of lib/jobs/tasks.ts. */
+  crontab?: string;
+}): Promise<JobWorker> {
+  const { connectionString, log } = opts;
+  const logger = new Logger((scope) => (level: LogLevel, message: string) => {
+    if (level === "error" || level === "warning") {
+      const where = scope.taskIdentifier ? ` [${scope.taskIdentifier}]` : "";
+      log(`worker ${level}${where}: ${message}`);
+    }
+  });
+  const pgPool = new pg.Pool({ connectionString, max: 4 });
+  // graphile-worker asks for both handlers on a pool it is given: a lost idle or checked-out client
+  // must not become an unhandled 'error' event. pg removes broken clients by itself.
+  let stopping = false;
+  pgPool.on("error", (err) => {
+    if (!stopping) log(`worker pool: ${err.message}`);
+  });
+  pgPool.on("connect", (client) => client.on("error", () => {}));
+  const options = {
+    pgPool,
+    concurrency: opts.concurrency ?? 2,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger,
+    crontab: opts.crontab ?? CRONTAB,
+    taskList: createTaskList(log),
+  };
+  let runner: Runner;
+  try {
+    await runMigrations(options);
+    runner = await run(options);
+  } catch (err) {
+    await pgPool.end().catch(() => {});
+    throw err;
+  }
+  let stopped: Promise<void> | null = null;
+  log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  return {
+    runner,
+    stop: () => {
+      stopping = true;
+      stopped ??= runner
+        .stop()
+        .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
+        .then(() => pgPool.end())
+        .catch(() => {});
+      return stopped;
+    },
+  };
+}

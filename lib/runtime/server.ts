@@ -1,0 +1,255 @@
+/**
+ * The service process of `npm start` / `npm run dev` (ARCHITECTURE §4), started by scripts/start.ts
+ * once the Prisma client and the production build exist:
+ *   1. database: `DATABASE_URL`, else the embedded PostgreSQL under `.data/` (or `$CHECKIN_DATA_DIR`);
+ *   2. pending migrations (lib/runtime/migrate.ts);
+ *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`);
+ *   4. `AUTH_SECRET` (generated into `.data/auth-secret`, mode 0600, when unset);
+ *   5. the graphile-worker runner in this process (lib/jobs/worker.ts);
+ *   6. Next.js (`next start`, or `next dev`) as a child process on `PORT`, bound to 0.0.0.0.
+ * Stopping (SIGINT/SIGTERM, or the parent going away) stops Next.js, then the worker, then
+ * PostgreSQL, and exits 0.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { disconnectDb } from "@/lib/db";
+import { type JobWorker, startWorker } from "@/lib/jobs/worker";
+import { DatabaseBusyError, dataDir, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
+import { applyMigrations } from "@/lib/runtime/migrate";
+
+/** Line logger. */
+export type Log = (line: string) => void;
+
+/** Signals on which the service shuts down. */
+export const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Resolves when `port` can be bound on 0.0.0.0; rejects with a readable error when it is taken. */
+export function assertPortFree(port: number, host = "0.0.0.0"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          err.code === "EADDRINUSE" ? `Port ${port} is already in use. Stop what uses it or set PORT to another port.` : err.message,
+        ),
+      ),
+    );
+    srv.listen(port, host, () => srv.close(() => resolve()));
+  });
+}
+
+/** Reads `AUTH_SECRET` (or `NEXTAUTH_SECRET`), else reads or creates `<data dir>/auth-secret` (mode 0600) with 32 random bytes. */
+export function ensureAuthSecret(dir = dataDir()): string {
+  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
+  if (fromEnv) return fromEnv;
+  const file = path.join(dir, "auth-secret");
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  fs.mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** True when the database has at least one team (the seed has run or real data exists). */
+async function hasAnyTeam(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ has: boolean }>("SELECT EXISTS (SELECT 1 FROM teams) AS has");
+    return rows[0].has;
+  } finally {
+    await client.end();
+  }
+}
+
+type SeedFn = (opts: { db: unknown; log: Log; now?: Date }) => Promise<{ credentialsFile: string }>;
+
+/** Seeds the demo data through lib/seed/index.ts when the database has no team. Skips with a note when the module is absent. */
+async function seedIfEmpty(url: string, log: Log, root: string): Promise<void> {
+  if (await hasAnyTeam(url)) return;
+  const file = path.join(root, "lib", "seed", "index.ts");
+  if (!fs.existsSync(file)) {
+    log("The database is empty and the demo seed (lib/seed/index.ts) is not available: starting without demo data.");
+    return;
+  }
+  const mod = (await import(pathToFileURL(file).href)) as { seedDemoData?: SeedFn };
+  if (typeof mod.seedDemoData !== "function") {
+    log("lib/seed/index.ts does not export seedDemoData: starting without demo data.");
+    return;
+  }
+  const { db } = await import("@/lib/db");
+  log("Empty database: seeding the demo data (takes a little while)…");
+  const started = Date.now();
+  const r = await mod.seedDemoData({ db, log });
+  log(`Demo data seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (credentials: ${r.credentialsFile}).`);
+}
+
+/** Demo login lines from the credentials file written by the seed (format tolerant). */
+export function describeCredentials(file: string): string[] {
+  if (!fs.existsSync(file)) return [`Demo credentials: not found (${file} is written by the demo seed).`];
+  const lines = [`Demo credentials and API keys: ${file}`];
+  try {
+    const data = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+    const login = findLogin(data);
+    if (login) lines.push(`Dashboard login: ${login.email} / ${login.password}`);
+  } catch {
+    /* unreadable: the path is printed anyway */
+  }
+  return lines;
+}
+
+function findLogin(value: unknown, depth = 0): { email: string; password: string } | null {
+  if (!value || typeof value !== "object" || depth > 4) return null;
+  const o = value as Record<string, unknown>;
+  if (typeof o.email === "string" && typeof o.password === "string") return { email: o.email, password: o.password };
+  const keys = Object.keys(o).sort((a, b) => Number(/dashboard|login|admin/i.test(b)) - Number(/dashboard|login|admin/i.test(a)));
+  for (const k of keys) {
+    const found = findLogin(o[k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Waits until something answers on `port`: an HTTP response (production) or a TCP connection (dev). */
+async function waitUntilServing(port: number, opts: { http: boolean; timeoutMs: number; child: ChildProcess }): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  while (Date.now() < deadline) {
+    if (opts.child.exitCode !== null || opts.child.signalCode !== null)
+      throw new Error("The Next.js server exited during start-up (see its output above).");
+    const ok = opts.http
+      ? await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual", signal: AbortSignal.timeout(5000) }).then(
+          () => true,
+          () => false,
+        )
+      : await new Promise<boolean>((resolve) => {
+          const s = net.connect(port, "127.0.0.1");
+          s.once("connect", () => {
+            s.destroy();
+            resolve(true);
+          });
+          s.once("error", () => resolve(false));
+        });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The Next.js server did not answer on port ${port} within ${Math.round(opts.timeoutMs / 1000)} s.`);
+}
+
+/** Sends SIGTERM to a child and waits for it to exit; SIGKILL after `graceMs`. */
+function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Runs the service until a stop signal (or the Next.js child dies). Resolves with the exit code:
+ * 0 after a requested stop, 1 on a start-up failure (e.g. DatabaseBusyError: another `npm start`
+ * owns the embedded database) or when Next.js exits on its own.
+ * @param port TCP port of the web server. @param dev `next dev` instead of `next start`.
+ */
+export async function runService(opts: { dev: boolean; port: number; log: Log; root?: string }): Promise<number> {
+  const { dev, port, log } = opts;
+  const root = opts.root ?? process.cwd();
+  let database: EmbeddedDatabase | null = null;
+  let worker: JobWorker | null = null;
+  let next: ChildProcess | null = null;
+  let stopping: Promise<void> | null = null;
+  let resolveStopped: (code: number) => void = () => {};
+  const stopped = new Promise<number>((r) => {
+    resolveStopped = r;
+  });
+
+  const shutdown = (code: number, why?: string) => {
+    stopping ??= (async () => {
+      if (why) log(why);
+      if (next) await stopChild(next);
+      if (worker) await worker.stop();
+      await disconnectDb().catch(() => {});
+      if (database) {
+        await database.stop().catch((err: unknown) => log(`PostgreSQL stop: ${(err as Error)?.message ?? err}`));
+        log("PostgreSQL stopped.");
+      } else {
+        log("Stopped.");
+      }
+    })().finally(() => resolveStopped(code));
+    return stopping;
+  };
+  /** A stop arrived while a step was starting: stop what that step started, after the shutdown ran. */
+  const abortIfStopping = async (): Promise<boolean> => {
+    if (!stopping) return false;
+    await stopping;
+    if (worker) await worker.stop();
+    await database?.stop().catch(() => {});
+    return true;
+  };
+  for (const s of STOP_SIGNALS)
+    process.on(s, () => void shutdown(0, `Received ${s}: stopping the web server, the job worker${database ? ", then PostgreSQL" : ""}…`));
+  process.on("disconnect", () => void shutdown(0, "The launcher went away: stopping…"));
+
+  try {
+    await assertPortFree(port);
+    let url = process.env.DATABASE_URL;
+    if (url) {
+      log(`Using the PostgreSQL of DATABASE_URL (${new URL(url).host}).`);
+    } else {
+      database = await startEmbeddedPostgres({
+        purpose: dev ? "npm run dev" : "npm start",
+        log: (line) => {
+          if (!stopping && /^Initialising|FATAL|PANIC/.test(line)) log(line);
+        },
+      });
+      url = database.url;
+      process.env.DATABASE_URL = url;
+      log(`Embedded PostgreSQL running on 127.0.0.1:${database.port} (data in ${dataDir()}).`);
+    }
+    if (await abortIfStopping()) return await stopped;
+    const migrations = await applyMigrations(url, log);
+    log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
+    await seedIfEmpty(url, log, root);
+    const authSecret = ensureAuthSecret();
+    if (await abortIfStopping()) return await stopped;
+    worker = await startWorker({ connectionString: url, log });
+    if (await abortIfStopping()) return await stopped;
+
+    const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+    next = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
+      cwd: root,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        AUTH_SECRET: authSecret,
+        NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? authSecret,
+        PORT: String(port),
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    });
+    next.once("exit", (code, signal) => {
+      if (!stopping) void shutdown(1, `The Next.js server exited unexpectedly (${signal ?? `code ${code}`}): stopping.`);
+    });
+    await waitUntilServing(port, { http: !dev, timeoutMs: dev ? 180_000 : 90_000, child: next });
+    if (!stopping) {
+      const base = `http://localhost:${port}`;
+      log("");
+      log(`Team Check-in Service is ready: ${base}  (API: ${base}/v2/..., dashboard: ${base}/)`);
+      for (const line of describeCredentials(path.join(dataDir(), "demo-credentials.json"))) log(line);
+      log("Press Ctrl-C to stop.");
+    }
+  } catch (err) {
+    const message = err instanceof DatabaseBusyError ? err.message : `Start-up failed: ${(err as Error)?.message ?? err}`;
+    await shutdown(1, message);
+  }
+  return stopped;
+}

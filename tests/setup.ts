@@ -1,0 +1,8 @@
+/**
+ * Per-test-file setup (runs in every worker before the test file): points DATABASE_URL at the
+ * database of tests/global-setup.ts and fixes AUTH_SECRET so signatures are deterministic.
+ */
+import { inject } from "vitest";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.AUTH_SECRET = "test-auth-secret-0123456789abcdef";
