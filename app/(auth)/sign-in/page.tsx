@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { oauthProviderButtons } from "@/lib/auth/next-auth";
+import { getSessionUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
+
+const ERRORS: Record<string, string> = {
+  CredentialsSignin: "That email and password do not match an account.",
+  AccessDenied: "No active account uses that email address. Ask a team admin to add you.",
+  OAuthSignin: "The sign-in provider could not be reached.",
+  OAuthCallback: "The sign-in provider returned an error.",
+  SessionRequired: "Please sign in to continue.",
+};
+
+/** Sign-in page: email + password, plus any OAuth/OIDC providers switched on by env. */
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
+  const { error, callbackUrl } = await searchParams;
+  if (await getSessionUser()) redirect("/overview");
+  const safeCallback = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/overview";
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <p className="mb-6 text-center text-lg font-semibold text-brand-700">Team Check-in</p>
+        <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+          <h1 className="mb-4 text-xl font-semibold text-slate-900">Sign in</h1>
+          <SignInForm
+            callbackUrl={safeCallback}
+            initialError={error ? (ERRORS[error] ?? "Sign-in failed. Please try again.") : undefined}
+            providers={oauthProviderButtons()}
+          />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,46 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { getActor } from "@/lib/auth/session";
+import { DomainError } from "@/lib/domain/errors";
+import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
+
+export type AnswerFormState = { error?: string };
+
+/**
+ * Submits the caller's report (same domain call as POST /v2/reports) or, when `reportId` is given,
+ * replaces its answers (same call as PATCH /v2/reports/{id}).
+ */
+export async function saveCheckinAction(
+  target: { standupId: number; reportId: number | null },
+  _prev: AnswerFormState,
+  form: FormData,
+): Promise<AnswerFormState> {
+  const actor = await getActor();
+  const answers: Array<{ questionId: number; text: string }> = [];
+  for (const [key, value] of form.entries()) {
+    const m = /^answer-(\d+)$/.exec(key);
+    if (m) answers.push({ questionId: Number(m[1]), text: String(value).trim() });
+  }
+  const empty = answers.find((a) => a.text === "");
+  if (empty) return { error: "Answer every question before sending." };
+  try {
+    if (target.reportId) await updateReportAnswers(actor, { reportId: target.reportId, answers });
+    else await submitReport(actor, { standupId: target.standupId, answers, isAnonymous: form.get("anonymous") === "on" });
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+  revalidatePath("/my-checkins");
+  revalidatePath("/reports");
+  redirect("/my-checkins?saved=1");
+}
+
+/** Deletes (discards) the caller's own report (same call as DELETE /v2/reports/{id}). */
+export async function deleteCheckinAction(form: FormData): Promise<void> {
+  const actor = await getActor();
+  await discardReport(actor, { reportId: Number(form.get("reportId")) });
+  revalidatePath("/my-checkins");
+  redirect("/my-checkins?deleted=1");
+}

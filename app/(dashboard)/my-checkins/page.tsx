@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { formatDateTime, formatTime } from "@/components/format";
+import { Button, LinkButton } from "@/components/ui/button";
+import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { listMyCheckins } from "@/lib/domain/dashboard";
+import { deleteCheckinAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "My check-ins" };
+
+/** The caller's standups: answer today's check-in, edit or delete the report sent today. */
+export default async function MyCheckinsPage({ searchParams }: { searchParams: Promise<{ saved?: string; deleted?: string }> }) {
+  const sp = await searchParams;
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const checkins = await listMyCheckins(user);
+  return (
+    <>
+      <PageHeader title="My check-ins" description="Answer your standups here instead of in chat." />
+      {sp.saved && (
+        <div className="mb-4">
+          <Alert tone="success">Your report was sent.</Alert>
+        </div>
+      )}
+      {sp.deleted && (
+        <div className="mb-4">
+          <Alert tone="success">Your report was deleted.</Alert>
+        </div>
+      )}
+      {checkins.length === 0 ? (
+        <EmptyState title="You are not a member of any active standup" />
+      ) : (
+        <ul className="space-y-3" aria-label="My standups">
+          {checkins.map((c) => (
+            <li key={c.standupId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="my-checkin">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div>
+                  <h2 className="font-semibold">{c.name}</h2>
+                  <p className="text-sm text-slate-600">
+                    {c.days.join(", ")} at {formatTime(c.time)} ({c.timezone})
+                  </p>
+                  <p className="mt-2">
+                    {c.todayReport ? (
+                      <Badge tone="green">Answered today · {formatDateTime(c.todayReport.submittedAt, user.timezone)}</Badge>
+                    ) : c.dueToday ? (
+                      <Badge tone="amber">Pending for today</Badge>
+                    ) : (
+                      <Badge>Not scheduled today</Badge>
+                    )}
+                  </p>
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  {c.todayReport ? (
+                    <>
+                      <LinkButton href={`/my-checkins/${c.standupId}`} variant="secondary" aria-label={`Edit today's report for ${c.name}`}>
+                        Edit report
+                      </LinkButton>
+                      <form action={deleteCheckinAction}>
+                        <input type="hidden" name="reportId" value={c.todayReport.id} />
+                        <Button type="submit" variant="danger" aria-label={`Delete today's report for ${c.name}`}>
+                          Delete
+                        </Button>
+                      </form>
+                    </>
+                  ) : (
+                    <LinkButton href={`/my-checkins/${c.standupId}`} aria-label={`Answer ${c.name}`}>
+                      Answer
+                    </LinkButton>
+                  )}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { VotesChart } from "@/components/charts/votes-chart";
+import { formatDate } from "@/components/format";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { listTeamMembers } from "@/lib/domain/absences";
+import { NotFoundError } from "@/lib/domain/errors";
+import { getPoll } from "@/lib/domain/polls";
+import { getPollVotes } from "@/lib/domain/votes";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Poll results" };
+
+/** Poll results per broadcast: bar charts with voters (unless anonymous), open-ended responses with categories. */
+export default async function PollPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id: raw } = await params;
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) notFound();
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const now = new Date();
+  const [poll, results, team] = await Promise.all([
+    getPoll(user, id, { withQuestions: true }),
+    getPollVotes(user, id, { since: new Date(now.getTime() - 365 * 86_400_000), until: new Date(now.getTime() + 86_400_000) }),
+    listTeamMembers(user),
+  ]).catch((err) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const nameOf = (chatId: string) => names.get(chatId) ?? chatId;
+  return (
+    <>
+      <PageHeader
+        title={poll.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge tone={poll.state === "active" ? "green" : "amber"}>{poll.state === "active" ? "Active" : "Paused"}</Badge>
+            {poll.is_anonymous && <Badge>Anonymous</Badge>}
+            {poll.broadcast_channel && <span>Posted in #{poll.broadcast_channel.name}</span>}
+            <span>{poll.members.length} recipients</span>
+          </span>
+        }
+      />
+      {results.instances.length === 0 ? (
+        <EmptyState title="No broadcasts yet" />
+      ) : (
+        <div className="space-y-6">
+          {results.instances.map((inst) => (
+            <Card key={inst.id} title={`Broadcast of ${formatDate(inst.date)}`}>
+              <div className="space-y-6">
+                {inst.questions.map((q) => (
+                  <section key={q.questionId} aria-label={q.text} data-testid="poll-question">
+                    <h3 className="font-medium">{q.text}</h3>
+                    <p className="mb-2 text-xs text-slate-600">
+                      {q.totalResponses} responses from {q.totalResponders} members
+                    </p>
+                    {q.answerType === "multiple_choice" ? (
+                      <>
+                        <VotesChart
+                          title={`Votes per choice: ${q.text}`}
+                          choices={(q.choices ?? []).map((c) => ({
+                            text: c.text,
+                            votes: c.votes,
+                            voters: c.voters ? c.voters.map((v) => nameOf(v.chatId)) : null,
+                          }))}
+                        />
+                        <table className="mt-2 w-full text-left text-sm" data-testid="votes-table">
+                          <caption className="sr-only">Votes and voters: {q.text}</caption>
+                          <thead className="text-xs uppercase text-slate-600">
+                            <tr>
+                              <th scope="col" className="py-1 pr-3">
+                                Choice
+                              </th>
+                              <th scope="col" className="py-1 pr-3">
+                                Votes
+                              </th>
+                              <th scope="col" className="py-1">
+                                Voters
+                              </th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            {(q.choices ?? []).map((c) => (
+                              <tr key={c.text} className="border-t border-slate-100">
+                                <td className="py-1 pr-3">{c.text}</td>
+                                <td className="py-1 pr-3">{c.votes}</td>
+                                <td className="py-1">
+                                  {c.voters === null ? (
+                                    <span className="text-slate-600">Hidden (anonymous)</span>
+                                  ) : (
+                                    c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
+                                  )}
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      </>
+                    ) : (
+                      <div className="space-y-2">
+                        <p className="text-sm">
+                          Categorization: <Badge>{q.categorizationStatus ?? "none"}</Badge>
+                        </p>
+                        {q.categories && q.categories.length > 0 && (
+                          <ul className="flex flex-wrap gap-2 text-sm" aria-label="Categories">
+                            {q.categories.map((c) => (
+                              <li key={c.name} className="rounded bg-brand-50 px-2 py-0.5 text-brand-800">
+                                {c.name} ({c.count})
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                        {(q.responses ?? []).length === 0 ? (
+                          <p className="text-sm text-slate-600">No responses.</p>
+                        ) : (
+                          <ul className="divide-y divide-slate-100 text-sm">
+                            {(q.responses ?? []).map((r, i) => (
+                              <li key={i} className="py-2">
+                                <p>{r.text}</p>
+                                <p className="mt-1 flex flex-wrap gap-1 text-xs text-slate-600">
+                                  {r.voter ? nameOf(r.voter.chatId) : "Anonymous"}
+                                  {r.categories.map((c) => (
+                                    <Badge key={c} tone="brand">
+                                      {c}
+                                    </Badge>
+                                  ))}
+                                </p>
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                      </div>
+                    )}
+                  </section>
+                ))}
+              </div>
+            </Card>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { PollForm } from "@/components/polls/poll-form";
+import { Card, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { listTeamChannels } from "@/lib/domain/channel-feed";
+import { createPollAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New poll" };
+
+/** Create a one-shot poll. */
+export default async function NewPollPage() {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const channels = await listTeamChannels(user);
+  return (
+    <>
+      <PageHeader title="New poll" description="A one-shot poll posted to a channel now." />
+      <Card>
+        <PollForm action={createPollAction} channels={channels.map((c) => ({ value: c.chatId, label: `#${c.name}` }))} />
+      </Card>
+    </>
+  );
+}

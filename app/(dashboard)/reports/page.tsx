@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { fetchReportsPage, type ReportFilters } from "@/components/reports/fetch-reports";
+import { ReportsFeed } from "@/components/reports/reports-feed";
+import { buttonClass, LinkButton } from "@/components/ui/button";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Field, Input, Select } from "@/components/ui/form";
+import { getSessionUser } from "@/lib/auth/session";
+import { listTeamMembers } from "@/lib/domain/absences";
+import { listStandupsForV1 } from "@/lib/domain/standups";
+import { loadReportsAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Reports" };
+
+type Search = { standup?: string; member?: string; from?: string; to?: string };
+
+/** Reports feed: filters (standup, member, date range) in the URL, cursor "load more". */
+export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const sp = await searchParams;
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const filters: ReportFilters = {
+    standup: sp.standup || undefined,
+    member: sp.member || undefined,
+    from: sp.from || undefined,
+    to: sp.to || undefined,
+  };
+  const [first, standups, members] = await Promise.all([
+    fetchReportsPage(user, filters, null),
+    listStandupsForV1(user, { admin: true }),
+    listTeamMembers(user),
+  ]);
+  return (
+    <>
+      <PageHeader title="Reports" description="Submitted reports of active standups you can see. Anonymous reports never show a name." />
+      <Card className="mb-6">
+        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter reports">
+          <Field id="f-standup" label="Standup">
+            <Select id="f-standup" name="standup" defaultValue={filters.standup ?? ""}>
+              <option value="">All standups</option>
+              {standups
+                .filter((s) => s.state !== "draft")
+                .map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+            </Select>
+          </Field>
+          <Field id="f-member" label="Member">
+            <Select id="f-member" name="member" defaultValue={filters.member ?? ""}>
+              <option value="">Everyone</option>
+              {members.map((m) => (
+                <option key={m.chatId} value={m.chatId}>
+                  {m.realname}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field id="f-from" label="From">
+            <Input id="f-from" name="from" type="date" defaultValue={filters.from ?? ""} />
+          </Field>
+          <Field id="f-to" label="To">
+            <Input id="f-to" name="to" type="date" defaultValue={filters.to ?? ""} />
+          </Field>
+          <div className="flex gap-2">
+            <button type="submit" className={buttonClass("primary")}>
+              Apply
+            </button>
+            <LinkButton href="/reports" variant="secondary">
+              Reset
+            </LinkButton>
+          </div>
+        </form>
+      </Card>
+      <ReportsFeed key={JSON.stringify(filters)} filters={filters} initial={first} load={loadReportsAction} timezone={user.timezone} />
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { ParticipationBarChart } from "@/components/charts/participation-chart";
+import { formatShortDate, formatTime } from "@/components/format";
+import { ReportCard } from "@/components/reports/report-card";
+import { toReportCard } from "@/components/reports/to-card";
+import { HeatmapGrid } from "@/components/standups/heatmap";
+import { Button, LinkButton } from "@/components/ui/button";
+import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { listTeamMembers } from "@/lib/domain/absences";
+import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
+import { NotFoundError } from "@/lib/domain/errors";
+import { listReports } from "@/lib/domain/reports";
+import { getStandupForV1 } from "@/lib/domain/standup-admin";
+import { canManageStandup } from "@/lib/domain/standup-state";
+import { deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Standup" };
+
+/** Standup detail: configuration, participation chart, heatmap, recent reports, admin actions. */
+export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id: raw } = await params;
+  const id = Number(raw);
+  if (!Number.isSafeInteger(id)) notFound();
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const standup = await getStandupForV1(user, id).catch((err) => {
+    if (err instanceof NotFoundError) notFound();
+    throw err;
+  });
+  const now = new Date();
+  const [participation, heatmap, reports, team] = await Promise.all([
+    getStandupParticipation(user, { standupId: id, days: 30 }),
+    getStandupHeatmap(user, { standupId: id, days: 21 }),
+    listReports(user, {
+      since: new Date(now.getTime() - 30 * 86_400_000),
+      until: new Date(now.getTime() + 60_000),
+      standupId: id,
+      limit: 10,
+      withAnswers: true,
+    }),
+    listTeamMembers(user),
+  ]);
+  const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const manage = canManageStandup(user, standup.owner.chat_id);
+  const paused = standup.state === "paused";
+
+  return (
+    <>
+      <PageHeader
+        title={standup.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Badge tone={standup.state === "active" ? "green" : "amber"}>
+              {standup.state === "active" ? "Active" : paused ? "Paused" : "Draft"}
+            </Badge>
+            {standup.is_anonymous && <Badge>Anonymous</Badge>}
+            {standup.is_confidential && <Badge>Confidential</Badge>}
+            <span>
+              {standup.days.join(", ")} at {formatTime(standup.time)} ({standup.timezone})
+            </span>
+          </span>
+        }
+        actions={
+          manage ? (
+            <>
+              <LinkButton href={`/standups/${id}/edit`} variant="secondary">
+                Edit
+              </LinkButton>
+              {standup.state !== "draft" && (
+                <form action={setStandupStateAction}>
+                  <input type="hidden" name="id" value={id} />
+                  <input type="hidden" name="state" value={paused ? "active" : "paused"} />
+                  <Button type="submit" variant="secondary">
+                    {paused ? "Resume" : "Pause"}
+                  </Button>
+                </form>
+              )}
+              <form action={duplicateStandupAction}>
+                <input type="hidden" name="id" value={id} />
+                <Button type="submit" variant="secondary">
+                  Duplicate
+                </Button>
+              </form>
+            </>
+          ) : undefined
+        }
+      />
+      <div className="space-y-6">
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title="Questions">
+            <ol className="list-decimal space-y-2 pl-5 text-sm">
+              {standup.questions.map((q) => (
+                <li key={q.id}>
+                  {q.text}
+                  {q.answer_type === "multiple_choice" && (
+                    <span className="block text-xs text-slate-600">Choices: {q.choices.join(", ")}</span>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </Card>
+          <Card title="Members and channel">
+            <p className="text-sm">
+              Broadcast to <strong>{standup.broadcast_channel ? `#${standup.broadcast_channel.name}` : "no channel"}</strong>
+            </p>
+            <p className="mt-1 text-sm text-slate-600">
+              {standup.sync_channel_members
+                ? `Members follow #${(standup.sync_channel ?? standup.broadcast_channel)?.name ?? "the channel"}`
+                : "Members picked by hand"}{" "}
+              · {standup.members.length} members
+            </p>
+            <ul className="mt-2 flex flex-wrap gap-1.5 text-sm" aria-label="Members">
+              {standup.members.map((m) => (
+                <li key={m.user.chat_id} className="rounded bg-slate-100 px-2 py-0.5">
+                  {m.user.realname}
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </div>
+
+        <Card title="Participation per occurrence (last 30 days)">
+          {participation.length === 0 ? (
+            <EmptyState title="No occurrences yet">Participation appears after the first run.</EmptyState>
+          ) : (
+            <ParticipationBarChart
+              title={`Participation of ${standup.name} per occurrence`}
+              points={participation.map((p) => ({
+                date: p.date,
+                label: formatShortDate(p.date),
+                responded: p.responded,
+                expected: p.expected,
+                excused: p.excused,
+                rate: p.rate,
+              }))}
+            />
+          )}
+        </Card>
+
+        <Card title="Who reported (last 3 weeks)">
+          <HeatmapGrid heatmap={heatmap} />
+        </Card>
+
+        <Card
+          title="Recent reports"
+          actions={
+            <Link href={`/reports?standup=${id}`} className="text-sm font-medium text-brand-700 underline">
+              All reports
+            </Link>
+          }
+        >
+          {reports.length === 0 ? (
+            <EmptyState title="No reports you can read in the last 30 days">
+              Reports are readable by the standup’s members and its creator.
+            </EmptyState>
+          ) : (
+            <div className="space-y-3">
+              {reports.slice(0, 10).map((r) => (
+                <ReportCard key={r.id} report={toReportCard(r, names)} timezone={user.timezone} />
+              ))}
+            </div>
+          )}
+        </Card>
+
+        {manage && (
+          <details className="rounded-lg border border-red-200 bg-white p-4">
+            <summary className="cursor-pointer text-sm font-medium text-red-800">Delete this standup…</summary>
+            <p className="mt-2 text-sm text-slate-700">The standup stops running and disappears from lists. Its reports are kept.</p>
+            <form action={deleteStandupAction} className="mt-3">
+              <input type="hidden" name="id" value={id} />
+              <Button type="submit" variant="danger">
+                Delete standup
+              </Button>
+            </form>
+          </details>
+        )}
+      </div>
+    </>
+  );
+}

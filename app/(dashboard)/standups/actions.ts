@@ -1,0 +1,146 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { getActor } from "@/lib/auth/session";
+import { DomainError } from "@/lib/domain/errors";
+import { archiveStandup, duplicateStandup, updateStandup } from "@/lib/domain/standup-admin";
+import { createStandup } from "@/lib/domain/standup-create";
+import { setStandupPrivacy, setStandupState } from "@/lib/domain/standup-state";
+
+export type StandupFormState = { error?: string };
+
+const questionSchema = z.object({
+  text: z.string().trim().min(1, "Every question needs text").max(500),
+  choices: z.array(z.string().trim().min(1)).max(20).optional(),
+});
+
+const formSchema = z.object({
+  name: z.string().trim().min(1, "Give the standup a name").max(200),
+  questions: z.array(questionSchema).min(1, "Add at least one question").max(30),
+  days: z.array(z.string()).min(1, "Pick at least one day"),
+  time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, "Pick a time"),
+  timezone: z.string().min(1),
+  broadcastChannel: z.string().min(1, "Pick a broadcast channel"),
+  memberSource: z.enum(["users", "sync"]),
+  users: z.array(z.string()),
+  syncChannel: z.string(),
+  isAnonymous: z.boolean(),
+  isConfidential: z.boolean(),
+});
+
+type ParsedForm = z.infer<typeof formSchema>;
+
+function parseForm(form: FormData): ParsedForm | { error: string } {
+  let questions: unknown = [];
+  try {
+    questions = JSON.parse(String(form.get("questions") ?? "[]"));
+  } catch {
+    return { error: "The questions could not be read" };
+  }
+  const parsed = formSchema.safeParse({
+    name: String(form.get("name") ?? ""),
+    questions,
+    days: form.getAll("days").map(String),
+    time: String(form.get("time") ?? ""),
+    timezone: String(form.get("timezone") ?? ""),
+    broadcastChannel: String(form.get("broadcastChannel") ?? ""),
+    memberSource: String(form.get("memberSource") ?? "users"),
+    users: form.getAll("users").map(String),
+    syncChannel: String(form.get("syncChannel") ?? ""),
+    isAnonymous: form.get("isAnonymous") === "on",
+    isConfidential: form.get("isConfidential") === "on",
+  });
+  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Invalid form" };
+  if (parsed.data.memberSource === "users" && parsed.data.users.length === 0)
+    return { error: "Pick at least one member, or sync members from a channel" };
+  return parsed.data;
+}
+
+function questionsOf(p: ParsedForm) {
+  return p.questions.map((q) => (q.choices && q.choices.length > 0 ? { text: q.text, choices: q.choices } : { text: q.text }));
+}
+
+/** Creates a standup from the dashboard form (same domain call as POST /v2/standups). */
+export async function createStandupAction(_prev: StandupFormState, form: FormData): Promise<StandupFormState> {
+  const actor = await getActor();
+  const p = parseForm(form);
+  if ("error" in p) return p;
+  let id: number;
+  try {
+    const sync = p.memberSource === "sync";
+    const created = await createStandup(actor, {
+      name: p.name,
+      questions: questionsOf(p),
+      days: p.days,
+      time: p.time,
+      timezone: p.timezone,
+      broadcastChannel: p.broadcastChannel,
+      syncChannel: sync ? p.syncChannel || null : null,
+      users: sync ? null : p.users,
+      syncChannelMembers: sync,
+      isAnonymous: p.isAnonymous,
+      isConfidential: p.isConfidential,
+    });
+    id = created.id;
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+  revalidatePath("/standups");
+  redirect(`/standups/${id}`);
+}
+
+/** Saves the edit form (same domain call as PATCH /v1/standups/{id}) and the privacy flags. */
+export async function updateStandupAction(id: number, _prev: StandupFormState, form: FormData): Promise<StandupFormState> {
+  const actor = await getActor();
+  const p = parseForm(form);
+  if ("error" in p) return p;
+  try {
+    const sync = p.memberSource === "sync";
+    await updateStandup(actor, id, {
+      name: p.name,
+      channel: p.broadcastChannel,
+      time: p.time,
+      timezone: p.timezone,
+      days: p.days,
+      questions: questionsOf(p),
+      ...(sync
+        ? { syncChannelMembers: true, syncChannel: p.syncChannel || null }
+        : { syncChannelMembers: false, users: p.users, syncChannel: null }),
+    });
+    await setStandupPrivacy(actor, { standupId: id, isAnonymous: p.isAnonymous, isConfidential: p.isConfidential });
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+  revalidatePath(`/standups/${id}`);
+  redirect(`/standups/${id}`);
+}
+
+/** Pauses or resumes a standup. */
+export async function setStandupStateAction(form: FormData): Promise<void> {
+  const actor = await getActor();
+  const id = Number(form.get("id"));
+  await setStandupState(actor, { standupId: id, state: form.get("state") === "paused" ? "paused" : "active" });
+  revalidatePath(`/standups/${id}`);
+  revalidatePath("/standups");
+}
+
+/** Duplicates a standup and opens the copy. */
+export async function duplicateStandupAction(form: FormData): Promise<void> {
+  const actor = await getActor();
+  const id = Number(form.get("id"));
+  const copy = await duplicateStandup(actor, id, {});
+  revalidatePath("/standups");
+  redirect(`/standups/${copy.id}`);
+}
+
+/** Deletes (archives) a standup and returns to the list. */
+export async function deleteStandupAction(form: FormData): Promise<void> {
+  const actor = await getActor();
+  await archiveStandup(actor, Number(form.get("id")));
+  revalidatePath("/standups");
+  redirect("/standups");
+}

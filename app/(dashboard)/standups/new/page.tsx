@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { loadFormOptions } from "@/components/standups/form-options";
+import { StandupForm } from "@/components/standups/standup-form";
+import { Card, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { createStandupAction } from "../actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "New standup" };
+
+/** Create-standup page. */
+export default async function NewStandupPage() {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const options = await loadFormOptions(user);
+  return (
+    <>
+      <PageHeader
+        title="New standup"
+        description="Members are asked the questions on the chosen days; reports go to the broadcast channel."
+      />
+      <Card>
+        <StandupForm
+          action={createStandupAction}
+          submitLabel="Create standup"
+          cancelHref="/standups"
+          {...options}
+          initial={{
+            name: "",
+            questions: [
+              { text: "What did you do since the last standup?", choices: [] },
+              { text: "What will you do today?", choices: [] },
+              { text: "Anything blocking your progress?", choices: [] },
+            ],
+            days: ["Mon", "Tue", "Wed", "Thu", "Fri"],
+            time: "09:30",
+            timezone: user.timezone,
+            broadcastChannel: "",
+            memberSource: "users",
+            users: [user.userChatId],
+            syncChannel: "",
+            isAnonymous: false,
+            isConfidential: false,
+          }}
+        />
+      </Card>
+    </>
+  );
+}

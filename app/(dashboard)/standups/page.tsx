@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { formatPercent, formatTime } from "@/components/format";
+import { LinkButton } from "@/components/ui/button";
+import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/session";
+import { getStandupSummaries } from "@/lib/domain/dashboard";
+import { listStandupsForV1 } from "@/lib/domain/standups";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Standups" };
+
+/** Standups list: state, schedule in its timezone, channel, members, recent participation. */
+export default async function StandupsPage() {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
+  const standups = (await listStandupsForV1(user, { admin: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
+  return (
+    <>
+      <PageHeader
+        title="Standups"
+        description={user.isAdmin ? "Every standup of your team." : "Recurring check-ins you own or take part in."}
+        actions={<LinkButton href="/standups/new">New standup</LinkButton>}
+      />
+      {standups.length === 0 ? (
+        <EmptyState title="No standups yet">
+          <Link href="/standups/new" className="font-medium text-brand-700 underline">
+            Create the first one
+          </Link>
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-3 lg:grid-cols-2" aria-label="Standups">
+          {standups.map((s) => {
+            const sum = summaries.get(s.id);
+            return (
+              <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="standup-card">
+                <div className="flex items-start justify-between gap-2">
+                  <h2 className="font-semibold">
+                    <Link href={`/standups/${s.id}`} className="text-slate-900 hover:text-brand-700 hover:underline">
+                      {s.name}
+                    </Link>
+                  </h2>
+                  <div className="flex gap-1">
+                    {s.is_anonymous && <Badge>Anonymous</Badge>}
+                    {s.is_confidential && <Badge>Confidential</Badge>}
+                    <Badge tone={s.state === "active" ? "green" : "amber"}>
+                      {s.state === "active" ? "Active" : s.state === "paused" ? "Paused" : "Draft"}
+                    </Badge>
+                  </div>
+                </div>
+                <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+                  <dt className="text-slate-600">Schedule</dt>
+                  <dd>
+                    {s.days.join(", ")} at {formatTime(s.time)} <span className="text-slate-600">({s.timezone})</span>
+                  </dd>
+                  <dt className="text-slate-600">Channel</dt>
+                  <dd>{s.broadcast_channel ? `#${s.broadcast_channel.name}` : "—"}</dd>
+                  <dt className="text-slate-600">Members</dt>
+                  <dd>{s.members.length}</dd>
+                  <dt className="text-slate-600">Participation (14 days)</dt>
+                  <dd>
+                    {formatPercent(sum?.rate)}
+                    {sum && sum.expected > 0 && (
+                      <span className="text-slate-600">
+                        {" "}
+                        ({sum.responded}/{sum.expected})
+                      </span>
+                    )}
+                  </dd>
+                </dl>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}

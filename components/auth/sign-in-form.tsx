@@ -1,0 +1,66 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/form";
+
+/** Email + password form (next-auth credentials provider) and OAuth buttons. */
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  providers,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  providers: Array<{ id: string; name: string }>;
+}) {
+  const [error, setError] = useState(initialError);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(undefined);
+    const result = await signIn("credentials", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      redirect: false,
+      callbackUrl,
+    });
+    if (!result || result.error) {
+      setPending(false);
+      setError("That email and password do not match an account.");
+      return;
+    }
+    window.location.assign(callbackUrl);
+  }
+
+  return (
+    <div className="space-y-4">
+      {error && <Alert>{error}</Alert>}
+      <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+        <Field id="email" label="Email">
+          <Input id="email" name="email" type="email" autoComplete="username" required />
+        </Field>
+        <Field id="password" label="Password">
+          <Input id="password" name="password" type="password" autoComplete="current-password" required />
+        </Field>
+        <Button type="submit" className="w-full" disabled={pending}>
+          {pending ? "Signing in…" : "Sign in"}
+        </Button>
+      </form>
+      {providers.length > 0 && (
+        <div className="space-y-2 border-t border-slate-200 pt-4">
+          {providers.map((p) => (
+            <Button key={p.id} variant="secondary" className="w-full" onClick={() => signIn(p.id, { callbackUrl })}>
+              Continue with {p.name}
+            </Button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/** Server-only loader of one reports-feed page (not a server action: it takes an Actor). */
+import type { ReportCardData } from "@/components/reports/report-card";
+import { toReportCard } from "@/components/reports/to-card";
+import { listTeamMembers } from "@/lib/domain/absences";
+import type { Actor } from "@/lib/domain/actor";
+import { DomainError } from "@/lib/domain/errors";
+import { listReports, resolveReportWindow } from "@/lib/domain/reports";
+
+export type ReportFilters = { standup?: string; member?: string; from?: string; to?: string };
+export type ReportsPage = { items: ReportCardData[]; nextCursor: string | null; error?: string };
+
+const PAGE_SIZE = 20;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+function encodeCursor(postedAt: Date, id: number): string {
+  return Buffer.from(`${postedAt.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string | null | undefined): { postedAt: Date; id: number } | undefined {
+  if (!cursor) return undefined;
+  const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const postedAt = new Date(iso);
+  if (Number.isNaN(postedAt.getTime()) || !Number.isSafeInteger(Number(id))) return undefined;
+  return { postedAt, id: Number(id) };
+}
+
+/**
+ * One page of the reports feed (same domain call as GET /v2/reports). Dates are whole days
+ * (UTC); without any, the last 30 days. Shared by the page's first render and "Load more".
+ */
+export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cursor: string | null): Promise<ReportsPage> {
+  try {
+    const now = new Date();
+    const since = filters.from && DATE_RE.test(filters.from) ? new Date(`${filters.from}T00:00:00Z`) : undefined;
+    const until = filters.to && DATE_RE.test(filters.to) ? new Date(new Date(`${filters.to}T00:00:00Z`).getTime() + 86_400_000) : undefined;
+    const window = resolveReportWindow(
+      {
+        since: since ?? (until ? undefined : new Date(now.getTime() - 30 * 86_400_000)),
+        until: until ?? (since ? undefined : new Date(now.getTime() + 60_000)),
+      },
+      now,
+    );
+    const standupId = filters.standup && /^\d+$/.test(filters.standup) ? Number(filters.standup) : undefined;
+    const [rows, team] = await Promise.all([
+      listReports(actor, {
+        ...window,
+        standupId,
+        userChatId: filters.member || undefined,
+        after: decodeCursor(cursor),
+        limit: PAGE_SIZE,
+        withAnswers: true,
+      }),
+      listTeamMembers(actor),
+    ]);
+    const names = new Map(team.map((m) => [m.chatId, m.realname]));
+    const page = rows.slice(0, PAGE_SIZE);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => toReportCard(r, names)),
+      nextCursor: rows.length > PAGE_SIZE && last ? encodeCursor(last.submitted_at, last.id) : null,
+    };
+  } catch (err) {
+    if (err instanceof DomainError) return { items: [], nextCursor: null, error: err.message };
+    throw err;
+  }
+}

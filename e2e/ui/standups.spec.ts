@@ -1,0 +1,150 @@
+import { expect, type Page, test } from "@playwright/test";
+import { BASE_URL, screenshot, signIn, uniqueSuffix } from "./helpers";
+
+const ALL_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/** Creates a standup running every day with the given extra members; returns its id. */
+async function createStandup(page: Page, name: string, extraMembers: string[] = []): Promise<number> {
+  await page.goto(`${BASE_URL}/standups/new`);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Add question" }).click();
+  await page.getByLabel("Question 4", { exact: true }).fill("How do you feel?");
+  await page.locator("#q-3-mc").check();
+  await page.getByLabel("Choices for question 4 (one per line)").fill("Great\nOkay\nTired");
+  for (const d of ALL_DAYS) await page.locator(`#day-${d}`).check();
+  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
+  for (const m of extraMembers) await page.getByLabel(m, { exact: true }).check();
+  await page.getByRole("button", { name: "Create standup" }).click();
+  await page.waitForURL(/\/standups\/\d+$/);
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  return Number(page.url().split("/").pop());
+}
+
+/** Answers a standup from My check-ins with a marker text in every text answer. */
+async function answerStandup(page: Page, name: string, marker: string): Promise<void> {
+  await page.goto(`${BASE_URL}/my-checkins`);
+  await page.getByRole("link", { name: `Answer ${name}` }).click();
+  await page.waitForURL(/\/my-checkins\/\d+$/);
+  await expect(page.getByRole("button", { name: "Send report" })).toBeVisible();
+  const boxes = page.getByRole("textbox");
+  const count = await boxes.count();
+  for (let i = 0; i < count; i++) await boxes.nth(i).fill(`${marker} answer ${i + 1}`);
+  await page.getByLabel("Great").check();
+  await screenshot(page, "my-checkins-answer");
+  await page.getByRole("button", { name: "Send report" }).click();
+  await page.waitForURL(/\/my-checkins\?saved=1$/);
+  await expect(page.getByTestId("my-checkin").filter({ hasText: name })).toContainText("Answered today");
+}
+
+/** Today's row of the participation data table on a standup page: [responded, expected, excused, rate]. */
+async function latestParticipation(page: Page, id: number): Promise<string[]> {
+  await page.goto(`${BASE_URL}/standups/${id}`);
+  await expect(page.getByTestId("participation-chart")).toBeVisible();
+  await page.getByText("Show data as a table").click();
+  const row = page.getByTestId("participation-table").locator("tbody tr").last();
+  return (await row.locator("td").allTextContents()).slice(1);
+}
+
+test.describe.configure({ mode: "serial", timeout: 90_000 });
+
+test("create a standup, answer it in the browser, see it in the reports feed and the participation chart", async ({ page }) => {
+  await signIn(page);
+  const name = `E2E standup ${uniqueSuffix()}`;
+  const id = await createStandup(page, name);
+  await screenshot(page, "standup-created");
+
+  const marker = `marker-${uniqueSuffix()}`;
+  await answerStandup(page, name, marker);
+
+  await page.goto(`${BASE_URL}/reports?standup=${id}`);
+  const card = page.getByTestId("report-card").filter({ hasText: marker });
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(`${marker} answer 1`);
+  await expect(card).toContainText("Great");
+
+  const [responded, expected, , rate] = await latestParticipation(page, id);
+  expect(responded).toBe("1");
+  expect(expected).toBe("1");
+  expect(rate).toBe("100%");
+  await screenshot(page, "standup-participation");
+
+  // Edit, then delete the report.
+  await page.goto(`${BASE_URL}/my-checkins`);
+  await page.getByRole("link", { name: `Edit today's report for ${name}` }).click();
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeVisible();
+  await page.getByRole("textbox").first().fill(`${marker} edited`);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(/saved=1/);
+  await page.goto(`${BASE_URL}/reports?standup=${id}`);
+  await expect(page.getByTestId("report-card").filter({ hasText: `${marker} edited` })).toHaveCount(1);
+  await page.goto(`${BASE_URL}/my-checkins`);
+  await page.getByRole("button", { name: `Delete today's report for ${name}` }).click();
+  await page.waitForURL(/deleted=1/);
+  await page.goto(`${BASE_URL}/reports?standup=${id}`);
+  await expect(page.getByText("No reports match these filters")).toBeVisible();
+});
+
+test("pause, resume, duplicate and delete a standup", async ({ page }) => {
+  await signIn(page);
+  const name = `E2E admin ${uniqueSuffix()}`;
+  const id = await createStandup(page, name);
+  await page.getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByRole("button", { name: "Save changes" })).toBeVisible();
+  await page.getByLabel("Name", { exact: true }).fill(`${name} renamed`);
+  await page.getByLabel("Question 1", { exact: true }).fill("What shipped?");
+  await page.getByLabel("Anonymous: reports are shown without names").check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("heading", { name: `${name} renamed`, level: 1 })).toBeVisible();
+  await expect(page.getByText("What shipped?")).toBeVisible();
+  await expect(page.getByText("Anonymous", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
+  await page.getByRole("button", { name: "Duplicate" }).click();
+  await page.waitForURL((url) => /\/standups\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${id}`));
+  const copyId = Number(page.url().split("/").pop());
+  expect(copyId).not.toBe(id);
+  await page.getByText("Delete this standup…").click();
+  await page.getByRole("button", { name: "Delete standup" }).click();
+  await page.waitForURL(/\/standups$/);
+  await page.goto(`${BASE_URL}/standups/${copyId}`);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+});
+
+test("add a vacation and see the participation change", async ({ page }) => {
+  await signIn(page);
+  // A member with no upcoming absence.
+  await page.goto(`${BASE_URL}/team`);
+  const freeRow = page.getByTestId("member-row").filter({ hasText: "None" }).filter({ hasNotText: "Admin" }).first();
+  const member = ((await freeRow.locator("td").first().locator("span").first().textContent()) ?? "").trim();
+  expect(member).not.toBe("");
+
+  const name = `E2E vacation ${uniqueSuffix()}`;
+  const id = await createStandup(page, name, [member]);
+  await answerStandup(page, name, `vac-${uniqueSuffix()}`);
+  const before = await latestParticipation(page, id);
+  expect(before[0]).toBe("1");
+  expect(before[1]).toBe("2");
+  expect(before[3]).toBe("50%");
+
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`${BASE_URL}/team`);
+  await page.getByLabel("Member", { exact: true }).selectOption({ label: member });
+  await page.getByLabel("Kind").selectOption("vacation");
+  await page.getByLabel("First day").fill(day(-1));
+  await page.getByLabel("Last day").fill(day(1));
+  await page.getByRole("button", { name: "Add absence" }).click();
+  await expect(page.getByText("Absence added.")).toBeVisible();
+  await expect(page.getByTestId("member-row").filter({ hasText: member })).toContainText("Vacation");
+  await screenshot(page, "team-vacation-added");
+
+  const after = await latestParticipation(page, id);
+  expect(after[0]).toBe("1");
+  expect(after[1]).toBe("1");
+  expect(after[2]).toBe("1");
+  expect(after[3]).toBe("100%");
+  const memberRow = page.getByTestId("heatmap").locator("tr").filter({ hasText: member });
+  await expect(memberRow.locator("td").last()).toHaveAttribute("data-status", "excused");
+  await screenshot(page, "standup-vacation-heatmap");
+});

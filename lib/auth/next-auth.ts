@@ -1,0 +1,187 @@
+/**
+ * next-auth (v4) options for the dashboard: JWT sessions carrying the user id and team id.
+ *
+ * Providers:
+ * - Credentials (email + password, argon2id hashes checked with `verifyPassword`) — always on.
+ * - GitHub, Google and one generic OIDC provider — each switched on when its env vars are set
+ *   (see `.env.example`). An OAuth/OIDC sign-in is accepted only when its (verified) email matches
+ *   an existing, active user; nobody is created on the fly.
+ *
+ * The secret comes from `AUTH_SECRET` (or `NEXTAUTH_SECRET`); when neither is set a random secret
+ * is generated once into `$CHECKIN_DATA_DIR/auth-secret` so sessions survive restarts.
+ * The origin is taken from the request's Host header unless `NEXTAUTH_URL` is set
+ * (`AUTH_TRUST_HOST` defaults to true: the app is self-hosted behind a proxy you configure).
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import GitHubProvider from "next-auth/providers/github";
+import GoogleProvider from "next-auth/providers/google";
+import type { OAuthConfig, Provider } from "next-auth/providers/index";
+import { verifyPassword } from "@/lib/auth/password";
+import { db } from "@/lib/db";
+
+if (!process.env.NEXTAUTH_URL && process.env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
+
+let cachedSecret: string | undefined;
+
+/** The JWT/cookie secret: AUTH_SECRET, NEXTAUTH_SECRET, or a generated one kept under the data dir. */
+export function resolveAuthSecret(): string {
+  if (cachedSecret) return cachedSecret;
+  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
+  if (fromEnv) {
+    cachedSecret = fromEnv;
+    return fromEnv;
+  }
+  const dir = path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
+  const file = path.join(dir, "auth-secret");
+  try {
+    cachedSecret = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      cachedSecret = secret;
+    } catch {
+      cachedSecret = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : secret;
+    }
+  }
+  return cachedSecret as string;
+}
+
+/** The active user a sign-in email belongs to (oldest account when several teams share it). */
+async function findActiveUserByEmail(email: string) {
+  return db.user.findFirst({
+    where: { email: { equals: email.trim(), mode: "insensitive" }, deactivated_at: null },
+    orderBy: { id: "asc" },
+    select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true },
+  });
+}
+
+/** A generic OpenID Connect provider configured by OIDC_ISSUER / OIDC_CLIENT_ID / OIDC_CLIENT_SECRET. */
+function oidcProvider(): OAuthConfig<Record<string, unknown>> {
+  const issuer = (process.env.OIDC_ISSUER ?? "").replace(/\/$/, "");
+  return {
+    id: "oidc",
+    name: process.env.OIDC_NAME || "Single sign-on",
+    type: "oauth",
+    wellKnown: `${issuer}/.well-known/openid-configuration`,
+    issuer,
+    clientId: process.env.OIDC_CLIENT_ID,
+    clientSecret: process.env.OIDC_CLIENT_SECRET,
+    authorization: { params: { scope: "openid email profile" } },
+    idToken: true,
+    checks: ["pkce", "state"],
+    profile(profile) {
+      return {
+        id: String(profile.sub),
+        email: typeof profile.email === "string" ? profile.email : null,
+        name: typeof profile.name === "string" ? profile.name : null,
+      };
+    },
+  };
+}
+
+/** The providers switched on by the environment (credentials always first). */
+export function enabledProviders(): Provider[] {
+  const providers: Provider[] = [
+    CredentialsProvider({
+      id: "credentials",
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials) {
+        const email = credentials?.email?.trim();
+        const password = credentials?.password ?? "";
+        if (!email || !password) return null;
+        const user = await findActiveUserByEmail(email);
+        // Verify even when the user is unknown so timing does not reveal which emails exist.
+        const ok = await verifyPassword(user?.password_hash ?? DUMMY_HASH, password);
+        if (!user || !ok) return null;
+        return { id: String(user.id), email: user.email, name: user.realname, image: user.avatar_url };
+      },
+    }),
+  ];
+  if (process.env.GITHUB_CLIENT_ID && process.env.GITHUB_CLIENT_SECRET) {
+    providers.push(GitHubProvider({ clientId: process.env.GITHUB_CLIENT_ID, clientSecret: process.env.GITHUB_CLIENT_SECRET }));
+  }
+  if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) {
+    providers.push(GoogleProvider({ clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET }));
+  }
+  if (process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET) providers.push(oidcProvider());
+  return providers;
+}
+
+/** argon2id hash of a random string, verified against when the email is unknown (constant work). */
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$Wbem0EHUBH8A42rrzOUB9A$LW4B6UDkC9O2k6pvgK6/LOgZULmWYCb1hbTgvGN9iB4";
+
+/** OAuth providers on (id + display name), for the sign-in page buttons. */
+export function oauthProviderButtons(): Array<{ id: string; name: string }> {
+  return enabledProviders()
+    .filter((p) => p.type === "oauth")
+    .map((p) => ({ id: p.id, name: p.name }));
+}
+
+/** next-auth options shared by the route handler and `getServerSession`. */
+export const authOptions: NextAuthOptions = {
+  get secret() {
+    return resolveAuthSecret();
+  },
+  get providers() {
+    return enabledProviders();
+  },
+  session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
+  pages: { signIn: "/sign-in", error: "/sign-in" },
+  callbacks: {
+    async signIn({ user, account, profile }) {
+      if (!account || account.provider === "credentials") return true;
+      const email = user.email ?? (typeof profile?.email === "string" ? profile.email : null);
+      if (!email) return false;
+      if (account.provider === "google" && (profile as { email_verified?: boolean } | undefined)?.email_verified === false) return false;
+      const match = await findActiveUserByEmail(email);
+      return match ? true : "/sign-in?error=AccessDenied";
+    },
+    async jwt({ token, user, account }) {
+      if (user && account) {
+        if (account.provider === "credentials") {
+          const row = await db.user.findUnique({ where: { id: Number(user.id) }, select: { id: true, team_id: true } });
+          if (row) {
+            token.uid = row.id;
+            token.tid = row.team_id;
+          }
+        } else if (user.email) {
+          const row = await findActiveUserByEmail(user.email);
+          if (row) {
+            token.uid = row.id;
+            token.tid = row.team_id;
+            token.name = row.realname;
+          }
+        }
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      if (typeof token.uid === "number" && typeof token.tid === "number") {
+        session.userId = token.uid;
+        session.teamId = token.tid;
+      }
+      return session;
+    },
+  },
+};
+
+declare module "next-auth" {
+  interface Session {
+    userId?: number;
+    teamId?: number;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: number;
+    tid?: number;
+  }
+}

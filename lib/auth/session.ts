@@ -1,0 +1,52 @@
+/**
+ * Dashboard session → Actor. Server components and server actions call `getActor()`; it maps the
+ * next-auth session to the same `Actor` an API key resolves to (team-scoped, fresh admin flag,
+ * deactivated users rejected) or redirects to /sign-in.
+ */
+import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { cache } from "react";
+import { authOptions } from "@/lib/auth/next-auth";
+import { db } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+
+/** The signed-in user shown in the dashboard chrome. */
+export type SessionUser = Actor & { realname: string; email: string; teamName: string; timezone: string };
+
+/** Session user or null (one query per request, memoised with React `cache`). */
+export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
+  const session = await getServerSession(authOptions);
+  if (!session?.userId || !session.teamId) return null;
+  const user = await db.user.findFirst({
+    where: { id: session.userId, team_id: session.teamId, deactivated_at: null },
+    select: {
+      id: true,
+      chat_id: true,
+      team_id: true,
+      is_admin: true,
+      realname: true,
+      email: true,
+      timezone: true,
+      team: { select: { name: true } },
+    },
+  });
+  if (!user) return null;
+  return {
+    teamId: user.team_id,
+    userId: user.id,
+    userChatId: user.chat_id,
+    isAdmin: user.is_admin,
+    realname: user.realname,
+    email: user.email,
+    teamName: user.team.name,
+    timezone: user.timezone,
+  };
+});
+
+/** The caller's Actor; redirects to /sign-in when there is no valid session. */
+export async function getActor(): Promise<Actor> {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  const { teamId, userId, userChatId, isAdmin } = user;
+  return { teamId, userId, userChatId, isAdmin };
+}

@@ -1,0 +1,124 @@
+/**
+ * Vacation / out-of-office ranges (local dates, inclusive on both ends) and the team roster of the
+ * dashboard's Team page. Every member can read the team's roster and absences; only team admins
+ * add or remove ranges. Participation (lib/domain/dashboard.ts) excludes absent members who did
+ * not report, reading absences at query time.
+ */
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { ForbiddenError, InvalidParameterError, NotFoundError, UserNotFoundError } from "@/lib/domain/errors";
+
+export type AbsenceItem = {
+  id: number;
+  userId: number;
+  kind: "vacation" | "out_of_office";
+  startDate: string;
+  endDate: string;
+  note: string | null;
+};
+
+export type TeamMember = {
+  id: number;
+  chatId: string;
+  realname: string;
+  username: string;
+  email: string;
+  title: string | null;
+  timezone: string;
+  isAdmin: boolean;
+  /** Current and upcoming absences (end date today or later), soonest first. */
+  absences: AbsenceItem[];
+};
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+function toIso(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+function parseDate(value: string, field: string): Date {
+  if (!DATE_RE.test(value)) throw new InvalidParameterError(`${field}: expected a date YYYY-MM-DD`);
+  const d = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || toIso(d) !== value) throw new InvalidParameterError(`${field}: not a valid date`);
+  return d;
+}
+
+/** Active members of the actor's team (by name) with their current and upcoming absences. */
+export async function listTeamMembers(actor: Actor, input: { today?: string } = {}, tx: Tx = db): Promise<TeamMember[]> {
+  const today = parseDate(input.today ?? toIso(new Date()), "today");
+  const users = await tx.user.findMany({
+    where: { team_id: actor.teamId, deactivated_at: null },
+    orderBy: [{ realname: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      chat_id: true,
+      realname: true,
+      username: true,
+      email: true,
+      title: true,
+      timezone: true,
+      is_admin: true,
+      absences: {
+        where: { end_date: { gte: today } },
+        orderBy: [{ start_date: "asc" }, { id: "asc" }],
+        select: { id: true, user_id: true, kind: true, start_date: true, end_date: true, note: true },
+      },
+    },
+  });
+  return users.map((u) => ({
+    id: u.id,
+    chatId: u.chat_id,
+    realname: u.realname,
+    username: u.username,
+    email: u.email,
+    title: u.title,
+    timezone: u.timezone,
+    isAdmin: u.is_admin,
+    absences: u.absences.map((a) => ({
+      id: a.id,
+      userId: a.user_id,
+      kind: a.kind,
+      startDate: toIso(a.start_date),
+      endDate: toIso(a.end_date),
+      note: a.note,
+    })),
+  }));
+}
+
+/**
+ * Adds a vacation / out-of-office range for a member of the team (admins only).
+ * @throws ForbiddenError (not an admin), UserNotFoundError (not an active member of the team),
+ *   InvalidParameterError (bad dates, end before start, range over one year, note too long).
+ */
+export async function addAbsence(
+  actor: Actor,
+  input: { userId: number; kind: "vacation" | "out_of_office"; startDate: string; endDate: string; note?: string | null },
+  tx: Tx = db,
+): Promise<{ id: number }> {
+  if (!actor.isAdmin) throw new ForbiddenError("Only team admins can add absences");
+  const start = parseDate(input.startDate, "start_date");
+  const end = parseDate(input.endDate, "end_date");
+  if (end < start) throw new InvalidParameterError("end_date must not be before start_date");
+  if (end.getTime() - start.getTime() > 366 * 86_400_000) throw new InvalidParameterError("An absence can span one year at most");
+  if (input.kind !== "vacation" && input.kind !== "out_of_office")
+    throw new InvalidParameterError("kind must be vacation or out_of_office");
+  const note = input.note?.trim() || null;
+  if (note && note.length > 200) throw new InvalidParameterError("note: 200 characters at most");
+  const user = await tx.user.findFirst({ where: { id: input.userId, team_id: actor.teamId, deactivated_at: null }, select: { id: true } });
+  if (!user) throw new UserNotFoundError([input.userId]);
+  const row = await tx.absence.create({
+    data: { team_id: actor.teamId, user_id: user.id, kind: input.kind, start_date: start, end_date: end, note },
+    select: { id: true },
+  });
+  return row;
+}
+
+/**
+ * Removes an absence of the team (admins only).
+ * @throws ForbiddenError (not an admin), NotFoundError (no such absence in the team).
+ */
+export async function removeAbsence(actor: Actor, input: { absenceId: number }, tx: Tx = db): Promise<void> {
+  if (!actor.isAdmin) throw new ForbiddenError("Only team admins can remove absences");
+  const r = await tx.absence.deleteMany({ where: { id: input.absenceId, team_id: actor.teamId } });
+  if (r.count === 0) throw new NotFoundError("Absence");
+}

@@ -1,0 +1,79 @@
+/**
+ * API key management for the dashboard (Settings → API keys). Members manage their own keys;
+ * team admins also see and revoke every key of their team. Revocation sets `revoked_at`, and the
+ * API answers 401 for that key from the next request on (lib/auth/api-keys.ts checks it per call).
+ */
+import { createApiKey } from "@/lib/auth/api-keys";
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+
+export type ApiKeyListItem = {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  owner: { id: number; realname: string };
+  isOwn: boolean;
+};
+
+/**
+ * Keys visible to the caller, newest first: their own, or the whole team's for admins.
+ * Revoked keys are included (marked) so the history stays readable.
+ */
+export async function listApiKeys(actor: Actor, tx: Tx = db): Promise<ApiKeyListItem[]> {
+  const rows = await tx.apiKey.findMany({
+    where: { team_id: actor.teamId, ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
+    orderBy: [{ revoked_at: { sort: "desc", nulls: "first" } }, { created_at: "desc" }, { id: "desc" }],
+    take: 200,
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      created_at: true,
+      last_used_at: true,
+      revoked_at: true,
+      user: { select: { id: true, realname: true } },
+    },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+    owner: { id: r.user.id, realname: r.user.realname },
+    isOwn: r.user.id === actor.userId,
+  }));
+}
+
+/**
+ * Creates a key for the caller. The plaintext `key` is returned once and never stored.
+ * @throws InvalidParameterError for an empty or over-long name.
+ */
+export async function createApiKeyForActor(
+  actor: Actor,
+  input: { name: string },
+  tx: Tx = db,
+): Promise<{ id: number; key: string; prefix: string }> {
+  const name = input.name.trim();
+  if (!name) throw new InvalidParameterError("Give the key a name");
+  if (name.length > 100) throw new InvalidParameterError("The name is too long (100 characters at most)");
+  return createApiKey(tx, { teamId: actor.teamId, userId: actor.userId, name });
+}
+
+/**
+ * Revokes a key: the caller's own, or any key of the team for admins. Idempotent.
+ * @throws NotFoundError when the key is not the caller's to manage.
+ */
+export async function revokeApiKey(actor: Actor, input: { id: number }, tx: Tx = db): Promise<void> {
+  const result = await tx.apiKey.updateMany({
+    where: { id: input.id, team_id: actor.teamId, ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
+    data: { revoked_at: new Date() },
+  });
+  if (result.count === 0) throw new NotFoundError("API key");
+  // Keep the first revocation time when revoking twice.
+}
