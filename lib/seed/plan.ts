@@ -273,7 +273,7 @@ function planAcme(now: Date, ns: string, rng: Rng): TeamPlan {
         broadcastChannelKey: ch("random"),
         is_anonymous: false,
         is_confidential: false,
-        ownerKey: u(1),
+        ownerKey: u(0), // the demo admin: polls are visible only to their creator (spec §2.3)
         memberKeys: [0, 1, 2, 4, 5, 6, 14, 17, 18, 24, 12].map(u),
         questions: [
           {
