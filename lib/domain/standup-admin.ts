@@ -116,7 +116,6 @@ export const reportV1Select = {
   checkin: {
     select: {
       name: true,
-      is_anonymous: true,
       is_confidential: true,
       broadcast_thread: true,
       broadcast_channel: { select: { chat_id: true, name: true } },
@@ -233,6 +232,7 @@ function accessiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
 }
 
 const pollUserSelect = {
+  id: true,
   chat_id: true,
   username: true,
   realname: true,
@@ -319,8 +319,14 @@ export type PollVoter = {
   is_billing_admin: boolean;
 };
 
-/** Results of a poll for the legacy endpoint: the shared results plus the voters' user rows. */
-export type PollResultsWithVoters = { results: PollResults; voters: PollVoter[] };
+/** A current (non-archived) question of a poll, in position order. */
+export type PollQuestionRef = { id: number; text: string; answer_type: string };
+
+/**
+ * Results of a poll for the legacy endpoint: the shared results, the voters' user rows, and the
+ * poll's current questions (so each is listed even when no instance falls in the range).
+ */
+export type PollResultsWithVoters = { results: PollResults; voters: PollVoter[]; questions: PollQuestionRef[] };
 
 /** Start of the "every instance" range (no date is earlier). */
 const BEGINNING = new Date(Date.UTC(1970, 0, 1));
@@ -329,7 +335,8 @@ const BEGINNING = new Date(Date.UTC(1970, 0, 1));
  * Results of a poll the caller takes part in or created, computed by the shared `getPollVotes`
  * (lib/domain/votes.ts, as GET /v2/polls/{id}/votes) over the instances whose date falls in
  * [from, to) — every instance up to today when neither bound is given (the legacy endpoint has no
- * "latest only" default) — plus the user rows of every voter, loaded in one query.
+ * "latest only" default) — plus the user rows of every voter (one query) and the poll's current
+ * questions (one query).
  * @throws NotFoundError, InvalidParameterError (reversed range).
  */
 export async function getPollResultsForV1(
@@ -349,10 +356,15 @@ export async function getPollResultsForV1(
       for (const r of q.responses ?? []) if (r.voter) voterIds.add(r.voter.id);
     }
   }
-  const voters = voterIds.size
-    ? await client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: { id: true, ...pollUserSelect } })
-    : [];
-  return { results, voters };
+  const [voters, questions] = await Promise.all([
+    voterIds.size ? client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: pollUserSelect }) : [],
+    client.question.findMany({
+      where: { checkin_id: id, team_id: actor.teamId, archived_at: null },
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+      select: { id: true, text: true, answer_type: true },
+    }),
+  ]);
+  return { results, voters, questions };
 }
 
 // ---------------------------------------------------------------------------------------------

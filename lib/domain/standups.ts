@@ -113,6 +113,7 @@ export async function getStandup(actor: Actor, id: number, opts: { withQuestions
 }
 
 const userV1Select = {
+  id: true,
   chat_id: true,
   username: true,
   realname: true,
@@ -135,10 +136,14 @@ export const standupV1Select = {
   is_anonymous: true,
   is_confidential: true,
   personalised: true,
-  owner: { select: { chat_id: true } },
+  owner: { select: { id: true, chat_id: true } },
   broadcast_channel: { select: { chat_id: true, name: true } },
   sync_channel: { select: { chat_id: true, name: true } },
-  members: { select: { user: { select: userV1Select } }, orderBy: [{ added_at: "asc" }, { user_id: "asc" }] },
+  members: {
+    where: { user: { deactivated_at: null } },
+    select: { user: { select: userV1Select } },
+    orderBy: [{ added_at: "asc" }, { user_id: "asc" }],
+  },
   questions: {
     where: { archived_at: null },
     select: { id: true, text: true, position: true, answer_type: true, choices: true, color: true, _count: { select: { answers: true } } },

@@ -15,7 +15,8 @@ import * as v2Reports from "@/app/v2/reports/route";
 import * as v2Participation from "@/app/v2/standups/[standupId]/participation/route";
 import * as v2Standup from "@/app/v2/standups/[standupId]/route";
 import * as v2Standups from "@/app/v2/standups/route";
-import { createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { db } from "@/lib/db";
+import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 let A: TestTeam;
@@ -108,7 +109,7 @@ describe("standups", () => {
       time: "07:45:00",
       days: ["Tue"],
       channel: A.channels[0].name,
-      master: m1.chat_id,
+      master: m1.id,
       wait_time: null,
     });
     expect(v1.body.questions.map((q: { text: string; answer_type: string }) => [q.text, q.answer_type])).toEqual([
@@ -178,6 +179,34 @@ describe("reports", () => {
     expect(v1List.body[0].member.id).toBe(m1.chat_id);
     expect(typeof v1List.body[0].slack_ts).toBe("string");
   });
+  it("anonymity is the flag fixed at submission in both versions", async () => {
+    const s = await createTestCheckin(A, { name: "Turns anonymous", owner: admin, members: [m0, m1] });
+    const named = await call(v1Reports.POST, {
+      method: "POST",
+      path: "/v1/reports/",
+      key: m0.key,
+      body: { standup_id: s.id, answers: { [s.questions[0].id]: "Before" } },
+    });
+    expect(named.status).toBe(200);
+    await db.checkin.update({ where: { id: s.id }, data: { is_anonymous: true } });
+    const hidden = await call(v1Reports.POST, {
+      method: "POST",
+      path: "/v1/reports/",
+      key: m1.key,
+      body: { standup_id: s.id, answers: { [s.questions[0].id]: "After" } },
+    });
+    expect(hidden.status).toBe(200);
+    const v1 = (await call(v1Reports.GET, { path: `/v1/reports/?standup_id=${s.id}`, key: admin.key })).body;
+    const v2 = (await call(v2Reports.GET, { path: `/v2/reports?standup_id=${s.id}`, key: admin.key })).body.data;
+    const v1ById = new Map(v1.map((r: { id: number }) => [r.id, r]));
+    for (const r2 of v2 as Array<{ id: number; is_anonymous: boolean; user_id: string | null }>) {
+      const r1 = v1ById.get(r2.id) as { is_anonymous: boolean; member?: { id: string } };
+      expect(r1.is_anonymous).toBe(r2.is_anonymous);
+      expect(r1.member?.id ?? null).toBe(r2.user_id);
+    }
+    expect(v2.find((r: { id: number }) => r.id === named.body.id)).toMatchObject({ is_anonymous: false, user_id: m0.chat_id });
+    expect(v2.find((r: { id: number }) => r.id === hidden.body.id)).toMatchObject({ is_anonymous: true, user_id: null });
+  });
 });
 
 describe("polls", () => {
@@ -211,7 +240,7 @@ describe("polls", () => {
       params: { id: String(v2Created.body.data.id) },
     });
     expect(v1Read.status).toBe(200);
-    expect(v1Read.body).toMatchObject({ name: "v2 poll", creator: { id: m1.chat_id }, recurrence: { type: "once" } });
+    expect(v1Read.body).toMatchObject({ name: "v2 poll", creator: { id: m1.id }, recurrence: { type: "once" } });
     // Channel members take part in it, so they see it through v1 too.
     const listed = await call(v1Polls.GET, { path: "/v1/polls", key: m0.key });
     expect(listed.body.map((p: { id: number }) => p.id)).toEqual(expect.arrayContaining([v1Created.body.id, v2Created.body.data.id]));

@@ -4,7 +4,7 @@
  * /v1 and /v2.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DELETE as v1Delete, GET as v1Get, PATCH as v1Patch, POST as v1Post, PUT as v1Put } from "@/app/v1/[...path]/route";
+import { DELETE as v1Delete, GET as v1Get, PATCH as v1Patch, POST as v1Post, PUT as v1Put } from "@/app/v1/[[...path]]/route";
 import { GET as meRoute } from "@/app/v1/me/route";
 import { GET as meStandupsRoute } from "@/app/v1/me/standups/route";
 import { GET as meTeamsRoute } from "@/app/v1/me/teams/route";
@@ -16,7 +16,7 @@ import {
   PATCH as v2Patch,
   POST as v2Post,
   PUT as v2Put,
-} from "@/app/v2/[...path]/route";
+} from "@/app/v2/[[...path]]/route";
 import { formatTimeV1, serializeStandupV1 } from "@/lib/api/v1/standups";
 import { profileImgOf } from "@/lib/api/v1/users";
 import { db } from "@/lib/db";
@@ -214,7 +214,7 @@ describe("GET /v1/me/standups", () => {
         expect.objectContaining({ id: q1.id, answer_type: "multiple_choice", answer_choices: ["a", "b"], hasAnswers: true }),
       ],
       users: [admin, m0, m1].map((u) => ({
-        id: u.chat_id,
+        id: u.id,
         role: u.is_admin ? "admin" : "member",
         email: u.email,
         username: u.username,
@@ -223,7 +223,7 @@ describe("GET /v1/me/standups", () => {
       })),
       users_total: 3,
       webhooks: [],
-      master: admin.chat_id,
+      master: admin.id,
       sync_channel_members: true,
       sync_channel_ready: true,
       sync_channel: A.channels[1].name,
@@ -234,7 +234,7 @@ describe("GET /v1/me/standups", () => {
       personalised: false,
     });
     const conf = r.body.find((x: { id: number }) => x.id === s.conf.id);
-    expect(conf).toMatchObject({ confidential: true, wait_time: null, sync_channel: null, sync_channel_ready: false, master: m1.chat_id });
+    expect(conf).toMatchObject({ confidential: true, wait_time: null, sync_channel: null, sync_channel_ready: false, master: m1.id });
     const paused = (await get(meStandupsRoute, "/v1/me/standups", admin.key)).body.find((x: { id: number }) => x.id === s.paused.id);
     expect(paused).toMatchObject({ paused: true, draft: false });
     const draft = (await get(meStandupsRoute, "/v1/me/standups", m2.key)).body[0];

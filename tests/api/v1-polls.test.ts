@@ -109,8 +109,9 @@ describe("GET /v1/polls/{id}", () => {
         one_option_limit: true,
       },
     ]);
-    expect(p.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id, m2.chat_id]);
-    expect(p.creator).toMatchObject({ id: admin.chat_id, role: "admin", email: admin.email });
+    // spec §2.8: v1 poll users[].id is a number; creator is the same kind of user object.
+    expect(p.users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id, m2.id]);
+    expect(p.creator).toMatchObject({ id: admin.id, role: "admin", email: admin.email });
     expect(p.recurrence).toEqual(expect.objectContaining({ type: expect.any(String) }));
     expect(typeof p.dm_mode).toBe("boolean");
     expect(typeof p.sync_channel_members).toBe("boolean");
@@ -146,7 +147,7 @@ describe("POST /v1/polls", () => {
       sync_channel: channel.name,
     });
     expect(res.body.recurrence.type).toBe("once");
-    expect(res.body.creator.id).toBe(m0.chat_id);
+    expect(res.body.creator.id).toBe(m0.id);
     expect(res.body.questions[0]).toMatchObject({ text: "Which day?", answer_choices: ["Thu", "Fri"], answer_type: "multiple_choice" });
     const channelMembers = await db.channelMember.count({ where: { channel_id: channel.id } });
     expect(res.body.users_total).toBe(channelMembers);
@@ -170,6 +171,9 @@ describe("POST /v1/polls", () => {
     expect((await create(m0.key, { ...body, duration: 0 })).status).toBe(400);
     expect((await create(m0.key, { ...body, duration: "soon" })).status).toBe(400);
     expect((await create(m0.key, { ...body, channel: "no-such-channel" })).status).toBe(400);
+    const hashOnly = await create(m0.key, { ...body, channel: "#" });
+    expect(hashOnly.status).toBe(400);
+    expect(hashOnly.body).toEqual({ error: "channel: must name a channel" });
   });
 });
 
@@ -200,7 +204,7 @@ describe("GET /v1/polls/{id}/votes", () => {
       ["Salad", 1, 33],
       ["Soup", 0, 0],
     ]);
-    expect(jan5[0].users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
+    expect(jan5[0].users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id]);
     expect(jan5[0].users[0]).toMatchObject({ role: "member", email: m0.email, username: m0.username });
     for (const a of jan5) expect(Number.isInteger(a.percentage)).toBe(true);
   });
@@ -214,7 +218,18 @@ describe("GET /v1/polls/{id}/votes", () => {
     expect(until.body.instances.map((i: { id: number }) => i.id)).toEqual([occ.jan5.id]);
     const none = await getVotes(m0.key, seeded.id, "from=2027-01-01");
     expect(none.body).toMatchObject({ total_results: 0, instances: [] });
-    expect(none.body.questions).toEqual([]);
+    // The poll's questions are still listed, with no results in the range.
+    expect(none.body.questions).toEqual([
+      {
+        id: seeded.questions[0].id,
+        text: "Lunch?",
+        answer_type: "multiple_choice",
+        total_responses: 0,
+        total_responders: 0,
+        categories: [],
+        results: [],
+      },
+    ]);
   });
   it("leaves users empty when the poll is anonymous", async () => {
     const res = await getVotes(m0.key, anonPoll.id);

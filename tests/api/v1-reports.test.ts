@@ -125,6 +125,13 @@ describe("GET /v1/reports/ filters and tolerant parsing", () => {
     expect(ids(repeated.body)).toEqual([r.d3.id, r.d2.id, r.d1.id]);
     expect((await list(admin.key, "user_id=UNKNOWN1")).body).toEqual([]);
   });
+  it("answers 400, not 500, for numeric user ids beyond the integer range", async () => {
+    for (const q of ["user_id=9999999999", "user_id=2147483648", "user_ids=1,99999999999"]) {
+      const res = await list(admin.key, q);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.error).toBe("string");
+    }
+  });
   it("takes after/before as Unix seconds, integer or float", async () => {
     const q = `standup_id=${daily.id}`;
     expect(ids((await list(m0.key, `${q}&after=${T0 + 150}`)).body)).toEqual([r.d3.id, r.d2.id]);
@@ -145,6 +152,10 @@ describe("GET /v1/reports/ filters and tolerant parsing", () => {
     await expectQuestions(`question_ids=${q1}&question_ids=${q2}`, [q1, q2]);
     await expectQuestions(`question_ids[]=${q0}&question_ids[]=${q1}`, [q0, q1]);
     await expectQuestions(`question_ids%5B%5D=${q2}`, [q2]);
+    // The indexed form some HTTP libraries write (question_ids[0]=…&question_ids[1]=…).
+    await expectQuestions(`question_ids[0]=${q0}&question_ids%5B1%5D=${q2}`, [q0, q2]);
+    // A key that merely starts the same way is not the filter.
+    await expectQuestions(`question_ids_x=${q0}&question_ids[a]=${q0}&question_ids=${q1}`, [q1]);
     expect((await list(m0.key, "question_ids=a,b")).status).toBe(400);
   });
   it("renders answers as sanitized HTML with html=true (or 1): emphasis, line breaks and links kept, scripts stripped", async () => {
@@ -206,6 +217,21 @@ describe("POST /v1/reports/", () => {
     const listed = await list(m1.key, `standup_id=${s.id}`);
     expect(listed.body[0]).toMatchObject({ id: body.id, chat_ts: body.chat_ts, slack_ts: body.chat_ts });
   });
+  it("always includes member (with role), done_at > 0 and channel in the create response, even for an anonymous standup", async () => {
+    const s = await createTestCheckin(A, { name: "Anon submit", owner: admin, members: [m0], is_anonymous: true, channel: A.channels[1] });
+    const res = await post(m0.key, { standup_id: s.id, answers: { [s.questions[0].id]: { text: "Quietly" } } });
+    expect(res.status).toBe(200);
+    expect(res.body.member).toMatchObject({ id: m0.chat_id, role: "member", username: m0.username });
+    expect(res.body.is_anonymous).toBe(true);
+    expect(res.body.done_at).toBeGreaterThan(0);
+    expect(Number.isInteger(res.body.done_at)).toBe(true);
+    expect(res.body.channel).toBe(A.channels[1].name);
+    expect(Number.isInteger(res.body.answers[0].question_id)).toBe(true);
+    // …while the list hides the author of the same report.
+    const listed = (await list(admin.key, `standup_id=${s.id}`)).body;
+    expect(listed[0].id).toBe(res.body.id);
+    expect(listed[0]).not.toHaveProperty("member");
+  });
   it("lets the creator submit without being a participant, and accepts a subset of the questions", async () => {
     const s = await createTestCheckin(A, { owner: m2, members: [m0] });
     const res = await post(m2.key, { standup_id: s.id, answers: { [s.questions[1].id]: { text: "Only this" } } });
@@ -223,6 +249,10 @@ describe("POST /v1/reports/", () => {
     expect((await post(m0.key, { standup_id: s.id, answers: { foo: "x" } })).status).toBe(400);
     expect((await post(m0.key, { standup_id: s.id, answers: { [q]: { nope: 1 } } })).status).toBe(400);
     expect((await post(m0.key, { standup_id: s.id, answers: { [daily.questions[0].id]: "x" } })).status).toBe(400);
+    // Missing fields and non-object bodies name the problem.
+    expect((await post(m0.key, { answers: { [q]: "x" } })).body).toEqual({ error: "standup_id: required" });
+    expect((await post(m0.key, { standup_id: s.id, answers: null })).body).toEqual({ error: "answers: required" });
+    expect((await post(m0.key, [])).body).toEqual({ error: "Request body must be a JSON object" });
     const raw = await call(reports.POST, { method: "POST", path: "/v1/reports/", key: m0.key, rawBody: "not json" });
     expect(raw.status).toBe(400);
     expect(typeof raw.body.error).toBe("string");

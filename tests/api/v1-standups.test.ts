@@ -106,7 +106,8 @@ describe("GET /v1/standups/{id}", () => {
     expect(s.days).toEqual(["Mon", "Tue", "Wed", "Thu", "Fri"]);
     expect(s.questions).toHaveLength(3);
     expect(s.questions[0]).toMatchObject({ id: daily.questions[0].id, text: daily.questions[0].text, color: "EEEEEE" });
-    expect(s.users.map((u: { id: string }) => u.id)).toEqual([admin.chat_id, m0.chat_id, m1.chat_id, m2.chat_id]);
+    // v1 standup user ids are the numeric ids v1 bodies take as `users` (lib/api/v1/users.ts).
+    expect(s.users.map((u: { id: number }) => u.id)).toEqual([admin.id, m0.id, m1.id, m2.id]);
     expect(s.users[0]).toMatchObject({ role: "admin", email: admin.email, username: admin.username, realname: admin.realname });
     expect(typeof s.users[0].profile_img).toBe("string");
     expect(s).toMatchObject({
@@ -115,7 +116,7 @@ describe("GET /v1/standups/{id}", () => {
       anonymous: false,
       paused: false,
       draft: false,
-      master: admin.chat_id,
+      master: admin.id,
     });
   });
   it("answers 404 for invisible standups: not a participant, other team, confidential, archived, polls, bad ids", async () => {
@@ -159,7 +160,7 @@ describe("POST /v1/standups/", () => {
     });
     expect(res.body.days).toEqual(["Mon", "Wed", "Fri"]);
     expect(res.body.questions).toHaveLength(3);
-    expect(res.body.users.map((u: { id: string }) => u.id).sort()).toEqual([m0.chat_id, m1.chat_id, m2.chat_id].sort());
+    expect(res.body.users.map((u: { id: number }) => u.id).sort()).toEqual([m0.id, m1.id, m2.id].sort());
     const row = await db.checkin.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row).toMatchObject({ owner_id: admin.id, wait_time: null, kind: "standup", state: "active" });
     expect(row.next_run_at).not.toBeNull();
@@ -195,6 +196,84 @@ describe("POST /v1/standups/", () => {
     const notJson = await call(collection.POST, { method: "POST", path: "/v1/standups/", key: admin.key, rawBody: "{nope" });
     expect(notJson.status).toBe(400);
   });
+  it("answers 400 for a channel that is only '#' instead of creating a standup without a channel", async () => {
+    const before = await db.checkin.count({ where: { team_id: A.id } });
+    for (const channel of ["#", " # ", ""]) {
+      const res = await create(admin.key, { ...base(), channel });
+      expect(res.status).toBe(400);
+      expect(typeof res.body.error).toBe("string");
+    }
+    expect((await create(admin.key, { ...base(), sync_channel: "#", sync_channel_members: true })).status).toBe(400);
+    expect(await db.checkin.count({ where: { team_id: A.id } })).toBe(before);
+  });
+  it("applies the 30-question limit on create as PATCH and PUT do", async () => {
+    const questions = Array.from({ length: 31 }, (_, i) => ({ question: `Question ${i + 1}?` }));
+    const res = await create(admin.key, { ...base(), questions });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/30/);
+    expect((await create(admin.key, { ...base(), questions: questions.slice(0, 30) })).status).toBe(200);
+  });
+});
+
+describe("user ids in v1 standups", () => {
+  it("carries numeric user ids (users[].id, master) that PUT accepts back unchanged", async () => {
+    const s = await createTestCheckin(A, { name: "Round trip", owner: m0, members: [m0, m1] });
+    const read = (await getOne(m0.key, s.id)).body;
+    for (const u of read.users) expect(typeof u.id).toBe("number");
+    expect(read.master).toBe(m0.id);
+    const body = { ...read, time: read.time, users: read.users.map((u: { id: number }) => u.id) };
+    const res = await put(m0.key, s.id, body);
+    expect(res.status).toBe(200);
+    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id]);
+    // User objects as read can be sent back too.
+    expect((await patch(m0.key, s.id, { users: read.users, sync_channel_members: false })).status).toBe(200);
+  });
+  it("answers 400, not 500, for user ids beyond the integer range, as numbers or strings", async () => {
+    const s = await createTestCheckin(A, { owner: m0, members: [m0, m1] });
+    for (const users of [[99999999999], [1e300], ["9999999999"], [2147483648]]) {
+      const p = await patch(m0.key, s.id, { users, sync_channel_members: false });
+      expect(p.status).toBe(400);
+      expect(typeof p.body.error).toBe("string");
+      expect((await dup(m0.key, s.id, { users })).status).toBe(400);
+      expect((await startRun(m0.key, s.id, { users })).status).toBe(400);
+    }
+  });
+  it("lists only active members", async () => {
+    const gone = await createTestUser(A.id, { name: "Gone" });
+    const s = await createTestCheckin(A, { owner: m0, members: [m0, gone] });
+    await db.user.update({ where: { id: gone.id }, data: { deactivated_at: new Date() } });
+    const read = (await getOne(m0.key, s.id)).body;
+    expect(read.users.map((u: { id: number }) => u.id)).toEqual([m0.id]);
+    expect(read.users_total).toBe(1);
+  });
+});
+
+describe("atomic writes", () => {
+  it("a PATCH, PUT or duplicate that fails part-way changes nothing", async () => {
+    const s = await createTestCheckin(A, { name: "Atomic", owner: m0, members: [m0, m1] });
+    const snapshot = async () => {
+      const row = await db.checkin.findUniqueOrThrow({
+        where: { id: s.id },
+        include: { members: { orderBy: { user_id: "asc" } }, questions: { where: { archived_at: null }, orderBy: { id: "asc" } } },
+      });
+      return { name: row.name, time: row.time, members: row.members.map((m) => m.user_id), questions: row.questions.map((q) => q.id) };
+    };
+    const before = await snapshot();
+    // Valid name, members and questions, then an unknown channel: the whole change is rolled back.
+    const bad = {
+      name: "Renamed",
+      users: [m2.id],
+      sync_channel_members: false,
+      questions: [{ question: "New?" }],
+      channel: "no-such-channel",
+    };
+    expect((await patch(m0.key, s.id, bad)).status).toBe(400);
+    expect((await put(m0.key, s.id, { ...bad, time: "1000", timezone: "UTC", days: ["Mon"] })).status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+    const copies = await db.checkin.count({ where: { team_id: A.id } });
+    expect((await dup(m0.key, s.id, { name: "Copy", users: [m2.id], channel: "no-such-channel" })).status).toBe(400);
+    expect(await db.checkin.count({ where: { team_id: A.id } })).toBe(copies);
+  });
 });
 
 describe("PATCH /v1/standups/{id}", () => {
@@ -222,7 +301,7 @@ describe("PATCH /v1/standups/{id}", () => {
     const s = await createTestCheckin(A, { owner: m0, members: [m0] });
     const res = await patch(m0.key, s.id, { users: [m1.chat_id, m2.id], sync_channel_members: false });
     expect(res.status).toBe(200);
-    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m1.chat_id, m2.chat_id]);
+    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m1.id, m2.id]);
     expect((await patch(m0.key, s.id, { sync_channel_members: false })).status).toBe(400);
     const synced = await patch(m0.key, s.id, { sync_channel_members: true });
     expect(synced.body.sync_channel_members).toBe(true);
@@ -284,7 +363,7 @@ describe("PUT /v1/standups/{id}", () => {
       days: ["Tue"],
     });
     expect(res.body.questions).toHaveLength(3);
-    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m1.chat_id]);
+    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m1.id]);
   });
   it("accepts bodies sent back from GET: question objects with text, user objects, empty questions → defaults", async () => {
     const s = await createTestCheckin(A, { owner: m0, members: [m0, m1] });
@@ -298,7 +377,7 @@ describe("PUT /v1/standups/{id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.questions.map((q: { id: number }) => q.id)).toEqual(s.questions.map((q) => q.id));
-    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
+    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id]);
     const reset = await put(m0.key, s.id, { ...current, questions: [], wait_time: null });
     expect(reset.status).toBe(200);
     expect(reset.body.questions.map((q: { text: string }) => q.text)).toEqual([
@@ -332,7 +411,7 @@ describe("DELETE /v1/standups/{id}", () => {
     expect((await del(m3.key, s.id)).status).toBe(404);
     const res = await del(m0.key, s.id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: s.id, name: "Delete me", wait_time: -1 });
+    expect(res.body).toMatchObject({ id: s.id, name: "Delete me", wait_time: -1, time: "09:00:00" });
     expect((await db.checkin.findUniqueOrThrow({ where: { id: s.id } })).state).toBe("archived");
     expect((await getOne(m0.key, s.id)).status).toBe(404);
     expect((await del(m0.key, s.id)).status).toBe(404);
@@ -349,7 +428,7 @@ describe("POST /v1/standups/{id}/duplicate", () => {
       time: "11:00:00",
       days: ["Sat"],
       channel: A.channels[0].name,
-      master: m1.chat_id,
+      master: m1.id,
     });
     expect(res.body.questions.map((q: { text: string }) => q.text)).toEqual(daily.questions.map((q) => q.text));
     expect(res.body.questions[0].id).not.toBe(daily.questions[0].id);
@@ -357,6 +436,8 @@ describe("POST /v1/standups/{id}/duplicate", () => {
     const bare = await dup(m0.key, daily.id);
     expect(bare.status).toBe(200);
     expect(bare.body.name).toBe("Daily (copy)");
+    // Duplicate answers the create/update form: HH:MM:SS and -1 for "no automatic asking".
+    expect(bare.body).toMatchObject({ time: "09:00:00", wait_time: -1 });
   });
   it("answers 422 for a confidential standup and 404 for an invisible one", async () => {
     const res = await dup(m1.key, confidential.id, { name: "Leak" });
@@ -443,6 +524,6 @@ describe("channels and trailing slashes", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.channel).toBe(ch.name);
-    expect(res.body.users.map((u: { id: string }) => u.id).sort()).toEqual([m0.chat_id, m1.chat_id].sort());
+    expect(res.body.users.map((u: { id: number }) => u.id).sort()).toEqual([m0.id, m1.id].sort());
   });
 });

@@ -6,6 +6,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollV1 } from "@/lib/api/v1/polls";
 import { parseV1PollCreateBody } from "@/lib/api/v1/requests";
 import { createPollForV1, listPollsForV1 } from "@/lib/domain/standup-admin";
@@ -27,4 +28,8 @@ export const POST = apiRoute("v1", async ({ request, actor }) => {
   return json(serializePollV1(row));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

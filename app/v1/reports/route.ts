@@ -8,6 +8,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
 import { parseV1ReportCreateBody, parseV1ReportListQuery } from "@/lib/api/v1/requests";
 import { listReportsForV1, submitReportForV1 } from "@/lib/domain/standup-admin";
@@ -24,4 +25,8 @@ export const POST = apiRoute("v1", async ({ request, actor }) => {
   return json(serializeReportCreatedV1(row));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

@@ -7,6 +7,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseWith, queryObject, readJson } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupCreateBody } from "@/lib/api/v1/requests";
 import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
 import { createStandupForV1 } from "@/lib/domain/standup-admin";
@@ -24,4 +25,8 @@ export const POST = apiRoute("v1", async ({ request, actor }) => {
   return json(serializeStandupV1(row, { noWaitTime: -1 }));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

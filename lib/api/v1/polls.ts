@@ -7,7 +7,8 @@
  * - `time` is "HH:MM:SS"; `sync_channel` and `channel` are channel names ("" when none).
  * - `recurrence` is the stored `{type, repeat, every, day, month}` (one-time polls: type "once");
  *   a poll without one is reported as weekly on its days.
- * - `intro` is "" when the poll has none; `creator` is a v1 user object.
+ * - `users` (spec §2.8: `id` number), `creator` and the voters of the results are v1 user objects
+ *   with the numeric user id (lib/api/v1/users.ts); `intro` is "" when the poll has none.
  * - Results come from the shared `getPollVotes` (lib/domain/votes.ts). `percentage` =
  *   round(100 × votes / answers to that question in that instance), a whole number (0 when
  *   nobody answered); `users` are v1 user objects, [] when the poll is anonymous; open-ended
@@ -15,7 +16,7 @@
  *   instances and per-date results are newest first.
  */
 import { formatTimeV1 } from "@/lib/api/v1/standups";
-import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
+import { serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
 import type { PollResultsWithVoters, PollV1View } from "@/lib/domain/standup-admin";
 
 export type V1Recurrence = { type: string; repeat: unknown; every: unknown; day: unknown; month: unknown };
@@ -38,14 +39,14 @@ export type V1Poll = {
   days: string[];
   channel: string;
   questions: V1PollQuestion[];
-  users: V1User[];
+  users: V1LegacyUser[];
   recurrence: V1Recurrence;
   sync_channel_members: boolean;
   sync_channel: string;
   anonymous: boolean;
   dm_mode: boolean;
   intro: string;
-  creator: V1User;
+  creator: V1LegacyUser;
   users_total: number;
   paused: boolean;
   duration: number | null;
@@ -77,21 +78,21 @@ export function serializePollV1(row: PollV1View): V1Poll {
       add_own_options: q.add_own_options,
       one_option_limit: q.one_option_limit,
     })),
-    users: row.members.map((m) => serializeUserV1(m.user)),
+    users: row.members.map((m) => serializeLegacyUserV1(m.user)),
     recurrence: recurrenceOf(row),
     sync_channel_members: row.sync_channel_members,
     sync_channel: row.sync_channel?.name ?? row.broadcast_channel?.name ?? "",
     anonymous: row.is_anonymous,
     dm_mode: row.dm_mode,
     intro: row.intro ?? "",
-    creator: serializeUserV1(row.owner),
+    creator: serializeLegacyUserV1(row.owner),
     users_total: row.members.length,
     paused: row.state === "paused",
     duration: row.duration,
   };
 }
 
-export type V1PollAnswer = { text: string; votes: number; percentage: number; users: V1User[] };
+export type V1PollAnswer = { text: string; votes: number; percentage: number; users: V1LegacyUser[] };
 
 /** v1 poll results. */
 export type V1PollResults = {
@@ -116,8 +117,8 @@ export function percentageOf(votes: number, total: number): number {
 type InstanceQuestion = PollResultsWithVoters["results"]["instances"][number]["questions"][number];
 
 /** The answers of one question in one instance: choices as they are, open-ended responses grouped by text. */
-function answersOf(q: InstanceQuestion, usersById: Map<number, V1User>, anonymous: boolean): V1PollAnswer[] {
-  const users = (ids: number[]) => (anonymous ? [] : ids.map((id) => usersById.get(id)).filter((u): u is V1User => u !== undefined));
+function answersOf(q: InstanceQuestion, usersById: Map<number, V1LegacyUser>, anonymous: boolean): V1PollAnswer[] {
+  const users = (ids: number[]) => (anonymous ? [] : ids.map((id) => usersById.get(id)).filter((u): u is V1LegacyUser => u !== undefined));
   if (q.answerType === "multiple_choice") {
     return (q.choices ?? []).map((c) => ({
       text: c.text,
@@ -142,15 +143,29 @@ function answersOf(q: InstanceQuestion, usersById: Map<number, V1User>, anonymou
 }
 
 /**
- * Serializes the results of GET /v1/polls/{id}/votes. Questions are those of the newest
- * instance (then any only found in older ones); `total_responses` / `total_responders` sum the
- * instances in the result; `categories` sum the completed categorizations of open-ended answers.
+ * Serializes the results of GET /v1/polls/{id}/votes. Questions are the poll's current questions
+ * in position order — listed with `results: []` and zero totals when no instance in the range has
+ * them — then any question only found in the instances (since removed from the poll);
+ * `total_responses` / `total_responders` sum the instances in the result; `categories` sum the
+ * completed categorizations of open-ended answers.
  */
-export function serializePollResultsV1({ results, voters }: PollResultsWithVoters): V1PollResults {
-  const usersById = new Map(voters.map((v) => [v.id, serializeUserV1(v)]));
+export function serializePollResultsV1({ results, voters, questions: current }: PollResultsWithVoters): V1PollResults {
+  const usersById = new Map(voters.map((v) => [v.id, serializeLegacyUserV1(v)]));
   const anonymous = results.isAnonymous;
   const questions = new Map<number, V1PollResults["questions"][number]>();
   const order: number[] = [];
+  for (const q of current) {
+    questions.set(q.id, {
+      id: q.id,
+      text: q.text,
+      answer_type: q.answer_type,
+      total_responses: 0,
+      total_responders: 0,
+      categories: [],
+      results: [],
+    });
+    order.push(q.id);
+  }
   for (const instance of results.instances) {
     for (const q of instance.questions) {
       let out = questions.get(q.questionId);

@@ -10,6 +10,8 @@
  * - `chat_ts` and `slack_ts` carry the same value: the id of the report's broadcast message, or
  *   null when it was not broadcast. `broadcasted_at` is that message's creation time as an ISO 8601
  *   string, null when not broadcast.
+ * - `member.id` is the author's chat-style string id (spec §2.8: `id` (string)), unlike the
+ *   numeric ids of the user objects in v1 standups and polls (see lib/api/v1/users.ts).
  * - `member.profileImg` holds the one stored avatar URL under every usual size key
  *   (`image_24` … `image_512`, plus `image_original`).
  * - Answer `images` is always [] (the service stores no answer attachments).
@@ -87,9 +89,15 @@ function answersOf(row: ReportV1View, html: boolean): V1ReportAnswer[] {
   }));
 }
 
-/** True when the report hides its author: its own flag or its standup's. */
+/**
+ * True when the report hides its author: the report's stored flag, fixed at submission to
+ * "standup anonymous OR report anonymous" — the same rule as v2 (lib/api/v2/reports.ts), so one
+ * report reads the same through both versions; making a standup anonymous later does not rewrite
+ * past reports. (Filtering by another user's id still skips every report of a standup that is
+ * anonymous now: lib/domain/standup-admin.ts `listReportsForV1`.)
+ */
 function isAnonymous(row: ReportV1View): boolean {
-  return row.is_anonymous || row.checkin.is_anonymous;
+  return row.is_anonymous;
 }
 
 /** Serializes a v1 report list item; `member` is omitted for anonymous reports; `html` renders answers as safe HTML. */

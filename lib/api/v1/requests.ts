@@ -29,25 +29,36 @@ export const zV1Bool = z.union([z.boolean(), z.number(), z.string()]).transform(
   return z.NEVER;
 });
 
+/** Largest numeric id (PostgreSQL integer); larger numbers cannot name a row. */
+const MAX_ID = 2147483647;
+
 /** A positive integer id as a JSON number or a numeric string. */
 export const zV1Id = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const v = typeof value === "number" ? value : /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(v) || v < 1 || v > 2147483647) {
+  if (!Number.isInteger(v) || v < 1 || v > MAX_ID) {
     ctx.addIssue({ code: "custom", message: "must be a positive integer id" });
     return z.NEVER;
   }
   return v;
 });
 
-/** A user reference: a positive integer (number or numeric string → number) or a chat id string. */
+/**
+ * A user reference: a positive integer up to 2147483647 (number or numeric string → number) or a
+ * chat id string. Larger numbers are a 400, never a database error.
+ */
 export const zUserRef = z.union([z.number(), z.string()]).transform((value, ctx): UserRef => {
   if (typeof value === "number") {
-    if (Number.isInteger(value) && value > 0) return value;
+    if (Number.isInteger(value) && value > 0 && value <= MAX_ID) return value;
     ctx.addIssue({ code: "custom", message: "must be a user id" });
     return z.NEVER;
   }
   const v = value.trim();
-  if (/^\d{1,10}$/.test(v)) return Number(v);
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n > 0 && n <= MAX_ID) return n;
+    ctx.addIssue({ code: "custom", message: `invalid user id "${value}"` });
+    return z.NEVER;
+  }
   if (/^[A-Za-z0-9_.-]{1,64}$/.test(v)) return v;
   ctx.addIssue({ code: "custom", message: `invalid user id "${value}"` });
   return z.NEVER;
@@ -115,8 +126,16 @@ const zQuestion = z.union([
     })
     .transform((q) => ({ text: q.question ?? q.text ?? "", choices: q.answer_choices ?? q.choices ?? undefined })),
 ]);
+/**
+ * Most questions a v1 standup body may carry: the limit PATCH/PUT/duplicate already hit in
+ * lib/domain/standup-admin.ts, applied here so POST /v1/standups/ (the shared `createStandup`,
+ * which has none) answers the same 400.
+ */
+const MAX_QUESTIONS = 30;
+
 const zQuestions = z
   .array(zQuestion)
+  .max(MAX_QUESTIONS, `at most ${MAX_QUESTIONS} questions`)
   .transform((qs, ctx) => {
     const out: StandupQuestionInput[] = [];
     for (const [i, q] of qs.entries()) {
@@ -145,9 +164,16 @@ function parseValue<S extends z.ZodType>(schema: S, value: unknown, label: strin
   throw new InvalidParameterError(`${label}: ${r.error.issues[0]?.message ?? "invalid value"}`);
 }
 
-/** All values of a query key, including `key[]`, each split on commas; blanks dropped. */
+/**
+ * All values of a query key — `key` (repeated or not), `key[]`, and the indexed `key[0]`, `key[1]`
+ * some HTTP libraries write — each split on commas; blanks dropped.
+ */
 export function multiValues(url: URL, key: string): string[] {
-  return [...url.searchParams.getAll(key), ...url.searchParams.getAll(`${key}[]`)]
+  const values: string[] = [];
+  for (const [k, v] of url.searchParams) {
+    if (k === key || (k.startsWith(`${key}[`) && /^\[\d*\]$/.test(k.slice(key.length)))) values.push(v);
+  }
+  return values
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter(Boolean);
@@ -251,7 +277,11 @@ const zReportCreate = z.object({
  * question id strings, values `{"text": "..."}` or a plain string (compatibility.md).
  */
 export function parseV1ReportCreateBody(body: unknown): V1ReportCreateBody {
-  const parsed = parseWith(zReportCreate, body);
+  const raw = asObject(body);
+  for (const key of ["standup_id", "answers"]) {
+    if (raw[key] === undefined || raw[key] === null) throw new InvalidParameterError(`${key}: required`);
+  }
+  const parsed = parseWith(zReportCreate, raw);
   const answers = Object.entries(parsed.answers).map(([key, text]) => {
     if (!/^\d{1,10}$/.test(key.trim())) throw new InvalidParameterError(`answers: "${key}" is not a question id`);
     return { questionId: Number(key.trim()), text };
@@ -311,7 +341,7 @@ type StandupPartial = z.output<typeof zStandupPartial>;
 function toStandupInput(raw: Record<string, unknown>, p: StandupPartial): V1StandupInput {
   const out: V1StandupInput = {};
   if (p.name !== undefined) out.name = p.name;
-  if (p.channel !== undefined) out.channel = p.channel.replace(/^#/, "");
+  if (p.channel !== undefined) out.channel = channelRef("channel", p.channel);
   if (p.time !== undefined) out.time = p.time;
   if (p.timezone !== undefined) out.timezone = p.timezone;
   if ("wait_time" in raw && p.wait_time !== undefined) out.waitTime = p.wait_time;
@@ -324,9 +354,16 @@ function toStandupInput(raw: Record<string, unknown>, p: StandupPartial): V1Stan
   if (users) out.users = users;
   if (p.sync_channel_members !== undefined) out.syncChannelMembers = p.sync_channel_members;
   if (p.sync_channel !== undefined)
-    out.syncChannel = p.sync_channel === null || p.sync_channel.trim() === "" ? null : p.sync_channel.trim().replace(/^#/, "");
+    out.syncChannel = p.sync_channel === null || p.sync_channel.trim() === "" ? null : channelRef("sync_channel", p.sync_channel);
   if (p.personalised !== undefined) out.personalised = p.personalised;
   return out;
+}
+
+/** A channel chat id or name with an optional leading '#'; "#" alone is a 400, never "no channel". */
+function channelRef(label: string, value: string): string {
+  const ref = value.trim().replace(/^#/, "").trim();
+  if (!ref) throw new InvalidParameterError(`${label}: must name a channel`);
+  return ref;
 }
 
 function asObject(body: unknown): Record<string, unknown> {
@@ -435,5 +472,5 @@ const zPollCreate = z.object({
 /** Parses POST /v1/polls; `channel` may carry a leading '#'. */
 export function parseV1PollCreateBody(body: unknown): V1PollCreateBody {
   const p = parseWith(zPollCreate, asObject(body));
-  return { ...p, channel: p.channel.replace(/^#/, "") };
+  return { ...p, channel: channelRef("channel", p.channel) };
 }

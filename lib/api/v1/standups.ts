@@ -5,7 +5,9 @@
  * Decisions where the spec is silent:
  * - `time` is "HH:MM:SS" everywhere; `channel` / `sync_channel` are channel names (without '#'),
  *   null when the standup has none; `channel_ready` / `sync_channel_ready` tell whether that
- *   channel is set; `master` is the creator's chat id; `users` are v1 user objects.
+ *   channel is set; `users` are v1 user objects of the active members with the numeric user id,
+ *   and `master` is the creator's numeric user id (the ids v1 bodies take as `users`, see
+ *   lib/api/v1/users.ts).
  * - `wait_time`: null means no automatic asking on the read endpoints (default); the create,
  *   update, duplicate and delete responses pass `{ noWaitTime: -1 }` to render -1 instead.
  * - Question `label` is "other", `text_id` is the question id, `hasAnswers` whether any answer
@@ -13,7 +15,7 @@
  */
 import { z } from "zod";
 import { zBoolString } from "@/lib/api/query";
-import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
+import { serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
 import type { StandupV1View } from "@/lib/domain/standups";
 
 /**
@@ -56,10 +58,10 @@ export type V1Standup = {
   channel: string | null;
   channel_ready: boolean;
   questions: V1StandupQuestion[];
-  users: V1User[];
+  users: V1LegacyUser[];
   users_total: number;
   webhooks: unknown[];
-  master: string;
+  master: number;
   sync_channel_members: boolean;
   sync_channel_ready: boolean;
   sync_channel: string | null;
@@ -115,10 +117,10 @@ export function serializeStandupV1(row: StandupV1View, opts: SerializeStandupV1O
     channel: row.broadcast_channel?.name ?? null,
     channel_ready: row.broadcast_channel !== null,
     questions: row.questions.map(serializeStandupQuestionV1),
-    users: row.members.map((m) => serializeUserV1(m.user)),
+    users: row.members.map((m) => serializeLegacyUserV1(m.user)),
     users_total: row.members.length,
     webhooks: [],
-    master: row.owner.chat_id,
+    master: row.owner.id,
     sync_channel_members: row.sync_channel_members,
     sync_channel_ready: row.sync_channel !== null,
     sync_channel: row.sync_channel?.name ?? null,

@@ -5,6 +5,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
 import { listStandupsForV1 } from "@/lib/domain/standups";
 
@@ -14,4 +15,9 @@ export const GET = apiRoute("v1", async ({ url, actor }) => {
   return json(rows.map((row) => serializeStandupV1(row)));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const POST = notFoundV1;
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

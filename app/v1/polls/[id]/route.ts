@@ -2,6 +2,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollV1 } from "@/lib/api/v1/polls";
 import { getPollForV1 } from "@/lib/domain/standup-admin";
 
@@ -10,4 +11,9 @@ export const GET = apiRoute<{ id: string }>("v1", async ({ actor, params }) => {
   return json(serializePollV1(row));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const POST = notFoundV1;
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

@@ -6,6 +6,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId, readJson } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupPatchBody, parseV1StandupPutBody } from "@/lib/api/v1/requests";
 import { serializeStandupV1 } from "@/lib/api/v1/standups";
 import { archiveStandup, getStandupForV1, replaceStandup, updateStandup } from "@/lib/domain/standup-admin";
@@ -34,4 +35,6 @@ export const DELETE = apiRoute<Params>("v1", async ({ actor, params }) => {
   return json(serializeStandupV1(row, { noWaitTime: -1 }));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const POST = notFoundV1;
 export const OPTIONS = preflight;

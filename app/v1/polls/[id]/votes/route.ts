@@ -6,6 +6,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollResultsV1 } from "@/lib/api/v1/polls";
 import { parseV1PollVotesQuery } from "@/lib/api/v1/requests";
 import { getPollResultsForV1 } from "@/lib/domain/standup-admin";
@@ -16,4 +17,9 @@ export const GET = apiRoute<{ id: string }>("v1", async ({ url, actor, params })
   return json(serializePollResultsV1(results));
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const POST = notFoundV1;
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;

@@ -6,6 +6,7 @@
 import { json } from "@/lib/api/errors";
 import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId, readJson } from "@/lib/api/query";
+import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupStartBody } from "@/lib/api/v1/requests";
 import { startStandup } from "@/lib/domain/standup-admin";
 
@@ -16,4 +17,9 @@ export const POST = apiRoute<{ id: string }>("v1", async ({ request, actor, para
   return json("ok");
 });
 
+/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
+export const GET = notFoundV1;
+export const PUT = notFoundV1;
+export const PATCH = notFoundV1;
+export const DELETE = notFoundV1;
 export const OPTIONS = preflight;
