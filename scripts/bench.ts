@@ -22,7 +22,7 @@ function demoKey(): string {
   return JSON.parse(fs.readFileSync(file, "utf8")).api_keys.admin.key;
 }
 
-async function getJson(url: string, key: string): Promise<any> {
+async function getJson(url: string, key: string): Promise<{ data: Array<{ id: number }> }> {
   const r = await fetch(`${base}${url}`, { headers: { authorization: key } });
   if (!r.ok) throw new Error(`${url} answered ${r.status}: ${await r.text()}`);
   return r.json();
@@ -45,7 +45,9 @@ const endpoints = [
 ];
 
 console.log(`Benchmarking ${base} — ${seconds}s per endpoint, ${connections} connections\n`);
-console.log(`${"endpoint".padEnd(48)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p97.5 ms".padStart(9)} ${"p99 ms".padStart(8)} ${"non-2xx".padStart(8)}`);
+console.log(
+  `${"endpoint".padEnd(48)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p97.5 ms".padStart(9)} ${"p99 ms".padStart(8)} ${"non-2xx".padStart(8)}`,
+);
 for (const url of endpoints) {
   const result = await autocannon({ url: `${base}${url}`, connections, duration: seconds, headers: { authorization: key } });
   console.log(

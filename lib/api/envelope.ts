@@ -17,7 +17,12 @@ export function pageOf<T>(rows: T[], limit: number): Page<T> {
 }
 
 /** Builds the list envelope; `positionOf` gives the keyset position of the last item. */
-export function listEnvelope<T, S>(page: Page<T>, serialize: (item: T) => S, positionOf: (item: T) => CursorPosition, binding: unknown): ListEnvelope<S> {
+export function listEnvelope<T, S>(
+  page: Page<T>,
+  serialize: (item: T) => S,
+  positionOf: (item: T) => CursorPosition,
+  binding: unknown,
+): ListEnvelope<S> {
   return {
     data: page.items.map(serialize),
     next_cursor: page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null,

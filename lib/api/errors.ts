@@ -62,7 +62,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** Builds the error response of a version for a status, code and message. */
-export function errorResponse(version: ApiVersion, status: number, code: ApiErrorCode, message: string, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  version: ApiVersion,
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   const body = version === "v2" ? { error: { code, message } } : { error: message };
   return json(body, status, headers);
 }

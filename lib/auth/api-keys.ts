@@ -35,7 +35,10 @@ export function keyFromAuthorization(header: string | null | undefined): string 
  * Creates a key for a user of a team and returns the plaintext once.
  * @returns `{ key, id, prefix }`; `prefix` (first 12 characters) is what lists show.
  */
-export async function createApiKey(db: Tx, input: { teamId: number; userId: number; name: string }): Promise<{ key: string; id: number; prefix: string }> {
+export async function createApiKey(
+  db: Tx,
+  input: { teamId: number; userId: number; name: string },
+): Promise<{ key: string; id: number; prefix: string }> {
   const key = generateApiKey();
   const prefix = key.slice(0, 12);
   const row = await db.apiKey.create({

@@ -47,9 +47,12 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const failed = rows.find((r) => !r.finished_at && !r.rolled_back_at);
     if (failed) {
       throw new Error(
@@ -67,11 +70,10 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       }
       const id = randomUUID();
       log(`Applying migration ${m.name}`);
-      await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`, [
-        id,
-        m.checksum,
-        m.name,
-      ]);
+      await client.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
+        [id, m.checksum, m.name],
+      );
       try {
         await client.query("BEGIN");
         await client.query(m.sql);

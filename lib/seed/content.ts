@@ -140,7 +140,8 @@ export function weeklyQuestions(): QuestionPlan[] {
       answer_type: "text",
       choices: [],
       color: "F4A261",
-      answer: (ctx) => (ctx.rng.chance(0.6) ? ctx.rng.pick(NO_BLOCKERS) : `Depends on ${ctx.colleague} finishing ${ctx.rng.pick(WORK_ITEMS)}.`),
+      answer: (ctx) =>
+        ctx.rng.chance(0.6) ? ctx.rng.pick(NO_BLOCKERS) : `Depends on ${ctx.colleague} finishing ${ctx.rng.pick(WORK_ITEMS)}.`,
     },
   ];
 }
@@ -204,7 +205,14 @@ export function oneOnOneQuestions(): QuestionPlan[] {
       answer_type: "text",
       choices: [],
       color: "2A9D8F",
-      answer: (ctx) => ctx.rng.pick(["Manageable.", "A bit too much this week.", "Comfortable, could take on more.", "Heavy because of on-call.", "Balanced."]),
+      answer: (ctx) =>
+        ctx.rng.pick([
+          "Manageable.",
+          "A bit too much this week.",
+          "Comfortable, could take on more.",
+          "Heavy because of on-call.",
+          "Balanced.",
+        ]),
     },
     {
       text: "What support do you need from me?",
@@ -226,7 +234,13 @@ export function oneOnOneQuestions(): QuestionPlan[] {
       choices: [],
       color: "F4A261",
       answer: (ctx) =>
-        ctx.rng.pick(["No.", "Planning some time off next month.", "Would love to mentor the intern.", "Curious about the conference budget.", "-"]),
+        ctx.rng.pick([
+          "No.",
+          "Planning some time off next month.",
+          "Would love to mentor the intern.",
+          "Curious about the conference budget.",
+          "-",
+        ]),
     },
   ];
 }

@@ -205,7 +205,15 @@ function planStandupRun(ctx: RunContext & { weekday: string }): void {
     } else if (ctx.isLatest || submits) {
       // Not answered yet: the latest run (or a started answer that is still in progress).
       const started = rng.chance(0.4) && startedAt.getTime() <= now.getTime() ? startedAt : null;
-      ctx.plan.reports.push({ ...base, status: "pending", started_at: started, submitted_at: null, created_at: at, answers: [], message: null });
+      ctx.plan.reports.push({
+        ...base,
+        status: "pending",
+        started_at: started,
+        submitted_at: null,
+        created_at: at,
+        answers: [],
+        message: null,
+      });
     } else if (rng.chance(0.12)) {
       const discardedAt = min(new Date(startedAt.getTime() + rng.int(2, 20) * MINUTE), now);
       ctx.plan.reports.push({
@@ -247,7 +255,16 @@ function planPollRun(ctx: RunContext & { closes: Date | null }): void {
       const s = rng.pick(PROCESS_SUGGESTIONS);
       const categories = ctx.isLatest ? [] : s.categories;
       for (const cat of categories) counts.set(cat, (counts.get(cat) ?? 0) + 1);
-      ctx.plan.votes.push({ checkinKey: c.key, date, questionIndex: 0, userKey, choice: null, text: s.text, categories, created_at: created });
+      ctx.plan.votes.push({
+        checkinKey: c.key,
+        date,
+        questionIndex: 0,
+        userKey,
+        choice: null,
+        text: s.text,
+        categories,
+        created_at: created,
+      });
     } else {
       const favourite = LUNCH_CHOICES[hashString(user.realname) % LUNCH_CHOICES.length] as string;
       const choice = rng.chance(0.45) ? favourite : rng.pick(question.choices);
@@ -260,7 +277,9 @@ function planPollRun(ctx: RunContext & { closes: Date | null }): void {
       date,
       questionIndex: 0,
       status: ctx.isLatest ? "pending" : "completed",
-      categories: ctx.isLatest ? null : [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+      categories: ctx.isLatest
+        ? null
+        : [...counts].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     });
   }
 }

@@ -79,7 +79,15 @@ export const ACME_PEOPLE: PersonSpec[] = [
 
 /** The Globex Labs roster (6 people, one office): index 0 is the admin. */
 export const GLOBEX_PEOPLE: PersonSpec[] = [
-  { title: "Founder & CEO", timezone: "America/Chicago", locale: "en_US", tags: ["lead"], is_admin: true, is_billing_admin: true, emailLocal: "admin" },
+  {
+    title: "Founder & CEO",
+    timezone: "America/Chicago",
+    locale: "en_US",
+    tags: ["lead"],
+    is_admin: true,
+    is_billing_admin: true,
+    emailLocal: "admin",
+  },
   { title: "Lead Engineer", timezone: "America/Chicago", locale: "en_US", tags: ["eng"] },
   { title: "Software Engineer", timezone: "America/Chicago", locale: "en_US", tags: ["eng"] },
   { title: "Software Engineer", timezone: "America/Denver", locale: "en_US", tags: ["eng"] },

@@ -93,7 +93,15 @@ function weeklyRecurrence(day: string) {
 function checkin(
   base: Omit<
     CheckinPlan,
-    "wait_time" | "intro" | "recurrence" | "duration" | "next_run_at" | "pausedFrom" | "participation" | "anonymousRequestRate" | "updated_at"
+    | "wait_time"
+    | "intro"
+    | "recurrence"
+    | "duration"
+    | "next_run_at"
+    | "pausedFrom"
+    | "participation"
+    | "anonymousRequestRate"
+    | "updated_at"
   > &
     Partial<CheckinPlan>,
   now: Date,
@@ -343,7 +351,13 @@ function planGlobex(now: Date, ns: string, rng: Rng): TeamPlan {
   const slug = `globex${ns}`;
   const tz = "America/Chicago";
   const today = localDateKey(now, tz);
-  const users = planUsers({ teamSlug: slug, domain: ns ? `globex-${ns}.example` : "globex.example", people: GLOBEX_PEOPLE, rng, fakerSalt: 7_000 });
+  const users = planUsers({
+    teamSlug: slug,
+    domain: ns ? `globex-${ns}.example` : "globex.example",
+    people: GLOBEX_PEOPLE,
+    rng,
+    fakerSalt: 7_000,
+  });
   const u = (i: number) => (users[i] as UserPlan).key;
   const all = users.map((x) => x.key);
   const channels = [planChannel(rng, slug, "daily-updates", "Standup reports from the lab", all)];
@@ -393,7 +407,8 @@ function planGlobex(now: Date, ns: string, rng: Rng): TeamPlan {
  */
 export function planDemoData(options: PlanOptions): DemoPlan {
   const ns = options.namespace ?? "";
-  if (ns && !/^[a-z0-9]{1,8}$/.test(ns)) throw new Error(`Invalid seed namespace ${JSON.stringify(ns)}: use 1–8 lowercase letters or digits`);
+  if (ns && !/^[a-z0-9]{1,8}$/.test(ns))
+    throw new Error(`Invalid seed namespace ${JSON.stringify(ns)}: use 1–8 lowercase letters or digits`);
   const rng = new Rng(hashString(`ids:${ns}`));
   const teams = [planAcme(options.now, ns, rng), planGlobex(options.now, ns, rng)];
   const history = planHistory({ teams, now: options.now, days: HISTORY_DAYS, namespace: ns });

@@ -54,7 +54,11 @@ describe("planDemoData (pure)", () => {
     expect(standups.filter((c) => c.is_anonymous)).toHaveLength(1);
     expect(standups.filter((c) => c.is_confidential)).toHaveLength(1);
     expect(standups.filter((c) => c.state === "paused")).toHaveLength(1);
-    expect(standups.some((c) => c.questions.some((q) => q.answer_type === "multiple_choice") && c.questions.some((q) => q.answer_type === "text"))).toBe(true);
+    expect(
+      standups.some(
+        (c) => c.questions.some((q) => q.answer_type === "multiple_choice") && c.questions.some((q) => q.answer_type === "text"),
+      ),
+    ).toBe(true);
     const polls = acme?.checkins.filter((c) => c.kind === "poll") ?? [];
     expect(polls.map((p) => p.questions[0]?.answer_type).sort()).toEqual(["multiple_choice", "open_ended"]);
     expect(polls.every((p) => p.recurrence?.type === "weekly")).toBe(true);
@@ -66,7 +70,12 @@ describe("planDemoData (pure)", () => {
     const b = planDemoData({ now, namespace: "ns1" });
     expect(b.teams.map((t) => t.users.map((u) => u.realname))).toEqual(a.teams.map((t) => t.users.map((u) => u.realname)));
     const idsA = new Set(
-      a.teams.flatMap((t) => [t.chat_id, ...t.users.map((u) => u.chat_id), ...t.users.map((u) => u.email), ...t.channels.map((c) => c.chat_id)]),
+      a.teams.flatMap((t) => [
+        t.chat_id,
+        ...t.users.map((u) => u.chat_id),
+        ...t.users.map((u) => u.email),
+        ...t.channels.map((c) => c.chat_id),
+      ]),
     );
     for (const t of b.teams)
       for (const id of [t.chat_id, ...t.users.map((u) => u.chat_id), ...t.users.map((u) => u.email), ...t.channels.map((c) => c.chat_id)])
@@ -102,7 +111,8 @@ describe("planDemoData (pure)", () => {
       if (r.status === "submitted") {
         expect(r.submitted_at).not.toBeNull();
         const delay =
-          (r.submitted_at as Date).getTime() - (h.occurrences.find((o) => o.checkinKey === r.checkinKey && o.date === r.date)?.scheduled_at.getTime() ?? 0);
+          (r.submitted_at as Date).getTime() -
+          (h.occurrences.find((o) => o.checkinKey === r.checkinKey && o.date === r.date)?.scheduled_at.getTime() ?? 0);
         expect(delay).toBeGreaterThan(0);
         expect(delay).toBeLessThanOrEqual(151 * 60_000);
         expect(r.message?.text).toBeTruthy();
@@ -228,7 +238,9 @@ describe("seedDemoData (database)", () => {
     expect(await db.report.count({ where: { checkin_id: anon.id, is_anonymous: false } })).toBe(0);
     expect(await db.report.count({ where: { checkin_id: anon.id, status: "submitted" } })).toBeGreaterThan(50);
     const submitted = await db.report.count({ where: { team_id: acmeId, status: "submitted" } });
-    const messages = await db.chatMessage.count({ where: { team_id: acmeId, kind: "report", delivery_state: "delivered", report_id: { not: null } } });
+    const messages = await db.chatMessage.count({
+      where: { team_id: acmeId, kind: "report", delivery_state: "delivered", report_id: { not: null } },
+    });
     expect(messages).toBe(submitted);
     const answers = await db.answer.count({ where: { team_id: acmeId } });
     expect(answers).toBeGreaterThan(submitted * 2);

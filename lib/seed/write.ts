@@ -58,7 +58,12 @@ const dateKeyOf = (d: Date): DateKey => d.toISOString().slice(0, 10);
  * @param passwordHash stored for every demo user (hash once; argon2 is slow).
  * @param log progress lines.
  */
-export async function writePlan(tx: Tx, plan: DemoPlan, passwordHash: string, log: (line: string) => void): Promise<{ ids: WrittenIds; counts: SeedCounts }> {
+export async function writePlan(
+  tx: Tx,
+  plan: DemoPlan,
+  passwordHash: string,
+  log: (line: string) => void,
+): Promise<{ ids: WrittenIds; counts: SeedCounts }> {
   const started = Date.now();
   const step = (what: string) => log(`  ${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const teamIds = new Map<string, number>();
@@ -102,7 +107,13 @@ export async function writePlan(tx: Tx, plan: DemoPlan, passwordHash: string, lo
 
   const channels = await tx.channel.createManyAndReturn({
     data: plan.teams.flatMap((t) =>
-      t.channels.map((c) => ({ chat_id: c.chat_id, team_id: must(teamIds, t.slug, "team"), name: c.name, topic: c.topic, created_at: t.created_at })),
+      t.channels.map((c) => ({
+        chat_id: c.chat_id,
+        team_id: must(teamIds, t.slug, "team"),
+        name: c.name,
+        topic: c.topic,
+        created_at: t.created_at,
+      })),
     ),
     select: { id: true, chat_id: true },
   });
@@ -167,7 +178,8 @@ export async function writePlan(tx: Tx, plan: DemoPlan, passwordHash: string, lo
     select: { id: true, checkin_id: true, position: true },
   });
   const questionId = new Map(questions.map((q) => [`${q.checkin_id}/${q.position}`, q.id]));
-  const qid = (checkinKey: string, position: number) => must(questionId, `${must(checkinIds, checkinKey, "checkin")}/${position}`, "question");
+  const qid = (checkinKey: string, position: number) =>
+    must(questionId, `${must(checkinIds, checkinKey, "checkin")}/${position}`, "question");
   await tx.checkinMember.createMany({
     data: checkinPlans.flatMap(({ c }) =>
       c.memberKeys.map((k) => ({
@@ -211,7 +223,8 @@ export async function writePlan(tx: Tx, plan: DemoPlan, passwordHash: string, lo
     }),
   );
   const occurrenceByKey = new Map(occurrences.map((o) => [`${o.checkin_id}/${dateKeyOf(o.date)}`, o.id]));
-  const oid = (checkinKey: string, date: DateKey) => must(occurrenceByKey, `${must(checkinIds, checkinKey, "checkin")}/${date}`, "occurrence");
+  const oid = (checkinKey: string, date: DateKey) =>
+    must(occurrenceByKey, `${must(checkinIds, checkinKey, "checkin")}/${date}`, "occurrence");
   const occurrenceMembers = await inChunksCount(
     h.occurrences.flatMap((o) =>
       o.members.map((m) => ({
@@ -245,7 +258,8 @@ export async function writePlan(tx: Tx, plan: DemoPlan, passwordHash: string, lo
     }),
   );
   const reportByKey = new Map(reports.map((r) => [`${r.occurrence_id}/${r.user_id}`, r.id]));
-  const rid = (checkinKey: string, date: DateKey, userKey: string) => must(reportByKey, `${oid(checkinKey, date)}/${must(userIds, userKey, "user")}`, "report");
+  const rid = (checkinKey: string, date: DateKey, userKey: string) =>
+    must(reportByKey, `${oid(checkinKey, date)}/${must(userIds, userKey, "user")}`, "report");
   const submitted = h.reports.filter((r) => r.status === "submitted");
   const answers = await inChunksCount(
     submitted.flatMap((r) =>
