@@ -267,7 +267,7 @@ const zAnswerValue = z.union([
   z.object({ answer: z.union([z.string(), z.number().transform(String)]) }).transform((a) => a.answer),
 ]);
 
-const zReportCreate = z.object({
+export const zReportCreate = z.object({
   standup_id: zV1Id,
   answers: z.record(z.string(), zAnswerValue, { message: "must be an object mapping question ids to answers" }),
 });
@@ -321,7 +321,7 @@ const standupShape = {
   personalised: zV1Bool,
 };
 
-const zStandupPartial = z.object({
+export const zStandupPartial = z.object({
   name: standupShape.name.optional(),
   channel: standupShape.channel.optional(),
   time: standupShape.time.optional(),
@@ -433,7 +433,7 @@ export function parseV1StandupDuplicateBody(body: unknown): V1StandupInput {
 /** Body of POST /v1/standups/{id}/start: who to ask; both empty → everyone. */
 export type V1StandupStartBody = { users: UserRef[]; emails: string[] };
 
-const zStart = z.object({
+export const zStart = z.object({
   users: zUserRefs,
   user_ids: zUserRefs,
   emails: z.array(z.string().trim().min(3).max(320)).nullish(),
@@ -449,7 +449,7 @@ export function parseV1StandupStartBody(body: unknown): V1StandupStartBody {
 /** Body of POST /v1/polls (spec §4.3: all fields required). */
 export type V1PollCreateBody = { name: string; channel: string; question: string; choices: string[]; duration: number };
 
-const zPollCreate = z.object({
+export const zPollCreate = z.object({
   name: zText("name"),
   channel: zText("channel", 100),
   question: zText("question", 500),
