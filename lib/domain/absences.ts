@@ -1,12 +1,28 @@
 /**
  * Vacation / out-of-office ranges (local dates, inclusive on both ends) and the team roster of the
  * dashboard's Team page. Every member can read the team's roster and absences; only team admins
- * add or remove ranges. Participation (lib/domain/dashboard.ts) excludes absent members who did
- * not report, reading absences at query time.
+ * add or remove ranges. Participation (lib/domain/participation.ts, also behind the dashboard)
+ * excludes absent members who did not report, reading absences at query time; a new occurrence's
+ * member snapshot records absent members as not asked (`usersAbsentOn`).
  */
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, InvalidParameterError, NotFoundError, UserNotFoundError } from "@/lib/domain/errors";
+
+/**
+ * Of `userIds`, the ones with an absence (vacation or out-of-office) covering `date` (the UTC
+ * midnight of an occurrence's local date): they are not asked in that occurrence. One query; none
+ * when `userIds` is empty. Shared by every path that starts an occurrence (scheduler, start now,
+ * poll broadcast).
+ */
+export async function usersAbsentOn(client: Tx, userIds: number[], date: Date): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await client.absence.findMany({
+    where: { user_id: { in: userIds }, start_date: { lte: date }, end_date: { gte: date } },
+    select: { user_id: true },
+  });
+  return new Set(rows.map((a) => a.user_id));
+}
 
 export type AbsenceItem = {
   id: number;

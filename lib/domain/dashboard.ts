@@ -4,19 +4,22 @@
  * `dashboardStandupWhere` (built on lib/domain/visibility.ts, the rule of the v1 standup reads with
  * `admin`), so no page shows another team's data; the counting is one SQL query per call (no N+1).
  *
- * Participation (spec §2.6, the definition of lib/domain/participation.ts): for one occurrence,
- * `asked` = the members snapshot ∪ anyone who submitted a report for it; `responded` = those with a
- * submitted report; `excused` = those who did not report and whose vacation/out-of-office range
- * covers the occurrence date; `expected` = asked − excused; rate = responded / expected (null
- * when nobody was expected). Absences are read
- * at query time, so adding a vacation changes past participation at once.
+ * Participation (spec §2.6) is counted by lib/domain/participation.ts (`countOccurrenceParticipation`,
+ * the same rule as the API): for one occurrence, `asked` = the members snapshot ∪ anyone who
+ * submitted a report for it; `responded` = those with a submitted report; `excused` = those who did
+ * not report and whose vacation/out-of-office range covers the occurrence date; `expected` =
+ * asked − excused. The dashboard's rate is responded / expected unrounded, and null (not 0) when
+ * nobody was expected. Absences are read at query time, so adding a vacation changes past
+ * participation at once.
  */
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
+import { countOccurrenceParticipation } from "@/lib/domain/participation";
 import { localDateOf } from "@/lib/domain/schedule";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { v1ListableStandupWhere } from "@/lib/domain/visibility";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Standups the dashboard shows to the actor: the ones they take part in or created, and for team
@@ -37,8 +40,6 @@ export type OccurrenceParticipation = {
   expected: number;
   rate: number | null;
 };
-
-type RawParticipation = { occurrence_id: number; checkin_id: number; date: Date; asked: number; responded: number; excused: number };
 
 /** Adds `n` days to a "YYYY-MM-DD" date. */
 export function addDaysIso(date: string, n: number): string {
@@ -62,9 +63,16 @@ async function assertVisibleStandup(actor: Actor, checkinId: number, tx: Tx) {
   return row;
 }
 
+/** responded / expected (unrounded, for charts); null when nobody was expected. */
+function rateOf(responded: number, expected: number): number | null {
+  return expected > 0 ? Math.min(1, responded / expected) : null;
+}
+
 /**
- * Participation of every occurrence of `checkinIds` with a date in [since, until] (inclusive),
- * oldest first. The ids must already be visibility-checked by the caller of this module.
+ * Participation of every occurrence of `checkinIds` (standups) with a date in [since, until]
+ * (inclusive), oldest first, counted by `countOccurrenceParticipation` of
+ * lib/domain/participation.ts (one query). The ids must already be visibility-checked by the
+ * caller of this module.
  */
 async function participationRows(
   teamId: number,
@@ -74,41 +82,25 @@ async function participationRows(
   tx: Tx,
 ): Promise<OccurrenceParticipation[]> {
   if (checkinIds.length === 0) return [];
-  // Same definition as lib/domain/participation.ts (GET /v2/standups/{id}/participation):
-  // roster = snapshot ∪ responders; excused = on leave and did not report.
-  const rows = await tx.$queryRaw<RawParticipation[]>`
-    SELECT o.id AS occurrence_id, o.checkin_id, o.date,
-      count(x.user_id)::int AS asked,
-      count(x.user_id) FILTER (WHERE x.responded)::int AS responded,
-      count(x.user_id) FILTER (WHERE x.on_leave AND NOT x.responded)::int AS excused
-    FROM occurrences o
-    LEFT JOIN LATERAL (
-      SELECT u.user_id,
-        EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = u.user_id AND r.status = 'submitted') AS responded,
-        EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= o.date AND a.end_date >= o.date) AS on_leave
-      FROM (
-        SELECT om.user_id FROM occurrence_members om WHERE om.occurrence_id = o.id
-        UNION
-        SELECT r.user_id FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted'
-      ) u
-    ) x ON true
-    WHERE o.team_id = ${teamId} AND o.checkin_id = ANY(${checkinIds}::int[])
-      AND o.date >= ${since}::date AND o.date <= ${until}::date
-    GROUP BY o.id
-    ORDER BY o.date ASC, o.id ASC`;
-  return rows.map((r) => {
-    const expected = r.asked - r.excused;
-    return {
-      occurrenceId: r.occurrence_id,
-      checkinId: r.checkin_id,
-      date: r.date.toISOString().slice(0, 10),
-      asked: r.asked,
-      responded: r.responded,
-      excused: r.excused,
-      expected,
-      rate: expected > 0 ? Math.min(1, r.responded / expected) : null,
-    };
+  const counts = await countOccurrenceParticipation(tx, {
+    where: [
+      Prisma.sql`o.team_id = ${teamId}`,
+      Prisma.sql`o.checkin_id = ANY(${checkinIds}::int[])`,
+      Prisma.sql`o.date >= ${since}::date AND o.date <= ${until}::date`,
+    ],
+    isPoll: false,
+    order: "asc",
   });
+  return counts.map((c) => ({
+    occurrenceId: c.occurrenceId,
+    checkinId: c.checkinId,
+    date: c.date,
+    asked: c.expected + c.excludedVacation,
+    responded: c.responded,
+    excused: c.excludedVacation,
+    expected: c.expected,
+    rate: rateOf(c.responded, c.expected),
+  }));
 }
 
 /**
@@ -145,7 +137,7 @@ export async function getStandupSummaries(
     s.occurrences += 1;
     out.set(r.checkinId, s);
   }
-  for (const s of out.values()) s.rate = s.expected > 0 ? Math.min(1, s.responded / s.expected) : null;
+  for (const s of out.values()) s.rate = rateOf(s.responded, s.expected);
   return out;
 }
 
@@ -241,7 +233,7 @@ export async function getOverview(actor: Actor, input: { timezone: string }, tx:
     p.expected += r.expected;
     p.responded += r.responded;
   }
-  for (const p of byDate.values()) p.rate = p.expected > 0 ? Math.min(1, p.responded / p.expected) : null;
+  for (const p of byDate.values()) p.rate = rateOf(p.responded, p.expected);
   const week = rows
     .filter((r) => r.date >= weekStart)
     .map((r) => ({ ...r, standupName: names.get(r.checkinId) ?? "" }))
@@ -254,7 +246,7 @@ export async function getOverview(actor: Actor, input: { timezone: string }, tx:
     standupCount: standups.length,
     week,
     trend: [...byDate.values()],
-    weekRate: wExpected > 0 ? Math.min(1, wResponded / wExpected) : null,
+    weekRate: rateOf(wResponded, wExpected),
   };
 }
 
@@ -291,11 +283,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       time: true,
       days: true,
       is_anonymous: true,
-      questions: {
-        where: { archived_at: null },
-        orderBy: [{ position: "asc" }, { id: "asc" }],
-        select: { id: true, text: true, answer_type: true, choices: true },
-      },
+      questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
       reports: {
         where: {
           user_id: actor.userId,

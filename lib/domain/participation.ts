@@ -21,7 +21,7 @@
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { visiblePollWhere, visibleStandupWhere } from "@/lib/domain/visibility";
+import { type CheckinKind, visibleCheckinWhere } from "@/lib/domain/visibility";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Default page size (spec §8). */
@@ -80,21 +80,41 @@ export function participationRate(responded: number, expected: number): number {
   return expected > 0 ? Math.round((responded / expected) * 10_000) / 10_000 : 0;
 }
 
-type Row = { id: number; date: string; expected: bigint | number; responded: bigint | number; vacation: bigint | number };
+/**
+ * Participation counts of one occurrence (the definitions above), before any rate. `date` is the
+ * local occurrence date "YYYY-MM-DD"; `excludedVacation` is 0 for polls.
+ */
+export type OccurrenceCounts = {
+  occurrenceId: number;
+  checkinId: number;
+  date: string;
+  expected: number;
+  responded: number;
+  excludedVacation: number;
+};
 
-async function participationPage(
-  checkinId: number,
-  isPoll: boolean,
-  filters: ParticipationFilters,
+type CountsRow = {
+  id: number;
+  checkin_id: number;
+  date: string;
+  expected: bigint | number;
+  responded: bigint | number;
+  vacation: bigint | number;
+};
+
+/**
+ * The participation rule in SQL, in one statement: the counts of every occurrence of occurrences
+ * `o` matching all of `where`, ordered by (date, id) in `order`, at most `limit` of them (all when
+ * absent). The only implementation of the definitions above: the API pages here and the dashboard
+ * aggregates (lib/domain/dashboard.ts) both count through it. The caller checks visibility.
+ */
+export async function countOccurrenceParticipation(
   client: Tx,
-): Promise<ParticipationEntry[]> {
-  const conditions: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${checkinId}`];
-  if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
-  if (filters.until) conditions.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
-  if (filters.after) {
-    const { date, id } = filters.after;
-    conditions.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${id})`);
-  }
+  opts: { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "desc"; limit?: number },
+): Promise<OccurrenceCounts[]> {
+  const { isPoll } = opts;
+  const direction = opts.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${opts.limit}`;
   const responded = isPoll
     ? Prisma.sql`EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = occ.id AND v.user_id = u.user_id)`
     : Prisma.sql`EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = occ.id AND r.user_id = u.user_id AND r.status = 'submitted')`;
@@ -105,14 +125,14 @@ async function participationPage(
     ? Prisma.sql`false`
     : Prisma.sql`EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date)`;
 
-  const rows = await client.$queryRaw<Row[]>`
+  const rows = await client.$queryRaw<CountsRow[]>`
     WITH occ AS (
-      SELECT o.id, o.date FROM occurrences o
-      WHERE ${Prisma.join(conditions, " AND ")}
-      ORDER BY o.date DESC, o.id DESC
-      LIMIT ${filters.limit + 1}
+      SELECT o.id, o.checkin_id, o.date FROM occurrences o
+      WHERE ${Prisma.join(opts.where, " AND ")}
+      ORDER BY o.date ${direction}, o.id ${direction}
+      ${limit}
     )
-    SELECT occ.id, to_char(occ.date, 'YYYY-MM-DD') AS date, s.expected, s.responded, s.vacation
+    SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date, s.expected, s.responded, s.vacation
     FROM occ
     CROSS JOIN LATERAL (
       SELECT
@@ -128,22 +148,46 @@ async function participationPage(
         ) u
       ) x
     ) s
-    ORDER BY occ.date DESC, occ.id DESC`;
+    ORDER BY occ.date ${direction}, occ.id ${direction}`;
 
-  return rows.map((r) => {
-    const expected = Number(r.expected);
-    const respondedCount = Number(r.responded);
-    return {
-      occurrenceId: r.id,
-      checkinId,
-      isPoll,
-      date: r.date,
-      expected,
-      responded: respondedCount,
-      participationRate: participationRate(respondedCount, expected),
-      excludedVacation: isPoll ? 0 : Number(r.vacation),
-    };
-  });
+  return rows.map((r) => ({
+    occurrenceId: r.id,
+    checkinId: r.checkin_id,
+    date: r.date,
+    expected: Number(r.expected),
+    responded: Number(r.responded),
+    excludedVacation: isPoll ? 0 : Number(r.vacation),
+  }));
+}
+
+/** A participation page of one standup or poll, after the visibility check (`visibleCheckinWhere`). */
+async function participationOf(
+  actor: Actor,
+  kind: CheckinKind,
+  id: number,
+  filters: ParticipationFilters,
+  client: Tx,
+): Promise<ParticipationEntry[]> {
+  const checkin = await client.checkin.findFirst({ where: { AND: [{ id }, visibleCheckinWhere(actor, kind)] }, select: { id: true } });
+  if (!checkin) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
+  return participationPage(checkin.id, kind === "poll", filters, client);
+}
+
+async function participationPage(
+  checkinId: number,
+  isPoll: boolean,
+  filters: ParticipationFilters,
+  client: Tx,
+): Promise<ParticipationEntry[]> {
+  const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${checkinId}`];
+  if (filters.since) where.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
+  if (filters.until) where.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
+  if (filters.after) {
+    const { date, id } = filters.after;
+    where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${id})`);
+  }
+  const counts = await countOccurrenceParticipation(client, { where, isPoll, order: "desc", limit: filters.limit + 1 });
+  return counts.map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));
 }
 
 /**
@@ -158,9 +202,7 @@ export async function listStandupParticipation(
   filters: ParticipationFilters,
   client: Tx = db,
 ): Promise<ParticipationEntry[]> {
-  const standup = await client.checkin.findFirst({ where: { AND: [{ id: standupId }, visibleStandupWhere(actor)] }, select: { id: true } });
-  if (!standup) throw new NotFoundError("Standup");
-  return participationPage(standup.id, false, filters, client);
+  return participationOf(actor, "standup", standupId, filters, client);
 }
 
 /**
@@ -174,7 +216,5 @@ export async function listPollParticipation(
   filters: ParticipationFilters,
   client: Tx = db,
 ): Promise<ParticipationEntry[]> {
-  const poll = await client.checkin.findFirst({ where: { AND: [{ id: pollId }, visiblePollWhere(actor)] }, select: { id: true } });
-  if (!poll) throw new NotFoundError("Poll");
-  return participationPage(poll.id, true, filters, client);
+  return participationOf(actor, "poll", pollId, filters, client);
 }

@@ -5,49 +5,32 @@
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
 import { db, type Tx } from "@/lib/db";
+import { usersAbsentOn } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { broadcastPoll } from "@/lib/domain/broadcasts";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { InvalidParameterError } from "@/lib/domain/errors";
 import { isValidTimezone, localDateOf, WEEKDAYS } from "@/lib/domain/schedule";
-import { type CheckinView, checkinViewSelect, type StandupListFilters } from "@/lib/domain/standups";
-import { visiblePollWhere } from "@/lib/domain/visibility";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { type CheckinView, getCheckin, listCheckins, type StandupListFilters } from "@/lib/domain/standups";
 
 /** Filters of GET /v2/polls: the same as GET /v2/standups (spec §4.1). */
 export type PollListFilters = StandupListFilters;
 
 /**
- * Lists the actor's polls (active and paused), newest first (created desc, id desc), keyset paginated.
+ * Lists the actor's polls (active and paused), newest first (created desc, id desc), keyset
+ * paginated, through the shared `listCheckins` (lib/domain/standups.ts).
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listPolls(actor: Actor, filters: PollListFilters, client: Tx = db): Promise<CheckinView[]> {
-  const and: Prisma.CheckinWhereInput[] = [visiblePollWhere(actor), { state: { in: filters.states } }];
-  if (filters.isAnonymous !== undefined) and.push({ is_anonymous: filters.isAnonymous });
-  if (filters.broadcastChannel !== undefined) and.push({ broadcast_channel: { chat_id: filters.broadcastChannel } });
-  if (filters.createdSince) and.push({ created_at: { gte: filters.createdSince } });
-  if (filters.createdUntil) and.push({ created_at: { lt: filters.createdUntil } });
-  if (filters.after) {
-    const { createdAt, id } = filters.after;
-    and.push({ created_at: { lte: createdAt } }, { OR: [{ created_at: { lt: createdAt } }, { id: { lt: id } }] });
-  }
-  const rows = await client.checkin.findMany({
-    where: { AND: and },
-    orderBy: [{ created_at: "desc" }, { id: "desc" }],
-    take: filters.limit + 1,
-    select: checkinViewSelect({ withQuestions: filters.withQuestions }),
-  });
-  return rows as unknown as CheckinView[];
+  return listCheckins(actor, "poll", filters, client);
 }
 
 /**
- * One poll visible to the actor (its creator; active or paused).
+ * One poll visible to the actor (its creator; active or paused), through the shared `getCheckin`.
  * @throws NotFoundError for polls of other users or teams, archived/draft polls, and standups.
  */
 export async function getPoll(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
-  const row = await client.checkin.findFirst({ where: { AND: [{ id }, visiblePollWhere(actor)] }, select: checkinViewSelect(opts) });
-  if (!row) throw new NotFoundError("Poll");
-  return row as unknown as CheckinView;
+  return getCheckin(actor, "poll", id, opts, client);
 }
 
 /** Input of `createPoll` (v2 body and v1 body map onto it). */
@@ -141,16 +124,7 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
     });
 
     const day = new Date(`${date}T00:00:00.000Z`);
-    const absent = new Set(
-      memberIds.length
-        ? (
-            await t.absence.findMany({
-              where: { user_id: { in: memberIds }, start_date: { lte: day }, end_date: { gte: day } },
-              select: { user_id: true },
-            })
-          ).map((a) => a.user_id)
-        : [],
-    );
+    const absent = await usersAbsentOn(t, memberIds, day);
     const occurrence = await t.occurrence.create({
       data: {
         team_id: actor.teamId,

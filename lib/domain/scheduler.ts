@@ -11,6 +11,7 @@
  * checkin's timezone; poll `duration` is in minutes.
  */
 import { type Db, db as defaultDb } from "@/lib/db";
+import { usersAbsentOn } from "@/lib/domain/absences";
 import { newChatTs } from "@/lib/domain/chat-ts";
 import { localDateOf, nextRunAt } from "@/lib/domain/schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -127,16 +128,7 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
   });
 
   const memberIds = checkin.members.map((m) => m.user_id);
-  const absent = new Set(
-    memberIds.length
-      ? (
-          await tx.absence.findMany({
-            where: { user_id: { in: memberIds }, start_date: { lte: date }, end_date: { gte: date } },
-            select: { user_id: true },
-          })
-        ).map((a) => a.user_id)
-      : [],
-  );
+  const absent = await usersAbsentOn(tx, memberIds, date);
   const asked = memberIds.filter((id) => !absent.has(id));
 
   if (memberIds.length) {

@@ -24,6 +24,7 @@
  * chat-style ids (`U0123ABCD`); channels are chat ids (`C0123ABCD`) or names (with or without '#').
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { usersAbsentOn } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { newChatTs } from "@/lib/domain/chat-ts";
@@ -33,7 +34,7 @@ import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
 import { isValidTimezone, localDateOf, parseTimeOfDay } from "@/lib/domain/schedule";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { createStandup, parseDays, parseQuestions, resolveUserIds } from "@/lib/domain/standup-create";
-import { type StandupV1View, standupV1Select } from "@/lib/domain/standups";
+import { currentQuestionsSelect, membersV1Select, type StandupV1View, standupV1Select, userV1Select } from "@/lib/domain/standups";
 import { listableReportWhere, VISIBLE_STATES, v1ListableStandupWhere } from "@/lib/domain/visibility";
 import { getPollVotes, type PollResults } from "@/lib/domain/votes";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -231,17 +232,6 @@ function accessiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
   };
 }
 
-const pollUserSelect = {
-  id: true,
-  chat_id: true,
-  username: true,
-  realname: true,
-  email: true,
-  avatar_url: true,
-  is_admin: true,
-  is_billing_admin: true,
-} as const;
-
 /** The Prisma select of a poll in the legacy (v1) shape. */
 export const pollV1Select = {
   id: true,
@@ -257,19 +247,18 @@ export const pollV1Select = {
   duration: true,
   dm_mode: true,
   created_at: true,
-  owner: { select: pollUserSelect },
+  owner: { select: userV1Select },
   broadcast_channel: { select: { chat_id: true, name: true } },
   sync_channel: { select: { chat_id: true, name: true } },
-  members: {
-    where: { user: { deactivated_at: null } },
-    select: { user: { select: pollUserSelect } },
-    orderBy: [{ added_at: "asc" }, { user_id: "asc" }],
-  },
-  questions: {
-    where: { archived_at: null },
-    select: { id: true, text: true, answer_type: true, choices: true, add_own_options: true, one_option_limit: true },
-    orderBy: [{ position: "asc" }, { id: "asc" }],
-  },
+  members: membersV1Select,
+  questions: currentQuestionsSelect({
+    id: true,
+    text: true,
+    answer_type: true,
+    choices: true,
+    add_own_options: true,
+    one_option_limit: true,
+  }),
 } satisfies Prisma.CheckinSelect;
 
 /** A poll loaded with `pollV1Select`. */
@@ -308,16 +297,7 @@ export async function createPollForV1(actor: Actor, input: CreatePollInput, clie
 }
 
 /** A voter as the legacy results show them (a v1 user object's source fields). */
-export type PollVoter = {
-  id: number;
-  chat_id: string;
-  username: string;
-  realname: string;
-  email: string;
-  avatar_url: string | null;
-  is_admin: boolean;
-  is_billing_admin: boolean;
-};
+export type PollVoter = Prisma.UserGetPayload<{ select: typeof userV1Select }>;
 
 /** A current (non-archived) question of a poll, in position order. */
 export type PollQuestionRef = { id: number; text: string; answer_type: string };
@@ -357,7 +337,7 @@ export async function getPollResultsForV1(
     }
   }
   const [voters, questions] = await Promise.all([
-    voterIds.size ? client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: pollUserSelect }) : [],
+    voterIds.size ? client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userV1Select }) : [],
     client.question.findMany({
       where: { checkin_id: id, team_id: actor.teamId, archived_at: null },
       orderBy: [{ position: "asc" }, { id: "asc" }],
@@ -564,7 +544,7 @@ export async function startStandup(
       select: {
         timezone: true,
         name: true,
-        questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1, select: { text: true } },
+        questions: { ...currentQuestionsSelect({ text: true }), take: 1 },
         members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
       },
     });
@@ -595,16 +575,8 @@ export async function startStandup(
     });
     if (!occurrence.started_at) await tx.occurrence.update({ where: { id: occurrence.id }, data: { started_at: now } });
 
-    const absent = new Set(
-      !explicit && targetIds.length
-        ? (
-            await tx.absence.findMany({
-              where: { user_id: { in: targetIds }, start_date: { lte: date }, end_date: { gte: date } },
-              select: { user_id: true },
-            })
-          ).map((a) => a.user_id)
-        : [],
-    );
+    // explicitly targeted users are asked even when absent
+    const absent = explicit ? new Set<number>() : await usersAbsentOn(tx, targetIds, date);
     const asked = targetIds.filter((u) => !absent.has(u));
 
     if (targetIds.length) {

@@ -35,6 +35,14 @@ export function visiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
   return { team_id: actor.teamId, kind: "poll", state: { in: [...VISIBLE_STATES] }, owner_id: actor.userId };
 }
 
+/** What a check-in read is about: a standup or a poll (the `kind` of a `checkins` row). */
+export type CheckinKind = "standup" | "poll";
+
+/** The v2 rule of either kind: `visibleStandupWhere` for standups, `visiblePollWhere` for polls. */
+export function visibleCheckinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhereInput {
+  return kind === "poll" ? visiblePollWhere(actor) : visibleStandupWhere(actor);
+}
+
 /** Reports listed by GET /v2/reports: submitted reports of active standups the actor can see. */
 export function listableReportWhere(actor: Actor): Prisma.ReportWhereInput {
   return {

@@ -4,12 +4,10 @@
  * responders outside the snapshot, expected = 0, membership changes after the fact, since/until,
  * cursors, limits, visibility, and a fixed query count per page (no N+1).
  */
-import { PrismaPg } from "@prisma/adapter-pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participation/route";
 import { GET as standupParticipationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { db } from "@/lib/db";
-import { PrismaClient } from "@/lib/generated/prisma/client";
 import {
   createTestCheckin,
   createTestOccurrence,
@@ -20,18 +18,10 @@ import {
   type TestUser,
 } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { installQueryCounter } from "@/tests/query-count";
 
-let queryCount = 0;
-{
-  const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string }),
-    log: [{ emit: "event", level: "query" }],
-  });
-  client.$on("query", () => {
-    queryCount++;
-  });
-  (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
-}
+// Count SQL statements: this file's shared Prisma client is a logging one (set before first use).
+const queries = installQueryCounter();
 
 const standupPart = (key: string, id: number | string, qs = "") =>
   call(standupParticipationRoute, {
@@ -175,15 +165,15 @@ describe("GET /v2/standups/{id}/participation", () => {
       const occ = await createTestOccurrence(big, date, [m0, m1]);
       if (i % 2 === 0) await createTestReport(big, m0, { occurrence_id: occ.id });
     }
-    queryCount = 0;
+    queries.reset();
     const r = await standupPart(m0.key, big.id);
-    const fullPageQueries = queryCount;
+    const fullPageQueries = queries.count;
     expect(r.body.data).toHaveLength(30);
     expect(r.body.has_more).toBe(true);
     expect(r.body.data[0].date).toBe("2025-02-01");
-    queryCount = 0;
+    queries.reset();
     await standupPart(m0.key, big.id, "limit=1");
-    expect(fullPageQueries).toBe(queryCount);
+    expect(fullPageQueries).toBe(queries.count);
     expect(fullPageQueries).toBeLessThanOrEqual(4);
   });
 });

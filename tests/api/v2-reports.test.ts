@@ -3,7 +3,6 @@
  * and limits, every filter, view=summary|full, anonymity rules, the visibility matrix, errors,
  * cursor walks and a query-count check (spec §2.4, §4.2, §7, §8).
  */
-import { PrismaPg } from "@prisma/adapter-pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getReportRoute } from "@/app/v2/reports/[reportId]/route";
 import { GET as listReportsRoute } from "@/app/v2/reports/route";
@@ -12,22 +11,13 @@ import { encodeCursor } from "@/lib/api/cursor";
 import { reportCursorPosition, toReportListFilters } from "@/lib/api/v2/reports";
 import { db } from "@/lib/db";
 import { type ReportView, resolveReportWindow } from "@/lib/domain/reports";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { walkPages } from "@/tests/cursor-walk";
 import { createTestCheckin, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { installQueryCounter, listQueryMeter } from "@/tests/query-count";
 
 // Count SQL statements: this file's shared Prisma client is a logging one (set before first use).
-let queryCount = 0;
-{
-  const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string }),
-    log: [{ emit: "event", level: "query" }],
-  });
-  client.$on("query", () => {
-    queryCount++;
-  });
-  (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
-}
+const queries = installQueryCounter();
 
 const list = (key: string | undefined, qs = "") => call(listReportsRoute, { path: `/v2/reports${qs ? `?${qs}` : ""}`, key });
 const getOne = (key: string | undefined, id: number | string) =>
@@ -357,20 +347,8 @@ describe("cursor pagination and query count", () => {
     expected = rows.sort((a, b) => b.at.getTime() - a.at.getTime() || b.id - a.id).map((x) => x.id);
   });
 
-  async function walk(qs: string, limit: number): Promise<number[]> {
-    const seen: number[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 100; page++) {
-      const res = await list(walker.key, `${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      expect(res.status).toBe(200);
-      expect(res.body.data.length).toBeLessThanOrEqual(limit);
-      seen.push(...ids(res.body));
-      expect(res.body.has_more).toBe(res.body.next_cursor !== null);
-      if (!res.body.has_more) return seen;
-      cursor = res.body.next_cursor;
-    }
-    throw new Error("walk did not end");
-  }
+  const walk = (qs: string, limit: number) =>
+    walkPages((cursor) => list(walker.key, `${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`), limit);
 
   for (const limit of [1, 2, 3, 5, 7, 23, 100]) {
     it(`visits every report exactly once in order with limit=${limit} (default window)`, async () => {
@@ -419,14 +397,8 @@ describe("cursor pagination and query count", () => {
   });
 
   it("query count (no N+1): a page of 100 issues as many SQL queries as a page of 2", async () => {
-    const measure = async (qs: string) => {
-      const before = queryCount;
-      const res = await list(walker.key, qs);
-      expect(res.status).toBe(200);
-      return { n: queryCount - before, items: res.body.data.length };
-    };
-    await measure("limit=1"); // warm-up: connection setup and the key's last_used_at write (fire and forget)
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { measure, warmUp } = listQueryMeter(queries, (qs) => list(walker.key, qs));
+    await warmUp();
     const small = await measure("limit=2");
     const big = await measure("limit=100");
     expect(big.items).toBeGreaterThan(small.items * 5);

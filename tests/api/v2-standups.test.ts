@@ -3,29 +3,19 @@
  * default of spec §4.1, errors, cursor walks, the visibility matrix, serialization (spec §2.2,
  * §2.3 for the poll variant) and a query-count check (no N+1).
  */
-import { PrismaPg } from "@prisma/adapter-pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
 import { GET as listStandupsRoute } from "@/app/v2/standups/route";
 import { serializeCheckinV2 } from "@/lib/api/v2/standups";
 import { db } from "@/lib/db";
 import { type CheckinView, checkinViewSelect } from "@/lib/domain/standups";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { walkPages } from "@/tests/cursor-walk";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { installQueryCounter, listQueryMeter } from "@/tests/query-count";
 
 // Count SQL statements: this file's shared Prisma client is a logging one (set before first use).
-let queryCount = 0;
-{
-  const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string }),
-    log: [{ emit: "event", level: "query" }],
-  });
-  client.$on("query", () => {
-    queryCount++;
-  });
-  (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
-}
+const queries = installQueryCounter();
 
 const list = (key: string | undefined, qs = "") => call(listStandupsRoute, { path: `/v2/standups${qs ? `?${qs}` : ""}`, key });
 const getOne = (key: string | undefined, id: number | string, qs = "") =>
@@ -312,20 +302,8 @@ describe("cursor pagination and query count", () => {
     expected = all.sort((a, b) => b.at.getTime() - a.at.getTime() || b.id - a.id).map((x) => x.id);
   });
 
-  async function walk(qs: string, limit: number): Promise<number[]> {
-    const seen: number[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; page < 100; page++) {
-      const r = await list(walker.key, `${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-      expect(r.status).toBe(200);
-      expect(r.body.data.length).toBeLessThanOrEqual(limit);
-      seen.push(...ids(r.body));
-      expect(r.body.has_more).toBe(r.body.next_cursor !== null);
-      if (!r.body.has_more) return seen;
-      cursor = r.body.next_cursor;
-    }
-    throw new Error("walk did not end");
-  }
+  const walk = (qs: string, limit: number) =>
+    walkPages((cursor) => list(walker.key, `${qs}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`), limit);
 
   for (const limit of [1, 2, 3, 5, 7, 23, 100]) {
     it(`visits every item exactly once in order with limit=${limit}`, async () => {
@@ -377,24 +355,14 @@ describe("cursor pagination and query count", () => {
 
   it("query count (no N+1): a page of 100 issues as many SQL queries as a page of 2", async () => {
     const walker = A.users[4];
-    const measure = async (qs: string) => {
-      const before = queryCount;
-      const r = await list(walker.key, qs);
-      expect(r.status).toBe(200);
-      return { n: queryCount - before, items: r.body.data.length };
-    };
-    await measure("limit=1"); // warm-up: connection setup and the key's last_used_at write (fire and forget)
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { measure, warmUp } = listQueryMeter(queries, (qs) => list(walker.key, qs));
+    await warmUp();
     const small = await measure("limit=2&include=questions,member_email");
     const big = await measure("limit=100&include=questions,member_email");
     expect(big.items).toBeGreaterThan(small.items * 5);
     expect(small.n).toBeGreaterThan(0);
     expect(big.n).toBe(small.n);
-    const single = await (async () => {
-      const before = queryCount;
-      await getOne(walker.key, s.s6.id, "include=questions");
-      return queryCount - before;
-    })();
+    const single = await queries.during(() => getOne(walker.key, s.s6.id, "include=questions"));
     expect(single).toBeLessThanOrEqual(small.n);
   });
 });

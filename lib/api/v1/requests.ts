@@ -12,9 +12,7 @@
 import { z } from "zod";
 import { parseDateValue, parseWith } from "@/lib/api/query";
 import { InvalidParameterError } from "@/lib/domain/errors";
-
-/** A user reference from a v1 client: the numeric user id or the chat-style string id. */
-export type UserRef = number | string;
+import type { LegacyReportFilters, UserRef } from "@/lib/domain/standup-admin";
 
 // ---------------------------------------------------------------------------------------------
 // building blocks
@@ -189,18 +187,11 @@ function unixSeconds(label: string, value: string | null): Date | undefined {
   return new Date(ms);
 }
 
-/** Parsed query of GET /v1/reports/. */
-export type V1ReportListQuery = {
-  limit: number;
-  standupId?: number;
-  /** Author filter: numeric ids and/or chat ids (user_id and user_ids combined). */
-  userRefs?: UserRef[];
-  after?: Date;
-  before?: Date;
-  /** Restrict each report's answers to these question ids. */
-  questionIds?: number[];
-  html: boolean;
-};
+/**
+ * Parsed query of GET /v1/reports/: the domain filters of `listReportsForV1` (`userRefs` combines
+ * user_id and user_ids) plus the `html` rendering flag.
+ */
+export type V1ReportListQuery = LegacyReportFilters & { html: boolean };
 
 /** Default and maximum page size of GET /v1/reports/ (spec §8). */
 export const V1_REPORT_LIMIT = { default: 30, max: 100 } as const;

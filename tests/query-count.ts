@@ -1,0 +1,67 @@
+/**
+ * Counting SQL statements in an integration test file: installs a query-logging Prisma client as
+ * the process's shared client (the one lib/db.ts hands out), so every domain call of the test
+ * file is counted. Each test file runs in its own worker, so this affects only the file that
+ * calls it.
+ */
+import { PrismaPg } from "@prisma/adapter-pg";
+import { expect } from "vitest";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { CallResult } from "@/tests/http";
+
+/**
+ * The running count of SQL statements; `reset()` sets it back to 0; `during(fn)` tells how many
+ * statements `fn` issued.
+ */
+export type QueryCounter = { readonly count: number; reset(): void; during(fn: () => Promise<unknown>): Promise<number> };
+
+/**
+ * Makes the shared client a counting one. Call it at the top level of the test file (it must
+ * run before anything uses `db`; lib/db.ts builds its client lazily on first use).
+ */
+export function installQueryCounter(): QueryCounter {
+  let count = 0;
+  const client = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string }),
+    log: [{ emit: "event", level: "query" }],
+  });
+  client.$on("query", () => {
+    count++;
+  });
+  (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
+  return {
+    get count() {
+      return count;
+    },
+    reset() {
+      count = 0;
+    },
+    async during(fn) {
+      const before = count;
+      await fn();
+      return count - before;
+    },
+  };
+}
+
+/**
+ * Query counts of a list endpoint: `measure(qs)` requests `list(qs)`, expects 200 and returns the
+ * SQL statements issued (`n`) and the items listed; `warmUp()` makes one request first and waits
+ * 200 ms, so connection setup and the API key's fire-and-forget `last_used_at` write are not
+ * counted in later measures.
+ */
+export function listQueryMeter(counter: QueryCounter, list: (qs: string) => Promise<CallResult>) {
+  const measure = async (qs: string): Promise<{ n: number; items: number }> => {
+    let res: CallResult | undefined;
+    const n = await counter.during(async () => {
+      res = await list(qs);
+    });
+    expect(res?.status).toBe(200);
+    return { n, items: res?.body.data.length };
+  };
+  const warmUp = async () => {
+    await measure("limit=1");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+  return { measure, warmUp };
+}
