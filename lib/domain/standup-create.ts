@@ -10,12 +10,15 @@ import { InvalidParameterError, UserNotFoundError } from "@/lib/domain/errors";
 import { isValidTimezone, nextRunAt, parseTimeOfDay, WEEKDAYS } from "@/lib/domain/schedule";
 import type { CheckinState } from "@/lib/generated/prisma/client";
 
+/** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
+export const DEFAULT_STANDUP_NAME = "Standup #";
+
 /** One question of a new standup; `choices` (non-empty) makes it multiple-choice. */
 export type NewQuestionInput = { text: string; choices?: string[] | null };
 
 /** Input of `createStandup`. Times are local wall-clock times in `timezone`. */
 export type CreateStandupInput = {
-  /** Defaults to "Standup #<n>", n = the team's standup count including this one. */
+  /** Defaults to "Standup #", exactly as spec §4.2 words it. */
   name?: string | null;
   /** At least one question; order gives `position` (0-indexed). */
   questions: NewQuestionInput[];
@@ -159,11 +162,7 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
       memberIds = syncFrom ? await channelMemberIds(syncFrom.id, t) : [];
     }
 
-    let name = typeof input.name === "string" ? input.name.trim() : "";
-    if (!name) {
-      const count = await t.checkin.count({ where: { team_id: actor.teamId, kind: "standup" } });
-      name = `Standup #${count + 1}`;
-    }
+    const name = (typeof input.name === "string" ? input.name.trim() : "") || DEFAULT_STANDUP_NAME;
     const state = input.state ?? "active";
     const next = state === "active" ? nextRunAt({ time, timezone, days, after: new Date() }) : null;
 
