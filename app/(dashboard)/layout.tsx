@@ -1,14 +1,12 @@
-import { redirect } from "next/navigation";
 import { NavLinks } from "@/components/nav/nav-links";
 import { SignOutButton } from "@/components/nav/sign-out-button";
-import { getSessionUser } from "@/lib/auth/session";
+import { requireUser } from "./load";
 
 export const dynamic = "force-dynamic";
 
 /** Dashboard shell: header with team and user, navigation, main content. Requires a session. */
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   return (
     <div className="min-h-screen">
       <a

@@ -9,39 +9,43 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } 
 export type PercentDatum = { label: string; percent: number | null };
 export type VotesDatum = { text: string; votes: number };
 
+const TICK = { fontSize: 12, fill: "#334155" };
+
+/** Participation percentages (0–100) per label, drawn as bars or as a line on the same grid and axes. */
+function PercentChart({ data, kind }: { data: PercentDatum[]; kind: "bars" | "line" }) {
+  const Chart = kind === "bars" ? BarChart : LineChart;
+  return (
+    <Chart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
+      <CartesianGrid strokeDasharray="3 3" vertical={false} />
+      <XAxis dataKey="label" tick={TICK} interval="preserveStartEnd" />
+      <YAxis domain={[0, 100]} tick={TICK} unit="%" />
+      <Tooltip formatter={(v) => [`${v}%`, "Participation"]} />
+      {kind === "bars" ? (
+        <Bar dataKey="percent" name="Participation" fill="#4338ca" radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false} />
+      ) : (
+        <Line
+          type="monotone"
+          dataKey="percent"
+          name="Participation"
+          stroke="#4338ca"
+          strokeWidth={2}
+          dot={false}
+          connectNulls
+          isAnimationActive={false}
+        />
+      )}
+    </Chart>
+  );
+}
+
 /** Bar chart of percentages (0–100) per label. */
 export function PercentBars({ data }: { data: PercentDatum[] }) {
-  return (
-    <BarChart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
-      <CartesianGrid strokeDasharray="3 3" vertical={false} />
-      <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} interval="preserveStartEnd" />
-      <YAxis domain={[0, 100]} tick={{ fontSize: 12, fill: "#334155" }} unit="%" />
-      <Tooltip formatter={(v) => [`${v}%`, "Participation"]} />
-      <Bar dataKey="percent" name="Participation" fill="#4338ca" radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false} />
-    </BarChart>
-  );
+  return <PercentChart data={data} kind="bars" />;
 }
 
 /** Line chart of percentages (0–100) per label. */
 export function PercentLine({ data }: { data: PercentDatum[] }) {
-  return (
-    <LineChart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
-      <CartesianGrid strokeDasharray="3 3" vertical={false} />
-      <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#334155" }} interval="preserveStartEnd" />
-      <YAxis domain={[0, 100]} tick={{ fontSize: 12, fill: "#334155" }} unit="%" />
-      <Tooltip formatter={(v) => [`${v}%`, "Participation"]} />
-      <Line
-        type="monotone"
-        dataKey="percent"
-        name="Participation"
-        stroke="#4338ca"
-        strokeWidth={2}
-        dot={false}
-        connectNulls
-        isAnimationActive={false}
-      />
-    </LineChart>
-  );
+  return <PercentChart data={data} kind="line" />;
 }
 
 /** Horizontal bar chart of votes per choice. */
@@ -55,8 +59,8 @@ export function VoteBars({ data }: { data: VotesDatum[] }) {
       margin={{ top: 4, right: 16, bottom: 4, left: 8 }}
     >
       <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-      <XAxis type="number" allowDecimals={false} tick={{ fontSize: 12, fill: "#334155" }} />
-      <YAxis type="category" dataKey="text" width={120} tick={{ fontSize: 12, fill: "#334155" }} />
+      <XAxis type="number" allowDecimals={false} tick={TICK} />
+      <YAxis type="category" dataKey="text" width={120} tick={TICK} />
       <Tooltip formatter={(v) => [v, "Votes"]} />
       <Bar dataKey="votes" name="Votes" fill="#4338ca" radius={[0, 3, 3, 0]} maxBarSize={32} isAnimationActive={false} />
     </BarChart>

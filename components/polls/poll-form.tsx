@@ -3,12 +3,12 @@
 import { useActionState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input, Select, Textarea } from "@/components/ui/form";
+import { Checkbox, Field, Input, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
 
 /** One-shot poll form: name, question, choices (one per line), channel, duration, anonymity. */
-export function PollForm({ action, channels }: { action: Action; channels: Array<{ value: string; label: string }> }) {
+export function PollForm({ action, channels }: { action: Action; channels: SelectOption[] }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-4">
@@ -31,11 +31,7 @@ export function PollForm({ action, channels }: { action: Action; channels: Array
             <option value="" disabled>
               Choose a channel…
             </option>
-            {channels.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
+            <SelectOptions options={channels} />
           </Select>
         </Field>
         <Field id="p-duration" label="Open for (minutes, optional)">

@@ -3,7 +3,7 @@
 import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input, Select, Textarea } from "@/components/ui/form";
+import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 
 export type StandupFormValues = {
   name: string;
@@ -19,7 +19,6 @@ export type StandupFormValues = {
   isConfidential: boolean;
 };
 
-type Option = { value: string; label: string };
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -36,8 +35,8 @@ export function StandupForm({
 }: {
   action: Action;
   initial: StandupFormValues;
-  channels: Option[];
-  members: Option[];
+  channels: SelectOption[];
+  members: SelectOption[];
   timezones: string[];
   submitLabel: string;
   cancelHref: string;
@@ -167,45 +166,29 @@ export function StandupForm({
           aria-describedby="broadcastChannel-hint"
         >
           <option value="">Choose a channel…</option>
-          {channels.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
+          <SelectOptions options={channels} />
         </Select>
       </Field>
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Members</legend>
         <div className="flex flex-wrap gap-4">
-          <div className="flex items-center gap-2">
-            <input
-              type="radio"
-              id="src-users"
-              name="memberSource"
-              value="users"
-              checked={memberSource === "users"}
-              onChange={() => setMemberSource("users")}
-              className="accent-brand-700"
-            />
-            <label htmlFor="src-users" className="text-sm">
-              Pick members
-            </label>
-          </div>
-          <div className="flex items-center gap-2">
-            <input
-              type="radio"
-              id="src-sync"
-              name="memberSource"
-              value="sync"
-              checked={memberSource === "sync"}
-              onChange={() => setMemberSource("sync")}
-              className="accent-brand-700"
-            />
-            <label htmlFor="src-sync" className="text-sm">
-              Sync with a channel’s members
-            </label>
-          </div>
+          <Radio
+            id="src-users"
+            name="memberSource"
+            value="users"
+            label="Pick members"
+            checked={memberSource === "users"}
+            onChange={() => setMemberSource("users")}
+          />
+          <Radio
+            id="src-sync"
+            name="memberSource"
+            value="sync"
+            label="Sync with a channel’s members"
+            checked={memberSource === "sync"}
+            onChange={() => setMemberSource("sync")}
+          />
         </div>
         {memberSource === "users" ? (
           <div className="grid max-h-64 gap-2 overflow-y-auto rounded-md border border-slate-200 p-3 sm:grid-cols-2">
@@ -224,11 +207,7 @@ export function StandupForm({
           <Field id="syncChannel" label="Channel to sync members from" hint="Defaults to the broadcast channel.">
             <Select id="syncChannel" name="syncChannel" defaultValue={initial.syncChannel} aria-describedby="syncChannel-hint">
               <option value="">Same as the broadcast channel</option>
-              {channels.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
+              <SelectOptions options={channels} />
             </Select>
           </Field>
         )}

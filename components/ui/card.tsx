@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
@@ -75,5 +76,34 @@ export function Alert({ children, tone = "error" }: { children: ReactNode; tone?
     <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-3 py-2 text-sm", tones[tone])}>
       {children}
     </div>
+  );
+}
+
+/** An item of a card list: its name links to its page, badges on the right, details below. */
+export function ListCard({
+  href,
+  title,
+  badges,
+  testId,
+  children,
+}: {
+  href: string;
+  title: ReactNode;
+  badges: ReactNode;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <div className="flex items-start justify-between gap-2">
+        <h2 className="font-semibold">
+          <Link href={href} className="text-slate-900 hover:text-brand-700 hover:underline">
+            {title}
+          </Link>
+        </h2>
+        <div className="flex gap-1">{badges}</div>
+      </div>
+      {children}
+    </li>
   );
 }

@@ -55,14 +55,45 @@ export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
   return <textarea className={cn(inputClass, className)} {...props} />;
 }
 
-/** Checkbox with its label on the right. */
-export function Checkbox({ label, id, ...props }: ComponentProps<"input"> & { id: string; label: ReactNode }) {
+type ChoiceProps = ComponentProps<"input"> & { id: string; label: ReactNode };
+
+/** An input with its label on the right (checkbox or radio button). */
+function LabelledChoice({ label, id, type, inputClass, labelClass, ...props }: ChoiceProps & { inputClass: string; labelClass: string }) {
   return (
     <div className="flex items-center gap-2">
-      <input id={id} type="checkbox" className="h-4 w-4 rounded border-slate-400 accent-brand-700" {...props} />
-      <label htmlFor={id} className="text-sm text-slate-800">
+      <input id={id} type={type} className={inputClass} {...props} />
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
     </div>
   );
+}
+
+/** Checkbox with its label on the right. */
+export function Checkbox(props: ChoiceProps) {
+  return (
+    <LabelledChoice
+      type="checkbox"
+      inputClass="h-4 w-4 rounded border-slate-400 accent-brand-700"
+      labelClass="text-sm text-slate-800"
+      {...props}
+    />
+  );
+}
+
+/** Radio button with its label on the right. */
+export function Radio(props: ChoiceProps) {
+  return <LabelledChoice type="radio" inputClass="accent-brand-700" labelClass="text-sm" {...props} />;
+}
+
+/** A choice of a `Select`. */
+export type SelectOption = { value: string; label: string };
+
+/** The `<option>`s of a `Select`, one per choice. */
+export function SelectOptions({ options }: { options: SelectOption[] }) {
+  return options.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
 }

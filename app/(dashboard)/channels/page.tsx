@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { formatDateTime } from "@/components/format";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
-import { getSessionUser } from "@/lib/auth/session";
 import { listChannelFeed, listTeamChannels } from "@/lib/domain/channel-feed";
+import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Channels" };
@@ -16,8 +15,7 @@ const KIND: Record<string, string> = { report: "Report", poll: "Poll", question:
 /** The built-in channel feed: what was broadcast (reports, polls), newest first. */
 export default async function ChannelsPage({ searchParams }: { searchParams: Promise<{ channel?: string; before?: string }> }) {
   const sp = await searchParams;
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const before = sp.before && /^\d+$/.test(sp.before) ? Number(sp.before) : undefined;
   const [channels, feed] = await Promise.all([
     listTeamChannels(user),

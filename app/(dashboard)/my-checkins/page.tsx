@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { formatDateTime, formatTime } from "@/components/format";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
 import { listMyCheckins } from "@/lib/domain/dashboard";
+import { requireUser } from "../load";
 import { deleteCheckinAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +12,7 @@ export const metadata: Metadata = { title: "My check-ins" };
 /** The caller's standups: answer today's check-in, edit or delete the report sent today. */
 export default async function MyCheckinsPage({ searchParams }: { searchParams: Promise<{ saved?: string; deleted?: string }> }) {
   const sp = await searchParams;
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const checkins = await listMyCheckins(user);
   return (
     <>

@@ -1,23 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { ParticipationTrendChart } from "@/components/charts/participation-chart";
 import { formatPercent, formatShortDate } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
+import { DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getOverview } from "@/lib/domain/dashboard";
 import { listReports } from "@/lib/domain/reports";
+import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Overview" };
 
 /** Overview: this week's occurrences and participation, 30-day trend, latest reports. */
 export default async function OverviewPage() {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const now = new Date();
   const [overview, reports, team] = await Promise.all([
     getOverview(user, { timezone: user.timezone }),
@@ -55,47 +54,28 @@ export default async function OverviewPage() {
           {overview.week.length === 0 ? (
             <EmptyState title="Nothing ran this week yet" />
           ) : (
-            <div className="overflow-x-auto">
-              <table className="w-full min-w-[28rem] text-left text-sm">
-                <caption className="sr-only">This week’s occurrences and their participation</caption>
-                <thead className="border-b border-slate-200 text-xs uppercase text-slate-600">
-                  <tr>
-                    <th scope="col" className="py-2 pr-3">
-                      Date
-                    </th>
-                    <th scope="col" className="py-2 pr-3">
-                      Standup
-                    </th>
-                    <th scope="col" className="py-2 pr-3">
-                      Responded
-                    </th>
-                    <th scope="col" className="py-2 pr-3">
-                      Excused
-                    </th>
-                    <th scope="col" className="py-2">
-                      Rate
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {overview.week.map((o) => (
-                    <tr key={o.occurrenceId}>
-                      <td className="py-2 pr-3 whitespace-nowrap">{formatShortDate(o.date)}</td>
-                      <td className="py-2 pr-3">
-                        <Link href={`/standups/${o.checkinId}`} className="text-brand-700 underline">
-                          {o.standupName}
-                        </Link>
-                      </td>
-                      <td className="py-2 pr-3">
-                        {o.responded}/{o.expected}
-                      </td>
-                      <td className="py-2 pr-3">{o.excused}</td>
-                      <td className="py-2">{formatPercent(o.rate)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="This week’s occurrences and their participation"
+              columns={["Date", "Standup", "Responded", "Excused", "Rate"]}
+              className="min-w-[28rem] text-sm"
+              wrapperClassName="overflow-x-auto"
+            >
+              {overview.week.map((o) => (
+                <tr key={o.occurrenceId}>
+                  <Td className="whitespace-nowrap">{formatShortDate(o.date)}</Td>
+                  <Td>
+                    <Link href={`/standups/${o.checkinId}`} className="text-brand-700 underline">
+                      {o.standupName}
+                    </Link>
+                  </Td>
+                  <Td>
+                    {o.responded}/{o.expected}
+                  </Td>
+                  <Td>{o.excused}</Td>
+                  <Td last>{formatPercent(o.rate)}</Td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
 

@@ -1,19 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { formatDateTime } from "@/components/format";
 import { LinkButton } from "@/components/ui/button";
-import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
+import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { listPolls } from "@/lib/domain/polls";
+import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Polls" };
 
 /** Polls created by the caller (the API's visibility rule), newest first. */
 export default async function PollsPage() {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const polls = (await listPolls(user, { states: ["active", "paused"], limit: 100, withQuestions: true })).slice(0, 100);
   return (
     <>
@@ -27,24 +25,24 @@ export default async function PollsPage() {
       ) : (
         <ul className="grid gap-3 lg:grid-cols-2" aria-label="Polls">
           {polls.map((p) => (
-            <li key={p.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="poll-card">
-              <div className="flex items-start justify-between gap-2">
-                <h2 className="font-semibold">
-                  <Link href={`/polls/${p.id}`} className="text-slate-900 hover:text-brand-700 hover:underline">
-                    {p.name}
-                  </Link>
-                </h2>
-                <div className="flex gap-1">
+            <ListCard
+              key={p.id}
+              href={`/polls/${p.id}`}
+              title={p.name}
+              testId="poll-card"
+              badges={
+                <>
                   {p.is_anonymous && <Badge>Anonymous</Badge>}
                   <Badge tone={p.state === "active" ? "green" : "amber"}>{p.state === "active" ? "Active" : "Paused"}</Badge>
-                </div>
-              </div>
+                </>
+              }
+            >
               <p className="mt-1 text-sm text-slate-700">{p.questions?.[0]?.text}</p>
               <p className="mt-2 text-xs text-slate-600">
                 {p.broadcast_channel ? `#${p.broadcast_channel.name} · ` : ""}
                 {p.members.length} recipients · created {formatDateTime(p.created_at, user.timezone)}
               </p>
-            </li>
+            </ListCard>
           ))}
         </ul>
       )}

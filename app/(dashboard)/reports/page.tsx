@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { fetchReportsPage, type ReportFilters } from "@/components/reports/fetch-reports";
 import { ReportsFeed } from "@/components/reports/reports-feed";
 import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/form";
-import { getSessionUser } from "@/lib/auth/session";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupsForV1 } from "@/lib/domain/standups";
+import { requireUser } from "../load";
 import { loadReportsAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -18,8 +17,7 @@ type Search = { standup?: string; member?: string; from?: string; to?: string };
 /** Reports feed: filters (standup, member, date range) in the URL, cursor "load more". */
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const sp = await searchParams;
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const filters: ReportFilters = {
     standup: sp.standup || undefined,
     member: sp.member || undefined,

@@ -1,20 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { formatPercent, formatTime } from "@/components/format";
 import { LinkButton } from "@/components/ui/button";
-import { Badge, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
+import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { getStandupSummaries } from "@/lib/domain/dashboard";
 import { listStandupsForV1 } from "@/lib/domain/standups";
+import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standups" };
 
 /** Standups list: state, schedule in its timezone, channel, members, recent participation. */
 export default async function StandupsPage() {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
   const standups = (await listStandupsForV1(user, { admin: true })).sort((a, b) => a.name.localeCompare(b.name));
   const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
@@ -36,21 +34,21 @@ export default async function StandupsPage() {
           {standups.map((s) => {
             const sum = summaries.get(s.id);
             return (
-              <li key={s.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="standup-card">
-                <div className="flex items-start justify-between gap-2">
-                  <h2 className="font-semibold">
-                    <Link href={`/standups/${s.id}`} className="text-slate-900 hover:text-brand-700 hover:underline">
-                      {s.name}
-                    </Link>
-                  </h2>
-                  <div className="flex gap-1">
+              <ListCard
+                key={s.id}
+                href={`/standups/${s.id}`}
+                title={s.name}
+                testId="standup-card"
+                badges={
+                  <>
                     {s.is_anonymous && <Badge>Anonymous</Badge>}
                     {s.is_confidential && <Badge>Confidential</Badge>}
                     <Badge tone={s.state === "active" ? "green" : "amber"}>
                       {s.state === "active" ? "Active" : s.state === "paused" ? "Paused" : "Draft"}
                     </Badge>
-                  </div>
-                </div>
+                  </>
+                }
+              >
                 <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                   <dt className="text-slate-600">Schedule</dt>
                   <dd>
@@ -71,7 +69,7 @@ export default async function StandupsPage() {
                     )}
                   </dd>
                 </dl>
-              </li>
+              </ListCard>
             );
           })}
         </ul>

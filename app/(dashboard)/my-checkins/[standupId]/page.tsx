@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { AnswerForm } from "@/components/checkins/answer-form";
 import { formatDate } from "@/components/format";
 import { Card, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
 import { listMyCheckins } from "@/lib/domain/dashboard";
+import { requireUser } from "../../load";
 import { saveCheckinAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +13,7 @@ export const metadata: Metadata = { title: "Answer check-in" };
 /** Answer (or edit today's answers of) one of the caller's standups. */
 export default async function AnswerPage({ params }: { params: Promise<{ standupId: string }> }) {
   const { standupId } = await params;
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const checkin = (await listMyCheckins(user)).find((c) => c.standupId === Number(standupId));
   if (!checkin) notFound();
   const initial = Object.fromEntries((checkin.todayReport?.answers ?? []).map((a) => [a.questionId, a.text]));

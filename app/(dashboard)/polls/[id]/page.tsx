@@ -1,33 +1,28 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
 import { VotesChart } from "@/components/charts/votes-chart";
 import { formatDate } from "@/components/format";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
+import { compactRowClass, DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
-import { NotFoundError } from "@/lib/domain/errors";
 import { getPoll } from "@/lib/domain/polls";
 import { getPollVotes } from "@/lib/domain/votes";
+import { orNotFound, readIdParam, requireUser } from "../../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Poll results" };
 
 /** Poll results per broadcast: bar charts with voters (unless anonymous), open-ended responses with categories. */
 export default async function PollPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id: raw } = await params;
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id)) notFound();
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const id = await readIdParam(params);
+  const user = await requireUser();
   const now = new Date();
-  const [poll, results, team] = await Promise.all([
-    getPoll(user, id, { withQuestions: true }),
-    getPollVotes(user, id, { since: new Date(now.getTime() - 365 * 86_400_000), until: new Date(now.getTime() + 86_400_000) }),
-    listTeamMembers(user),
-  ]).catch((err) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
+  const [poll, results, team] = await orNotFound(
+    Promise.all([
+      getPoll(user, id, { withQuestions: true }),
+      getPollVotes(user, id, { since: new Date(now.getTime() - 365 * 86_400_000), until: new Date(now.getTime() + 86_400_000) }),
+      listTeamMembers(user),
+    ]),
+  );
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const nameOf = (chatId: string) => names.get(chatId) ?? chatId;
   return (
@@ -66,37 +61,27 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
                             voters: c.voters ? c.voters.map((v) => nameOf(v.chatId)) : null,
                           }))}
                         />
-                        <table className="mt-2 w-full text-left text-sm" data-testid="votes-table">
-                          <caption className="sr-only">Votes and voters: {q.text}</caption>
-                          <thead className="text-xs uppercase text-slate-600">
-                            <tr>
-                              <th scope="col" className="py-1 pr-3">
-                                Choice
-                              </th>
-                              <th scope="col" className="py-1 pr-3">
-                                Votes
-                              </th>
-                              <th scope="col" className="py-1">
-                                Voters
-                              </th>
+                        <DataTable
+                          caption={`Votes and voters: ${q.text}`}
+                          columns={["Choice", "Votes", "Voters"]}
+                          density="compact"
+                          className="mt-2 text-sm"
+                          testId="votes-table"
+                        >
+                          {(q.choices ?? []).map((c) => (
+                            <tr key={c.text} className={compactRowClass}>
+                              <Td density="compact">{c.text}</Td>
+                              <Td density="compact">{c.votes}</Td>
+                              <Td density="compact" last>
+                                {c.voters === null ? (
+                                  <span className="text-slate-600">Hidden (anonymous)</span>
+                                ) : (
+                                  c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
+                                )}
+                              </Td>
                             </tr>
-                          </thead>
-                          <tbody>
-                            {(q.choices ?? []).map((c) => (
-                              <tr key={c.text} className="border-t border-slate-100">
-                                <td className="py-1 pr-3">{c.text}</td>
-                                <td className="py-1 pr-3">{c.votes}</td>
-                                <td className="py-1">
-                                  {c.voters === null ? (
-                                    <span className="text-slate-600">Hidden (anonymous)</span>
-                                  ) : (
-                                    c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
-                                  )}
-                                </td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
+                          ))}
+                        </DataTable>
                       </>
                     ) : (
                       <div className="space-y-2">

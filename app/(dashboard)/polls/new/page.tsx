@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { PollForm } from "@/components/polls/poll-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
 import { listTeamChannels } from "@/lib/domain/channel-feed";
+import { requireUser } from "../../load";
 import { createPollAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +10,7 @@ export const metadata: Metadata = { title: "New poll" };
 
 /** Create a one-shot poll. */
 export default async function NewPollPage() {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const channels = await listTeamChannels(user);
   return (
     <>

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
@@ -8,29 +7,18 @@ import { toReportCard } from "@/components/reports/to-card";
 import { HeatmapGrid } from "@/components/standups/heatmap";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
-import { NotFoundError } from "@/lib/domain/errors";
 import { listReports } from "@/lib/domain/reports";
-import { getStandupForV1 } from "@/lib/domain/standup-admin";
-import { canManageStandup } from "@/lib/domain/standup-state";
 import { deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
+import { loadStandupPage } from "./load-standup";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standup" };
 
 /** Standup detail: configuration, participation chart, heatmap, recent reports, admin actions. */
 export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id: raw } = await params;
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id)) notFound();
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
-  const standup = await getStandupForV1(user, id).catch((err) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
+  const { id, user, standup, manage } = await loadStandupPage(params);
   const now = new Date();
   const [participation, heatmap, reports, team] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
@@ -45,7 +33,6 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
     listTeamMembers(user),
   ]);
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
-  const manage = canManageStandup(user, standup.owner.chat_id);
   const paused = standup.state === "paused";
 
   return (

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { loadFormOptions } from "@/components/standups/form-options";
 import { StandupForm } from "@/components/standups/standup-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
+import { requireUser } from "../../load";
 import { createStandupAction } from "../actions";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +10,7 @@ export const metadata: Metadata = { title: "New standup" };
 
 /** Create-standup page. */
 export default async function NewStandupPage() {
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  const user = await requireUser();
   const options = await loadFormOptions(user);
   return (
     <>

@@ -1,30 +1,18 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
 import { loadFormOptions } from "@/components/standups/form-options";
 import { StandupForm } from "@/components/standups/standup-form";
 import { Alert, Card, PageHeader } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/domain/errors";
-import { getStandupForV1 } from "@/lib/domain/standup-admin";
-import { canManageStandup } from "@/lib/domain/standup-state";
 import { updateStandupAction } from "../../actions";
+import { loadStandupPage } from "../load-standup";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Edit standup" };
 
 /** Edit-standup page (creator or team admin). */
 export default async function EditStandupPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id: raw } = await params;
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id)) notFound();
-  const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
-  const standup = await getStandupForV1(user, id).catch((err) => {
-    if (err instanceof NotFoundError) notFound();
-    throw err;
-  });
+  const { id, user, standup, manage } = await loadStandupPage(params);
   const options = await loadFormOptions(user);
-  if (!canManageStandup(user, standup.owner.chat_id)) {
+  if (!manage) {
     return <Alert>Only the creator of this standup or a team admin can edit it.</Alert>;
   }
   return (
