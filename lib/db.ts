@@ -31,6 +31,14 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
   },
 });
 
+/**
+ * Runs `fn` in the caller's transaction when one is passed, otherwise in a new interactive
+ * transaction of the shared client: how domain writes that take an optional `tx` stay atomic.
+ */
+export function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
+  return tx ? fn(tx) : db.$transaction((t) => fn(t));
+}
+
 /** Disconnects the shared client (scripts and tests call this before exiting). */
 export async function disconnectDb(): Promise<void> {
   await globalForDb.__checkinPrisma?.$disconnect();

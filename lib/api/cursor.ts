@@ -14,21 +14,26 @@ function secret(): string {
   return process.env.AUTH_SECRET ?? `checkin-cursor:${process.env.DATABASE_URL ?? "dev"}`;
 }
 
-function stable(value: unknown): string {
+/**
+ * JSON with object keys sorted at every level (arrays keep their order), `undefined` object
+ * entries dropped (null elsewhere) and dates as ISO strings: equal values give equal text.
+ * Used for cursor bindings here and for idempotency fingerprints (lib/api/idempotency.ts).
+ */
+export function canonicalJson(value: unknown): string {
   if (value === undefined) return "null";
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
 }
 
 function bindingHash(binding: unknown): string {
-  return createHash("sha256").update(stable(binding)).digest("base64url").slice(0, 16);
+  return createHash("sha256").update(canonicalJson(binding)).digest("base64url").slice(0, 16);
 }
 
 function sign(payload: string): string {

@@ -25,6 +25,7 @@
  *   (and replaced) by a new request; a periodic job deletes expired rows.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "@/lib/api/cursor";
 import { API_HEADERS, ApiError, json, toErrorResponse } from "@/lib/api/errors";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
@@ -68,22 +69,10 @@ export function parseIdempotencyKey(header: string | null | undefined): string |
   throw new InvalidParameterError("Idempotency-Key must be 1-255 visible ASCII characters, bare or as a quoted string");
 }
 
-/** JSON with object keys sorted at every level (arrays keep their order); `undefined` dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  if (typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /**
  * Request fingerprint: SHA-256 hex of method, route pattern (e.g. "/v2/reports/{reportId}"),
- * path parameters and the canonical JSON body (null when the request has none).
+ * path parameters and the canonical JSON body (null when the request has none), serialized with
+ * `canonicalJson` (lib/api/cursor.ts).
  */
 export function requestFingerprint(input: { method: string; route: string; params: Record<string, unknown>; body: unknown }): string {
   const material = canonicalJson([input.method.toUpperCase(), input.route, input.params ?? {}, input.body ?? null]);

@@ -31,6 +31,11 @@ export function parseDateValue(value: string): Date | null {
   return date;
 }
 
+/** True when `value` (trimmed) is a plain calendar date `YYYY-MM-DD`, without a time part. */
+export function isDateOnly(value: string): boolean {
+  return DATE_ONLY.test(value.trim());
+}
+
 /** Query date: ISO 8601 or YYYY-MM-DD → Date. */
 export const zDate = z.string().transform((value, ctx) => {
   const date = parseDateValue(value);

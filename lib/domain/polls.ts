@@ -4,7 +4,7 @@
  * state active or paused (lib/domain/visibility.ts). Reads return `CheckinView` rows (the shape
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import { usersAbsentOn } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { broadcastPoll } from "@/lib/domain/broadcasts";
@@ -154,5 +154,5 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
     );
     return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
   };
-  return tx ? run(tx) : db.$transaction((t) => run(t));
+  return inTransaction(tx, run);
 }

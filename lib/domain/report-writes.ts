@@ -9,7 +9,7 @@
  * member snapshot = the standup's active members) and a new report is made. A member who submits
  * without being in the occurrence's snapshot (added to the standup later that day) is added to it.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/domain/broadcasts";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
@@ -43,10 +43,6 @@ export type SubmittedReport = {
   chatTs: string | null;
   channelId: number | null;
 };
-
-function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
-  return tx ? fn(tx) : db.$transaction((t) => fn(t));
-}
 
 /** Checks answers against the allowed question ids. @throws InvalidParameterError */
 function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<number>, required: number | null): void {

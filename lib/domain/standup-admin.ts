@@ -35,8 +35,8 @@ import { isValidTimezone, localDateOf, parseTimeOfDay } from "@/lib/domain/sched
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { createStandup, parseDays, parseQuestions, resolveUserIds } from "@/lib/domain/standup-create";
 import { currentQuestionsSelect, membersV1Select, type StandupV1View, standupV1Select, userV1Select } from "@/lib/domain/standups";
-import { listableReportWhere, VISIBLE_STATES, v1ListableStandupWhere } from "@/lib/domain/visibility";
-import { getPollVotes, type PollResults } from "@/lib/domain/votes";
+import { listableReportWhere, v1AccessiblePollWhere, v1ListableStandupWhere } from "@/lib/domain/visibility";
+import { getPollVotes, type PollQuestionRef, type PollResults } from "@/lib/domain/votes";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type TxClient = Prisma.TransactionClient;
@@ -219,19 +219,6 @@ export async function submitReportForV1(
 // ---------------------------------------------------------------------------------------------
 // legacy poll reads (GET /v1/polls, /v1/polls/{id}, /v1/polls/{id}/votes)
 
-/**
- * Polls the caller may open through the legacy endpoints: polls of the team in state active or
- * paused that the caller takes part in (a member) or created.
- */
-function accessiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
-  return {
-    team_id: actor.teamId,
-    kind: "poll",
-    state: { in: [...VISIBLE_STATES] },
-    OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }],
-  };
-}
-
 /** The Prisma select of a poll in the legacy (v1) shape. */
 export const pollV1Select = {
   id: true,
@@ -267,7 +254,7 @@ export type PollV1View = Prisma.CheckinGetPayload<{ select: typeof pollV1Select 
 /** Polls the caller takes part in or created (active or paused), newest first. */
 export async function listPollsForV1(actor: Actor, client: Tx = defaultDb): Promise<PollV1View[]> {
   return client.checkin.findMany({
-    where: accessiblePollWhere(actor),
+    where: v1AccessiblePollWhere(actor),
     orderBy: [{ created_at: "desc" }, { id: "desc" }],
     select: pollV1Select,
   });
@@ -278,7 +265,7 @@ export async function listPollsForV1(actor: Actor, client: Tx = defaultDb): Prom
  * @throws NotFoundError otherwise (other teams, archived or draft polls, standups).
  */
 export async function getPollForV1(actor: Actor, id: number, client: Tx = defaultDb): Promise<PollV1View> {
-  const row = await client.checkin.findFirst({ where: { AND: [{ id }, accessiblePollWhere(actor)] }, select: pollV1Select });
+  const row = await client.checkin.findFirst({ where: { AND: [{ id }, v1AccessiblePollWhere(actor)] }, select: pollV1Select });
   if (!row) throw new NotFoundError("Poll");
   return row;
 }
@@ -299,9 +286,6 @@ export async function createPollForV1(actor: Actor, input: CreatePollInput, clie
 /** A voter as the legacy results show them (a v1 user object's source fields). */
 export type PollVoter = Prisma.UserGetPayload<{ select: typeof userV1Select }>;
 
-/** A current (non-archived) question of a poll, in position order. */
-export type PollQuestionRef = { id: number; text: string; answer_type: string };
-
 /**
  * Results of a poll for the legacy endpoint: the shared results, the voters' user rows, and the
  * poll's current questions (so each is listed even when no instance falls in the range).
@@ -315,8 +299,8 @@ const BEGINNING = new Date(Date.UTC(1970, 0, 1));
  * Results of a poll the caller takes part in or created, computed by the shared `getPollVotes`
  * (lib/domain/votes.ts, as GET /v2/polls/{id}/votes) over the instances whose date falls in
  * [from, to) — every instance up to today when neither bound is given (the legacy endpoint has no
- * "latest only" default) — plus the user rows of every voter (one query) and the poll's current
- * questions (one query).
+ * "latest only" default) — plus the user rows of every voter (one query); the poll's current
+ * questions come with the results (`currentQuestions`, loaded with the poll).
  * @throws NotFoundError, InvalidParameterError (reversed range).
  */
 export async function getPollResultsForV1(
@@ -336,15 +320,10 @@ export async function getPollResultsForV1(
       for (const r of q.responses ?? []) if (r.voter) voterIds.add(r.voter.id);
     }
   }
-  const [voters, questions] = await Promise.all([
-    voterIds.size ? client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userV1Select }) : [],
-    client.question.findMany({
-      where: { checkin_id: id, team_id: actor.teamId, archived_at: null },
-      orderBy: [{ position: "asc" }, { id: "asc" }],
-      select: { id: true, text: true, answer_type: true },
-    }),
-  ]);
-  return { results, voters, questions };
+  const voters = voterIds.size
+    ? await client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userV1Select })
+    : [];
+  return { results, voters, questions: results.currentQuestions };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -359,9 +338,7 @@ export async function getPollResultsForV1(
  * ChannelNotFoundError, UserNotFoundError.
  */
 export async function createStandupForV1(actor: Actor, input: StandupConfig, client: Db = defaultDb): Promise<StandupV1View> {
-  const missing = (["name", "channel", "time", "timezone", "days"] as const).filter((k) => input[k] === undefined);
-  if (missing.length) throw new InvalidParameterError(`${missing.join(", ")}: required`);
-  const syncChannelMembers = input.syncChannelMembers ?? !input.users?.length;
+  const syncChannelMembers = checkFullConfig(input);
   if (!syncChannelMembers && !input.users?.length) throw new InvalidParameterError("users: required when sync_channel_members is false");
   return client.$transaction(async (tx) => {
     const { id } = await createStandup(
@@ -416,9 +393,7 @@ export async function updateStandup(actor: Actor, id: number, input: StandupConf
  * @throws as `updateStandup`; InvalidParameterError when name, channel, time, timezone or days are missing.
  */
 export async function replaceStandup(actor: Actor, id: number, input: StandupConfig, client: Db = defaultDb): Promise<StandupV1View> {
-  const missing = (["name", "channel", "time", "timezone", "days"] as const).filter((k) => input[k] === undefined);
-  if (missing.length) throw new InvalidParameterError(`${missing.join(", ")}: required`);
-  const syncChannelMembers = input.syncChannelMembers ?? !input.users?.length;
+  const syncChannelMembers = checkFullConfig(input);
   const full: StandupConfig = {
     ...input,
     waitTime: input.waitTime ?? null,
@@ -650,16 +625,16 @@ type LockedStandup = {
   sync_channel_members: boolean;
 };
 
-/** Loads a standup the actor can see, locks its row, and checks edit permission. */
+/**
+ * Locks a standup row of the actor's team (`FOR UPDATE`), then loads it when the actor can see it
+ * (`v1ListableStandupWhere` with admin, which never matches archived standups) and checks edit
+ * permission. Visibility is read after the lock, so it reflects any edit that was waiting on it.
+ * @throws NotFoundError (not visible), ForbiddenError (visible but not editable by the actor).
+ */
 async function lockEditable(tx: TxClient, actor: Actor, id: number): Promise<LockedStandup> {
-  const visible = await tx.checkin.findFirst({
+  await tx.$queryRaw`SELECT id FROM checkins WHERE id = ${id} AND team_id = ${actor.teamId} FOR UPDATE`;
+  const row = await tx.checkin.findFirst({
     where: { AND: [{ id }, v1ListableStandupWhere(actor, { admin: true })] },
-    select: { id: true },
-  });
-  if (!visible) throw new NotFoundError("Standup");
-  await tx.$queryRaw`SELECT id FROM checkins WHERE id = ${id} FOR UPDATE`;
-  const row = await tx.checkin.findUniqueOrThrow({
-    where: { id },
     select: {
       id: true,
       team_id: true,
@@ -670,7 +645,7 @@ async function lockEditable(tx: TxClient, actor: Actor, id: number): Promise<Loc
       sync_channel_members: true,
     },
   });
-  if (row.state === "archived") throw new NotFoundError("Standup");
+  if (!row) throw new NotFoundError("Standup");
   if (row.owner_id !== actor.userId && !actor.isAdmin)
     throw new ForbiddenError("Only the creator of this standup or a team admin can change it");
   return row;
@@ -678,6 +653,18 @@ async function lockEditable(tx: TxClient, actor: Actor, id: number): Promise<Loc
 
 async function loadView(tx: TxClient, id: number): Promise<StandupV1View> {
   return tx.checkin.findUniqueOrThrow({ where: { id }, select: standupV1Select });
+}
+
+/**
+ * The fields a full configuration (create, replace) must carry: name, channel, time, timezone
+ * and days.
+ * @returns whether members follow the channel: `syncChannelMembers`, defaulting to "no users given".
+ * @throws InvalidParameterError naming the missing fields.
+ */
+function checkFullConfig(input: StandupConfig): boolean {
+  const missing = (["name", "channel", "time", "timezone", "days"] as const).filter((k) => input[k] === undefined);
+  if (missing.length) throw new InvalidParameterError(`${missing.join(", ")}: required`);
+  return input.syncChannelMembers ?? !input.users?.length;
 }
 
 /** Validates and writes the fields present in `input` onto a locked standup. */

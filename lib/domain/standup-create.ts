@@ -3,7 +3,7 @@
  * POST /v1/standups/ (spec §4.3). Version-neutral: plain typed input, no HTTP; the caller's
  * transaction client may be passed so the write commits with an idempotency record.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { type ChannelRef, channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { InvalidParameterError, UserNotFoundError } from "@/lib/domain/errors";
@@ -191,5 +191,5 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
     });
     return { id: created.id };
   };
-  return tx ? run(tx) : db.$transaction((t) => run(t));
+  return inTransaction(tx, run);
 }

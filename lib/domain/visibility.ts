@@ -6,6 +6,8 @@
  * - Standup (v2, and every "standup visible to the caller" elsewhere): kind standup, state active
  *   or paused; non-confidential: the caller is a member or the creator; confidential: creator only.
  * - Poll (v2): kind poll, state active or paused, created by the caller.
+ * - Poll (v1: GET /v1/polls, /v1/polls/{id}, /v1/polls/{id}/votes): kind poll, state active or
+ *   paused, created by the caller or with the caller as a member.
  * - Report list (GET /v2/reports): submitted reports of ACTIVE standups visible to the caller.
  * - Single report (GET /v2/reports/{id}): submitted; its standup is a standup in state active or
  *   paused of the team; visible when the caller owns the standup, authored the report, or the
@@ -33,6 +35,19 @@ export function visibleStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
 /** Polls (kind poll, active|paused) the actor can see: only the ones the actor created (spec §2.3). */
 export function visiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
   return { team_id: actor.teamId, kind: "poll", state: { in: [...VISIBLE_STATES] }, owner_id: actor.userId };
+}
+
+/**
+ * Polls the legacy (v1) endpoints open: kind poll, active or paused, of the actor's team, that the
+ * actor created or takes part in (a member).
+ */
+export function v1AccessiblePollWhere(actor: Actor): Prisma.CheckinWhereInput {
+  return {
+    team_id: actor.teamId,
+    kind: "poll",
+    state: { in: [...VISIBLE_STATES] },
+    OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }],
+  };
 }
 
 /** What a check-in read is about: a standup or a poll (the `kind` of a `checkins` row). */

@@ -24,7 +24,7 @@ import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
-import { visiblePollWhere } from "@/lib/domain/visibility";
+import { v1AccessiblePollWhere, visiblePollWhere } from "@/lib/domain/visibility";
 import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
 
 /** Time filter of the results. Neither bound: the latest broadcast only. */
@@ -51,7 +51,21 @@ export type QuestionResult = {
 
 export type PollInstanceResult = { id: number; date: string; questions: QuestionResult[] };
 
-export type PollResults = { pollId: number; pollName: string; isAnonymous: boolean; instances: PollInstanceResult[] };
+/** A current (non-archived) question of a poll, in position order. */
+export type PollQuestionRef = { id: number; text: string; answer_type: string };
+
+/**
+ * Results of a poll; `currentQuestions` are the poll's non-archived questions in position order
+ * (from the same query as the poll), so callers can list every question even when no instance
+ * has it.
+ */
+export type PollResults = {
+  pollId: number;
+  pollName: string;
+  isAnonymous: boolean;
+  currentQuestions: PollQuestionRef[];
+  instances: PollInstanceResult[];
+};
 
 /**
  * Who may read the results: "creator" (v2: a poll is visible only to its creator) or
@@ -60,13 +74,7 @@ export type PollResults = { pollId: number; pollName: string; isAnonymous: boole
 export type PollAccess = "creator" | "creator_or_member";
 
 function pollWhere(actor: Actor, access: PollAccess): Prisma.CheckinWhereInput {
-  if (access === "creator") return visiblePollWhere(actor);
-  return {
-    team_id: actor.teamId,
-    kind: "poll",
-    state: { in: ["active", "paused"] },
-    OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }],
-  };
+  return access === "creator" ? visiblePollWhere(actor) : v1AccessiblePollWhere(actor);
 }
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
@@ -131,7 +139,14 @@ export async function getPollVotes(
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY o.date DESC, o.id DESC
     ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}`;
-  const base = { pollId: poll.id, pollName: poll.name, isAnonymous: poll.is_anonymous };
+  const base = {
+    pollId: poll.id,
+    pollName: poll.name,
+    isAnonymous: poll.is_anonymous,
+    currentQuestions: poll.questions
+      .filter((q) => q.archived_at === null)
+      .map((q) => ({ id: q.id, text: q.text, answer_type: q.answer_type })),
+  };
   if (!instances.length) return { ...base, instances: [] };
   const ids = instances.map((i) => i.id);
 

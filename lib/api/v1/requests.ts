@@ -10,9 +10,9 @@
  * The output is version-neutral input for the domain layer.
  */
 import { z } from "zod";
-import { parseDateValue, parseWith } from "@/lib/api/query";
+import { isDateOnly, parseDateValue, parseWith } from "@/lib/api/query";
 import { InvalidParameterError } from "@/lib/domain/errors";
-import type { LegacyReportFilters, UserRef } from "@/lib/domain/standup-admin";
+import type { LegacyReportFilters, StandupConfig, StandupQuestionConfig, UserRef } from "@/lib/domain/standup-admin";
 
 // ---------------------------------------------------------------------------------------------
 // building blocks
@@ -150,7 +150,7 @@ const zQuestions = z
   })
   .nullish();
 
-export type StandupQuestionInput = { text: string; choices?: string[] };
+export type StandupQuestionInput = StandupQuestionConfig;
 
 // ---------------------------------------------------------------------------------------------
 // query strings
@@ -236,7 +236,7 @@ export function parseV1PollVotesQuery(url: URL): V1PollVotesQuery {
     if (raw === null || raw.trim() === "") return undefined;
     const date = parseDateValue(raw);
     if (!date) throw new InvalidParameterError(`${key}: invalid date "${raw}" (use ISO 8601 or YYYY-MM-DD)`);
-    return { date, dateOnly: /^\d{4}-\d{2}-\d{2}$/.test(raw.trim()) };
+    return { date, dateOnly: isDateOnly(raw) };
   };
   const from = read("from");
   const to = read("to");
@@ -281,21 +281,8 @@ export function parseV1ReportCreateBody(body: unknown): V1ReportCreateBody {
   return { standupId: parsed.standup_id, answers };
 }
 
-/** The v1 standup configuration as the domain takes it (every field optional: PATCH semantics). */
-export type V1StandupInput = {
-  name?: string;
-  channel?: string;
-  time?: string;
-  timezone?: string;
-  /** null: no automatic asking (v1 sends null or -1). */
-  waitTime?: number | null;
-  days?: string[];
-  questions?: StandupQuestionInput[];
-  users?: UserRef[];
-  syncChannelMembers?: boolean;
-  syncChannel?: string | null;
-  personalised?: boolean;
-};
+/** The v1 standup configuration: the domain's `StandupConfig` (every field optional: PATCH semantics). */
+export type V1StandupInput = StandupConfig;
 
 const standupShape = {
   name: zText("name"),
