@@ -4,6 +4,7 @@
  * use the v2 report serializer of lib/api/v2/reports.ts.
  */
 import { z } from "zod";
+import { LIMITS } from "@/lib/domain/limits";
 import type { AnswerInput, SubmitReportInput } from "@/lib/domain/report-writes";
 
 const zDbId = z
@@ -13,10 +14,15 @@ const zDbId = z
   .max(2147483647, "is out of range");
 
 const zAnswers = z
-  .array(z.object({ question_id: zDbId, text: z.string({ message: "must be a string" }) }), {
-    message: "must be an array of {question_id, text}",
-  })
-  .min(1, "at least one answer is required");
+  .array(
+    z.object({
+      question_id: zDbId,
+      text: z.string({ message: "must be a string" }).max(LIMITS.answerText, `must be at most ${LIMITS.answerText} characters`),
+    }),
+    { message: "must be an array of {question_id, text}" },
+  )
+  .min(1, "at least one answer is required")
+  .max(LIMITS.questions, `must have at most ${LIMITS.questions} answers`);
 
 /**
  * Body of POST /v2/reports. `is_anonymous` (optional, an extension) is the report-level flag.
