@@ -17,7 +17,7 @@ const schema = z.object({
   /** Requests per minute per API key (0 switches the limit off). */
   RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Requests per minute per client IP that carry no valid API key (0: off). */
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(300),
   /** Failed dashboard sign-ins per account and per IP within the window before 429 (0: off). */
   SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(0).default(10),
   /** Window of SIGN_IN_MAX_FAILURES, in minutes. */

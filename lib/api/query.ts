@@ -11,12 +11,15 @@ import { getEnv } from "@/lib/env";
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** Earliest instant any date parameter may name (older ones are a 400, never a SQL range error). */
-export const MIN_DATE = new Date("1900-01-01T00:00:00Z");
+/**
+ * Earliest instant any date parameter may name: year 1 and before (e.g. `0001-01-01T00:00:00+14:00`,
+ * which is year 0 in UTC) are a 400, never a range error inside SQL or date arithmetic.
+ */
+export const MIN_DATE = new Date("0002-01-01T00:00:00Z");
 /** Latest instant any date parameter may name. */
 export const MAX_DATE = new Date("9999-12-31T23:59:59.999Z");
 /** The accepted range, for error messages. */
-export const DATE_RANGE_TEXT = "between 1900-01-01 and 9999-12-31";
+export const DATE_RANGE_TEXT = "between 0002-01-01 and 9999-12-31";
 
 /** True when `date` is a valid Date within MIN_DATE..MAX_DATE. */
 export function isDateInRange(date: Date): boolean {

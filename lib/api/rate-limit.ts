@@ -4,7 +4,7 @@
  * them. Policies (all configurable through lib/env.ts, 0 switches one off):
  *
  * - `api-key`: requests per API key per minute (RATE_LIMIT_API_PER_MINUTE, default 600);
- * - `anonymous`: API requests without a valid key, per client IP per minute (default 60);
+ * - `anonymous`: API requests without a valid key, per client IP per minute (default 300);
  * - `sign-in-account` / `sign-in-ip`: FAILED dashboard sign-ins per account (lower-cased email)
  *   and per client IP within SIGN_IN_FAILURE_WINDOW_MINUTES (default 10 per 15 minutes).
  *

@@ -19,6 +19,7 @@ import { reportListQuerySchema } from "@/lib/api/v2/reports";
 import { standupCreateBodySchema } from "@/lib/api/v2/standup-create";
 import { checkinListQuerySchema, checkinReadQuerySchema } from "@/lib/api/v2/standups";
 import { votesQuerySchema } from "@/lib/api/v2/votes";
+import { addLimitsToDocument } from "@/lib/openapi/limits";
 import {
   idempotencyHeader,
   pollIdPath,
@@ -482,7 +483,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths: buildPaths(),
   });
   describeParameters(doc);
-  return doc;
+  return addLimitsToDocument(doc);
 }
 
 let cached: OpenApiDocument | undefined;
