@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 
 declare module "vitest" {
@@ -36,15 +37,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-tests-"));
   fs.chmodSync(dir, 0o755);
-  // embedded-postgres installs async-exit-hook when imported, whose `beforeExit` listener calls
-  // process.exit(0): it turned every failed test run into exit code 0. Import it here and drop the
-  // listeners it adds (teardown stops the server itself).
-  const events = ["beforeExit", "exit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
-  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as "exit"))]));
-  const { startEmbeddedPostgres } = await import("@/lib/runtime/embedded-postgres");
-  for (const e of events) {
-    for (const l of process.listeners(e as "exit")) if (!before.get(e)?.has(l)) process.removeListener(e, l);
-  }
   const database = await startEmbeddedPostgres({ dir, purpose: "tests", persistent: false });
   try {
     await applyMigrations(database.url);
