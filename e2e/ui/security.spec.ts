@@ -4,7 +4,7 @@
  * run (the page hydrates and navigates), and missing records answer 404.
  */
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials } from "./helpers";
+import { BASE_URL, demoCredentials, signIn } from "./helpers";
 
 test("callbackUrl=/\\evil.example/ does not leave the site after sign-in", async ({ page }) => {
   const creds = demoCredentials().dashboard;
@@ -34,4 +34,12 @@ test("the API-key page cannot be framed", async ({ page }) => {
   const response = await page.goto(`${BASE_URL}/sign-in`);
   expect(response?.headers()["x-frame-options"]).toBe("DENY");
   expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+});
+
+test("missing or malformed records answer 404, not a 200 page", async ({ page }) => {
+  await signIn(page);
+  for (const path of ["/standups/999999", "/standups/abc", "/standups/999999/edit", "/polls/999999", "/my-checkins/999999"]) {
+    const response = await page.goto(`${BASE_URL}${path}`);
+    expect(response?.status(), path).toBe(404);
+  }
 });
