@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { disconnectDb, getDb } from "@/lib/db";
+import { portSetting, setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 
 const USAGE = 'Usage: npm run api-key -- --email someone@example.com [--name "CI"] [--team <team id>]';
@@ -43,7 +44,7 @@ if (teamId !== undefined && !(Number.isInteger(teamId) && teamId > 0)) {
 const database = await connectOrStart("api-key", () => {});
 let exitCode = 0;
 try {
-  process.env.DATABASE_URL = database.url;
+  setDatabaseUrl(database.url);
   const db = getDb();
   const users = await db.user.findMany({
     where: { email: { equals: email, mode: "insensitive" }, deactivated_at: null, ...(teamId ? { team_id: teamId } : {}) },
@@ -61,7 +62,7 @@ try {
     const user = users[0] as (typeof users)[number];
     const name = values.name?.trim() || `CLI key ${new Date().toISOString().slice(0, 10)}`;
     const { key, prefix } = await createApiKey(db, { teamId: user.team.id, userId: user.id, name });
-    const port = process.env.PORT ?? 3000;
+    const port = portSetting() ?? 3000;
     console.log(`API key "${name}" (${prefix}…) for ${user.realname} <${user.email}>, ${user.chat_id} in ${user.team.name}:`);
     console.log("");
     console.log(`  ${key}`);
