@@ -76,8 +76,10 @@ export function reportListWhere(actor: Actor): Prisma.ReportWhereInput {
 }
 
 /**
- * A single readable report: submitted, of an active or paused standup of the team, and the actor
- * owns the standup, wrote the report, or is a member of the active non-confidential standup.
+ * A single readable report (spec §4.2): submitted, of an active or paused standup of the team, and
+ * either the standup is the actor's own, or it is active and non-confidential and the actor is a
+ * member or the report's author. Reports of paused or confidential standups are not readable by
+ * anyone but the owner, the author included; authors keep their own history in the dashboard.
  */
 export function reportReadWhere(actor: Actor): Prisma.ReportWhereInput {
   return {
@@ -87,7 +89,7 @@ export function reportReadWhere(actor: Actor): Prisma.ReportWhereInput {
     checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] } },
     OR: [
       { checkin: { owner_id: actor.userId } },
-      { user_id: actor.userId },
+      { checkin: { state: "active", is_confidential: false }, user_id: actor.userId },
       { checkin: { state: "active", is_confidential: false, members: { some: { user_id: actor.userId } } } },
     ],
   };
