@@ -12,7 +12,7 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { errorResponse } from "@/lib/api/errors";
-import { getEnv } from "@/lib/env";
+import { isDevelopment } from "@/lib/env";
 import { contentSecurityPolicy, createNonce, isHttps, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 /** Methods Next.js route handlers can export. */
@@ -82,7 +82,7 @@ export function proxy(request: NextRequest): NextResponse | Response {
 
   const https = isHttps(request);
   const nonce = createNonce();
-  const csp = contentSecurityPolicy(nonce, { dev: getEnv().NODE_ENV === "development", https });
+  const csp = contentSecurityPolicy(nonce, { dev: isDevelopment(), https });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);

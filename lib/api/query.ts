@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { getEnv } from "@/lib/env";
+import { limitSettings } from "@/lib/env";
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -166,7 +167,7 @@ function tooLarge(limit: number): ApiError {
  * headers), so an oversized body is never held in memory.
  * @throws ApiError 413 PAYLOAD_TOO_LARGE
  */
-export async function readBodyText(request: Request, limit = getEnv().API_BODY_LIMIT_BYTES): Promise<string> {
+export async function readBodyText(request: Request, limit = limitSettings().bodyLimitBytes): Promise<string> {
   const declared = request.headers.get("content-length");
   if (declared && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
     await request.body?.cancel().catch(() => {});
@@ -216,6 +217,6 @@ export async function readJson(request: Request, opts: { allowEmpty?: boolean } 
 export function parseId(value: string | undefined, what = "Resource"): number {
   if (!value || !/^\d{1,9}$/.test(value)) throw new NotFoundError(what);
   const id = Number(value);
-  if (id < 1 || id > 2147483647) throw new NotFoundError(what);
+  if (id < 1 || id > MAX_DB_ID) throw new NotFoundError(what);
   return id;
 }

@@ -20,7 +20,7 @@
  */
 import pg from "pg";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { getEnv } from "@/lib/env";
+import { databaseUrl, limitSettings } from "@/lib/env";
 
 /** A named limit: at most `points` per `windowSeconds` for one subject. `points` 0 = off. */
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
@@ -37,12 +37,12 @@ export type RateLimitResult = {
 
 /** The policies in force, read from the environment (lib/env.ts) on each call. */
 export function ratePolicies() {
-  const env = getEnv();
+  const env = limitSettings();
   return {
-    apiKey: { name: "api-key", points: env.RATE_LIMIT_API_PER_MINUTE, windowSeconds: 60 },
-    anonymous: { name: "anonymous", points: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE, windowSeconds: 60 },
-    signInAccount: { name: "sign-in-account", points: env.SIGN_IN_MAX_FAILURES, windowSeconds: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60 },
-    signInIp: { name: "sign-in-ip", points: env.SIGN_IN_MAX_FAILURES, windowSeconds: env.SIGN_IN_FAILURE_WINDOW_MINUTES * 60 },
+    apiKey: { name: "api-key", points: env.apiPerMinute, windowSeconds: 60 },
+    anonymous: { name: "anonymous", points: env.anonymousPerMinute, windowSeconds: 60 },
+    signInAccount: { name: "sign-in-account", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+    signInIp: { name: "sign-in-ip", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
   } satisfies Record<string, RateLimitPolicy>;
 }
 
@@ -58,7 +58,7 @@ function state(): State {
 function pool(): pg.Pool {
   const s = state();
   if (s.pool) return s.pool;
-  const url = process.env.DATABASE_URL;
+  const url = databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set");
   s.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
   s.pool.on("error", () => {}); // an idle connection was terminated: the pool replaces it
@@ -134,7 +134,7 @@ export async function resetRateLimit(policy: RateLimitPolicy, subject: string): 
  * your reverse proxy appended). "unknown" when neither is present (in-process calls).
  */
 export function clientIp(request: Request): string {
-  if (getEnv().TRUST_PROXY) {
+  if (limitSettings().trustProxy) {
     const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
     const last = hops.filter(Boolean).pop();
     if (last) return last.slice(0, 64);

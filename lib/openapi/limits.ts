@@ -7,7 +7,7 @@
  * the limits in `info.description`. Values come from the running configuration (lib/env.ts).
  */
 import { ratePolicies } from "@/lib/api/rate-limit";
-import { getEnv } from "@/lib/env";
+import { limitSettings } from "@/lib/env";
 
 type Json = Record<string, unknown>;
 type Doc = { info: { description?: string }; paths?: object };
@@ -41,7 +41,7 @@ const RETRY_AFTER = { description: "Seconds to wait before retrying.", schema: {
 /** Adds the limit statuses and headers to every operation of `doc` (mutates and returns it). */
 export function addLimitsToDocument<D extends Doc>(doc: D): D {
   const { apiKey, anonymous } = ratePolicies();
-  const bodyLimit = getEnv().API_BODY_LIMIT_BYTES;
+  const bodyLimit = limitSettings().bodyLimitBytes;
   const rateHeaders = {
     "RateLimit-Policy": {
       description: `Rate-limit policy (IETF draft-ietf-httpapi-ratelimit-headers), e.g. \`"api-key";q=${apiKey.points};w=${apiKey.windowSeconds}\`.`,

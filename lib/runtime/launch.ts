@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { childEnv } from "@/lib/env";
 
 /** A TCP port that is free right now (the OS picks it). */
 export function freePort(): Promise<number> {
@@ -66,7 +67,7 @@ export function launchService(opts: { root: string; env: Record<string, string>;
     bytes += chunk.length;
     while (bytes > max && chunks.length > 1) bytes -= (chunks.shift() as Buffer).length;
   };
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env = childEnv();
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", path.join(opts.root, "scripts", "start.ts")], {
     cwd: opts.root,

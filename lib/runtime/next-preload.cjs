@@ -16,6 +16,7 @@
 const http = require("node:http");
 
 const number = (name, fallback) => {
+  // biome-ignore lint/style/noProcessEnv: a plain-JS preload that runs before the app; lib/env.ts (TypeScript) cannot be loaded here
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
