@@ -12,6 +12,14 @@ const schema = z.object({
   /** Secret for next-auth JWTs and cursor signatures; generated under .data/ when unset. */
   AUTH_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1) for categorization and summaries; unset: offline only. */
+  LLM_BASE_URL: z.string().url().optional(),
+  /** Bearer token sent to LLM_BASE_URL, when it needs one. */
+  LLM_API_KEY: z.string().min(1).optional(),
+  /** Model name sent to LLM_BASE_URL (required with it). */
+  LLM_MODEL: z.string().min(1).optional(),
+  /** Milliseconds before a model request is abandoned for the offline engine. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(30000),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -149,15 +149,32 @@ function describeCluster(
     const written = mostFrequent(members.map((f) => f.surface.get(term)).filter((s): s is string => !!s)) ?? term;
     const name = capitalize(written);
     if (!name || taken.has(name.toLowerCase())) continue;
-    const keywords: Record<string, number> = {};
-    for (const [t, c] of ranked.slice(0, MAX_KEYWORDS)) {
-      const share = c / members.length;
-      if (share >= KEYWORD_SHARE || t === term) keywords[t] = Math.round(share * 1000) / 1000;
-    }
-    keywords[term] = Math.max(keywords[term] ?? 0, 1);
-    return { name, keywords };
+    return { name, keywords: keywordsOf(ranked, members.length, [term]) };
   }
   return null;
+}
+
+/** Keyword weights from terms ranked by answer count: the top ones shared by ≥ 20%, plus `core` at 1. */
+function keywordsOf(ranked: ReadonlyArray<[string, number]>, size: number, core: readonly string[]): Record<string, number> {
+  const keywords: Record<string, number> = {};
+  for (const [t, c] of ranked.slice(0, MAX_KEYWORDS)) {
+    const share = c / size;
+    if (share >= KEYWORD_SHARE) keywords[t] = Math.round(share * 1000) / 1000;
+  }
+  for (const t of core) keywords[t] = 1;
+  return keywords;
+}
+
+/**
+ * Keywords for a category named elsewhere (by a language model) from the answers filed under it,
+ * so the offline engine can match later answers to it: the name's own terms weigh 1.
+ */
+export function keywordsForNamedCategory(name: string, answers: readonly string[]): Record<string, number> {
+  const members = answers.map((a) => extractFeatures(a));
+  const df = new Map<string, number>();
+  for (const f of members) for (const t of f.terms) df.set(t, (df.get(t) ?? 0) + 1);
+  const ranked = [...df.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return keywordsOf(ranked, Math.max(1, members.length), extractFeatures(name).terms);
 }
 
 /**

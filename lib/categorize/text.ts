@@ -116,7 +116,8 @@ export function extractFeatures(text: string): AnswerFeatures {
       prev = null;
       continue;
     }
-    const value = values[i];
+    // As written, but lowercase unless an acronym ("CI", "API"), so sentence case does not split counts.
+    const value = /^[A-Z0-9]{2,}$/.test(values[i]) ? values[i] : values[i].toLowerCase();
     terms.add(lemma);
     if (pos[i] === "NOUN" || pos[i] === "PROPN") nouns.add(lemma);
     if (!surface.has(lemma)) surface.set(lemma, value);
