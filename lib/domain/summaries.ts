@@ -4,12 +4,15 @@
  * `GET /v2/standups/{id}/summaries` and the standup page.
  *
  * A summary is made once per occurrence when it closes (`onOccurrenceClosed`, or the periodic
- * sweep for occurrences whose day is over) and replaced if made again.
+ * sweep for occurrences whose day is over) and replaced if made again. For occurrences of the last
+ * few days it is also posted to the standup's channel as the daily digest (a `digest` outbox row,
+ * once per occurrence, in the same transaction), which the delivery jobs send like any broadcast.
  */
 import type { LlmConfig } from "@/lib/categorize/llm";
 import { looksLikeBlockerQuestion, type SummaryAnswer, type SummarySections, summarize } from "@/lib/categorize/summary";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { broadcastDigest } from "@/lib/domain/broadcasts";
 import { NotFoundError } from "@/lib/domain/errors";
 import { visibleStandupWhere } from "@/lib/domain/visibility";
 import { enqueueJob } from "@/lib/jobs/enqueue";
@@ -17,6 +20,8 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 /** graphile-worker task identifier of a summary run. */
 export const SUMMARIZE_TASK = "summarize_occurrence";
 export const SUMMARIES_DEFAULT_LIMIT = 25;
+/** Summaries of occurrences older than this (days) are stored but not posted as a digest (e.g. demo history). */
+export const DIGEST_MAX_AGE_DAYS = 3;
 
 /**
  * The "occurrence closed" hook: enqueues the occurrence's summary at once (one job per occurrence).
@@ -44,6 +49,7 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
         select: {
           kind: true,
           name: true,
+          broadcast_channel_id: true,
           is_anonymous: true,
           questions: { select: { id: true, text: true, answer_type: true }, orderBy: [{ position: "asc" }, { id: "asc" }] },
         },
@@ -60,7 +66,7 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
       },
     },
   });
-  if (!occurrence || occurrence.checkin.kind !== "standup" || !occurrence.reports.length) return null;
+  if (occurrence?.checkin.kind !== "standup" || !occurrence.reports.length) return null;
   const questions = new Map(occurrence.checkin.questions.map((q) => [q.id, q]));
   const answers: SummaryAnswer[] = occurrence.reports.flatMap((r) =>
     r.answers.flatMap((a) => {
@@ -83,16 +89,30 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
   const expected = occurrence.members.filter((m) => m.asked_at !== null).length || occurrence.reports.length;
   const out = await summarize({ standupName: occurrence.checkin.name, date, expected, responded: occurrence.reports.length, answers }, llm);
   const data = { engine: out.engine, sections: out.sections, text: out.text };
-  await db.occurrenceSummary.upsert({
-    where: { occurrence_id: occurrence.id },
-    create: {
-      ...data,
-      team_id: occurrence.team_id,
-      checkin_id: occurrence.checkin_id,
-      occurrence_id: occurrence.id,
-      date: occurrence.date,
-    },
-    update: { ...data, created_at: new Date() },
+  const channelId = occurrence.checkin.broadcast_channel_id;
+  const recent = Date.now() - occurrence.date.getTime() <= DIGEST_MAX_AGE_DAYS * 86_400_000;
+  await db.$transaction(async (tx) => {
+    await tx.occurrenceSummary.upsert({
+      where: { occurrence_id: occurrence.id },
+      create: {
+        ...data,
+        team_id: occurrence.team_id,
+        checkin_id: occurrence.checkin_id,
+        occurrence_id: occurrence.id,
+        date: occurrence.date,
+      },
+      update: { ...data, created_at: new Date() },
+    });
+    // The daily digest broadcast, in the same transaction (outbox); never for old history.
+    if (channelId !== null && recent) {
+      await broadcastDigest(tx, {
+        teamId: occurrence.team_id,
+        standupId: occurrence.checkin_id,
+        occurrenceId: occurrence.id,
+        channelId,
+        text: `Daily digest: ${out.text}`,
+      });
+    }
   });
   return { engine: out.engine };
 }

@@ -7,6 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
+// biome-ignore lint/suspicious/noExplicitAny: a recorded JSON body is read freely by tests
 export type RecordedRequest = { path: string; headers: http.IncomingHttpHeaders; body: any };
 export type FakeReply = { content: unknown } | { status: number; body: string } | "hang";
 
@@ -34,7 +35,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       raw += chunk;
     });
     req.on("end", () => {
-      let body: any = null;
+      let body: unknown = null;
       try {
         body = JSON.parse(raw);
       } catch {
@@ -55,7 +56,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       const completion = {
         id: `chatcmpl-${fake.requests.length}`,
         object: "chat.completion",
-        model: body?.model,
+        model: (body as { model?: string } | null)?.model,
         choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(reply.content) } }],
       };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(completion));

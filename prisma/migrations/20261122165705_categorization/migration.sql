@@ -1,3 +1,6 @@
+-- AlterEnum
+ALTER TYPE "ChatMessageKind" ADD VALUE 'digest';
+
 -- AlterTable
 ALTER TABLE "categorizations" ADD COLUMN     "completed_at" TIMESTAMPTZ(3),
 ADD COLUMN     "engine" TEXT;
