@@ -49,7 +49,9 @@ export type SummaryOutput = { sections: SummarySections; text: string; engine: s
 
 const BLOCKER_QUESTION = /\b(block|blocker|blockers|blocking|blocked|impediments?|obstacles?|stuck|in your way)\b/i;
 const BLOCKER_PHRASE = /\b(blocked|blocking|blocker|stuck|waiting (on|for)|can'?t proceed|held up)\b/i;
-const NO_BLOCKER = /^(no|nope|none|nothing|n\/?a|-|no blockers?|not really|all good|nothing blocking( me)?|none so far)[.!]*$/i;
+/** Answers that say "nothing is blocking" ("No blockers.", "Nope, smooth sailing.", "None 👍", "-"). */
+const NO_BLOCKER =
+  /^(no|nope|nah|none|nothing|nil|n\/?a|not really|not at the moment|not today|all good|all clear|smooth sailing|no blockers?|no issues|i'?m good|fine)\b/i;
 
 /** True when a question's text reads as a blocker question ("Anything blocking you?"). */
 export function looksLikeBlockerQuestion(text: string): boolean {
@@ -58,7 +60,9 @@ export function looksLikeBlockerQuestion(text: string): boolean {
 
 function isBlocker(a: SummaryAnswer): boolean {
   const text = a.text.trim();
-  if (!text || NO_BLOCKER.test(text)) return false;
+  // Letters only at the start, so "None 👍" and "- " read as "none" and empty.
+  const words = text.replace(/^[^\p{L}]+/u, "");
+  if (!words || (NO_BLOCKER.test(words) && !BLOCKER_PHRASE.test(words))) return false;
   return a.isBlockerQuestion || (a.answerType !== "multiple_choice" && BLOCKER_PHRASE.test(text));
 }
 
