@@ -6,14 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { categorizeOffline, keywordsForNamedCategory } from "@/lib/categorize/offline";
 import { OTHER_CATEGORY, type StoredCategory } from "@/lib/categorize/types";
+import { MEETING_AND_REVIEW_ANSWERS } from "@/tests/categorize-answers";
 
 const WEEK1 = [
-  "Fewer recurring meetings, more async updates.",
-  "Too many meetings on Tuesdays.",
-  "Cancel meetings that have no agenda.",
-  "Code reviews should be picked up within a day.",
-  "Agree on a code review checklist.",
-  "Faster code review turnaround.",
+  ...MEETING_AND_REVIEW_ANSWERS,
   "Our documentation is out of date.",
   "Update the documentation when an API changes.",
   "I would love a pony.",

@@ -10,17 +10,11 @@ import type { LlmConfig } from "@/lib/categorize/llm";
 import { db, disconnectDb } from "@/lib/db";
 import { CATEGORIZE_DEBOUNCE_SECONDS, onOpenEndedResponse, runCategorization, sweepCategorizations } from "@/lib/domain/categories";
 import { startWorker } from "@/lib/jobs/worker";
+import { MEETING_AND_REVIEW_ANSWERS } from "@/tests/categorize-answers";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fakes/openai";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
 
-const ANSWERS = [
-  "Fewer recurring meetings, more async updates.",
-  "Too many meetings on Tuesdays.",
-  "Cancel meetings that have no agenda.",
-  "Code reviews should be picked up within a day.",
-  "Agree on a code review checklist.",
-  "Faster code review turnaround.",
-];
+const ANSWERS = MEETING_AND_REVIEW_ANSWERS;
 
 let team: TestTeam;
 let fake: FakeOpenAi;
