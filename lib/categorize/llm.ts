@@ -8,10 +8,10 @@
  * the reply's content is parsed and validated with the caller's zod schema.
  */
 import type { z } from "zod";
-import { getEnv } from "@/lib/env";
+import { type LlmSettings, llmSettings } from "@/lib/env";
 
 /** Connection to the model. `timeoutMs`: whole-request deadline in milliseconds. */
-export type LlmConfig = { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
+export type LlmConfig = LlmSettings;
 
 /** Any failure talking to the model: network, timeout, HTTP status, unparsable or invalid JSON. */
 export class LlmError extends Error {
@@ -20,9 +20,7 @@ export class LlmError extends Error {
 
 /** The model configured by the environment, or null when `LLM_BASE_URL` or `LLM_MODEL` is unset. */
 export function llmConfigFromEnv(): LlmConfig | null {
-  const env = getEnv();
-  if (!env.LLM_BASE_URL || !env.LLM_MODEL) return null;
-  return { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL, timeoutMs: env.LLM_TIMEOUT_MS };
+  return llmSettings();
 }
 
 /**

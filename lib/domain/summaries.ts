@@ -10,11 +10,11 @@
  */
 import type { LlmConfig } from "@/lib/categorize/llm";
 import { looksLikeBlockerQuestion, type SummaryAnswer, type SummarySections, summarize } from "@/lib/categorize/summary";
+import { broadcastDigest } from "@/lib/chat/outbox";
 import { db, type Tx } from "@/lib/db";
+import { reportAuthor, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { broadcastDigest } from "@/lib/domain/broadcasts";
 import { NotFoundError } from "@/lib/domain/errors";
-import { visibleStandupWhere } from "@/lib/domain/visibility";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** graphile-worker task identifier of a summary run. */
@@ -72,7 +72,6 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
     r.answers.flatMap((a) => {
       const q = questions.get(a.question_id);
       if (!q) return [];
-      const anonymous = occurrence.checkin.is_anonymous || r.is_anonymous;
       return [
         {
           questionId: q.id,
@@ -80,7 +79,8 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
           answerType: q.answer_type,
           isBlockerQuestion: looksLikeBlockerQuestion(q.text),
           text: a.text,
-          author: anonymous ? null : { userId: r.user.chat_id, name: r.user.realname },
+          // The house rule (anonymity fixed at submission), and never a name in a summary of a standup that is anonymous now.
+          author: occurrence.checkin.is_anonymous ? null : reportAuthor(r, { userId: r.user.chat_id, name: r.user.realname }),
         },
       ];
     }),
@@ -156,7 +156,7 @@ export type SummaryListFilters = { limit: number; after?: { date: string; id: nu
  * @throws NotFoundError when the standup is not visible to the actor.
  */
 export async function listStandupSummaries(actor: Actor, standupId: number, filters: SummaryListFilters): Promise<OccurrenceSummaryView[]> {
-  const standup = await db.checkin.findFirst({ where: { AND: [{ id: standupId }, visibleStandupWhere(actor)] }, select: { id: true } });
+  const standup = await db.checkin.findFirst({ where: { AND: [{ id: standupId }, standupWhere(actor)] }, select: { id: true } });
   if (!standup) throw new NotFoundError("Standup");
   const after = filters.after;
   const afterDate = after ? new Date(`${after.date}T00:00:00Z`) : undefined;
