@@ -7,10 +7,13 @@
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
+ * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
+ *   lib/jobs/categorize.ts.
  */
 import type { Task, TaskList } from "graphile-worker";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -39,8 +42,11 @@ export function createTaskList(log: JobLog): TaskList {
   return {
     schedule_tick: scheduleTick(log),
     cleanup_idempotency: cleanupIdempotency(log),
+    categorize_answers: categorizeAnswers(log),
+    summarize_occurrence: summarizeOccurrence(),
+    categorize_sweep: categorizeSweep(log),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");
