@@ -14,6 +14,10 @@
  */
 import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { type DeliveryConfig, deliveryConfigFromEnv } from "@/lib/chat/config";
+import { closeDeliveryDeps, createDeliveryDeps } from "@/lib/chat/delivery";
+import { db } from "@/lib/db";
+import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
 export type JobWorker = {
@@ -33,6 +37,11 @@ export async function startWorker(opts: {
   concurrency?: number;
   /** Crontab override (tests pass "" so no schedule fires); default CRONTAB of lib/jobs/tasks.ts. */
   crontab?: string;
+  /** Delivery of chat messages and webhooks (issue 9): default from the environment; null = this
+   * runner does not deliver (its jobs stay queued for another runner). */
+  delivery?: DeliveryConfig | null;
+  /** Secret for signed answer links when AUTH_SECRET is not in this process's environment. */
+  authSecret?: string;
 }): Promise<JobWorker> {
   const { connectionString, log } = opts;
   const logger = new Logger((scope) => (level: LogLevel, message: string) => {
@@ -56,11 +65,15 @@ export async function startWorker(opts: {
     pollInterval: 2000,
     logger,
     crontab: opts.crontab ?? CRONTAB,
-    taskList: createTaskList(log),
+    taskList: createTaskList(log, null),
   };
+  const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv({ authSecret: opts.authSecret }) : opts.delivery;
+  const delivery = deliveryConfig ? createDeliveryDeps(deliveryConfig, log, db) : null;
+  options.taskList = createTaskList(log, delivery);
   let runner: Runner;
   try {
     await runMigrations(options);
+    if (delivery) await recoverStaleLocks(db, log);
     runner = await run(options);
   } catch (err) {
     await pgPool.end().catch(() => {});
@@ -68,6 +81,11 @@ export async function startWorker(opts: {
   }
   let stopped: Promise<void> | null = null;
   log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  if (deliveryConfig) {
+    const via = [deliveryConfig.slack ? `Slack (${deliveryConfig.slack.apiUrl ?? "https://slack.com/api/"})` : "the built-in channel feed"];
+    via.push(deliveryConfig.smtp ? "e-mail over SMTP" : "no e-mail (SMTP_URL unset: direct messages go to the feed and this log)");
+    log(`Delivery: ${via.join(", ")}; webhooks enabled.`);
+  }
   return {
     runner,
     stop: () => {
@@ -76,6 +94,9 @@ export async function startWorker(opts: {
         .stop()
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
         .then(() => pgPool.end())
+        .then(() => {
+          if (delivery) closeDeliveryDeps(delivery);
+        })
         .catch(() => {});
       return stopped;
     },

@@ -220,7 +220,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     await seedIfEmpty(url, log, root);
     const authSecret = ensureAuthSecret();
     if (await abortIfStopping()) return await stopped;
-    worker = await startWorker({ connectionString: url, log });
+    worker = await startWorker({ connectionString: url, log, authSecret });
     if (await abortIfStopping()) return await stopped;
 
     const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");

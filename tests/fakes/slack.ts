@@ -12,7 +12,7 @@
  * `response_metadata.next_cursor` ("" on the last page) as Slack does.
  *
  * Test controls: `failNext(method, fault)` (a 429 with Retry-After, an `{ok:false,error}` answer or
- * a 500), `setDelay(method, ms)`, `calls`, `callsOf(method)`, `waitFor(predicate)`, `reset()`; the
+ * a 500), `setDelay(method, ms)` (the call takes effect, then the answer is delayed), `calls`, `callsOf(method)`, `waitFor(predicate)`, `reset()`; the
  * same over HTTP for other processes: `GET /_fake/calls`, `POST /_fake/fail` `{method, ...fault}`,
  * `POST /_fake/delay` `{method, ms}`, `POST /_fake/reset`.
  *
@@ -331,8 +331,6 @@ export async function startFakeSlack(
       const given = auth.startsWith("Bearer ") ? auth.slice(7) : typeof args.token === "string" ? args.token : null;
       const call: FakeSlackCall = { method, args, at: Date.now(), status: 200, token: given };
       state.calls.push(call);
-      const delay = delays.get(method);
-      if (delay) await new Promise((r) => setTimeout(r, delay));
       const queue = faults.get(method);
       const fault = queue?.[0];
       if (fault) {
@@ -345,7 +343,11 @@ export async function startFakeSlack(
       if (method !== "api.test" && given !== token) return send(200, { ok: false, error: given ? "invalid_auth" : "not_authed" });
       const [status, body] = answer(method, args);
       call.status = status;
-      send(status, body);
+      // A delay is applied after the call took effect: the client sees a slow answer to a call
+      // Slack already carried out (what a crash between sending and recording looks like).
+      const delay = delays.get(method);
+      if (delay) await new Promise((r) => setTimeout(r, delay));
+      if (!res.destroyed) send(status, body);
     });
   });
 
