@@ -8,8 +8,12 @@
  * (e.g. the v2 report of spec §2.4 for `report.*`); `timestamp` is the event time (ISO 8601 UTC).
  */
 import { randomBytes } from "node:crypto";
+import { serializePollV2 } from "@/lib/api/v2/polls";
 import { serializeReportV2 } from "@/lib/api/v2/reports";
+import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
 import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { getPoll } from "@/lib/domain/polls";
 import { loadReportView } from "@/lib/domain/report-writes";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -83,4 +87,14 @@ export async function emitReportEvent(
   const listening = await tx.webhookEndpoint.count({ where: { team_id: report.team_id, disabled_at: null, events: { has: type } } });
   if (listening === 0) return 0;
   return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
+}
+
+/** Emits `poll.created` with the v2 poll (questions included) as its creator sees it. */
+export async function emitPollCreated(tx: Tx, actor: Actor, pollId: number): Promise<number> {
+  const listening = await tx.webhookEndpoint.count({
+    where: { team_id: actor.teamId, disabled_at: null, events: { has: "poll.created" } },
+  });
+  if (listening === 0) return 0;
+  const row = await getPoll(actor, pollId, { withQuestions: true }, tx);
+  return emitEvent(tx, actor.teamId, "poll.created", serializePollV2(row, new Set(INCLUDE_VALUES)));
 }

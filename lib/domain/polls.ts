@@ -4,6 +4,7 @@
  * state active or paused (lib/domain/visibility.ts). Reads return `CheckinView` rows (the shape
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
+
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { usersAbsentOn } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
@@ -152,6 +153,8 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       },
       now,
     );
+    // Loaded on use: lib/chat/events renders the v2 poll, whose serializer imports this module.
+    await (await import("@/lib/chat/events")).emitPollCreated(t, actor, poll.id);
     return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
   };
   return inTransaction(tx, run);
