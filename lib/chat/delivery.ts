@@ -232,7 +232,7 @@ async function outgoing(deps: DeliveryDeps, m: Loaded, adapter: string): Promise
         orderBy: [{ position: "asc" }, { id: "asc" }],
         select: { id: true, text: true, answer_type: true, choices: true },
       });
-      return { ...base, blocks: pollBlocks(m.text, m.occurrence.id, questions) };
+      return { ...base, blocks: pollBlocks(m.text, m.checkin_id, questions) };
     }
   }
   if (adapter === "email" && asks && m.occurrence && m.recipient) {

@@ -3,7 +3,7 @@
  * choice buttons of a poll post, and the answer modal (`views.open`) holding all the questions of
  * an occurrence. Interaction ids are part of the contract with lib/chat/slack-interactions.ts:
  *   - button `open_report_form`, value = occurrence id;
- *   - button `poll_vote:<question index>:<choice index>`, value = JSON `{o, q, c}` (occurrence id,
+ *   - button `poll_vote:<question index>:<choice index>`, value = JSON `{p, q, c}` (poll id,
  *     question id, choice text);
  *   - modal `callback_id` `report_form`, `private_metadata` = JSON `{o}`, one input block per
  *     question with `block_id` `q<question id>` and `action_id` `answer`.
@@ -29,7 +29,7 @@ export function questionBlocks(text: string, occurrenceId: number): unknown[] {
 }
 
 /** A poll post: the text and, per multiple-choice question, one button per choice. */
-export function pollBlocks(text: string, occurrenceId: number, questions: Question[]): unknown[] {
+export function pollBlocks(text: string, pollId: number, questions: Question[]): unknown[] {
   const blocks: unknown[] = [section(text)];
   questions.forEach((q, qi) => {
     if (q.answer_type !== "multiple_choice" || q.choices.length === 0) return;
@@ -41,7 +41,7 @@ export function pollBlocks(text: string, occurrenceId: number, questions: Questi
         type: "button",
         action_id: `poll_vote:${qi}:${ci}`,
         text: plain(choice, 75),
-        value: JSON.stringify({ o: occurrenceId, q: q.id, c: choice }).slice(0, 2000),
+        value: JSON.stringify({ p: pollId, q: q.id, c: choice }).slice(0, 2000),
       })),
     });
   });
@@ -61,7 +61,7 @@ export function reportModal(input: { occurrenceId: number; standupName: string; 
       type: "input",
       block_id: `q${q.id}`,
       label: plain(q.text, 2000),
-      optional: true,
+      optional: false,
       element:
         q.answer_type === "multiple_choice" && q.choices.length > 0
           ? {
