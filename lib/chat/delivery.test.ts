@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
+import { retryFailedMessage } from "@/lib/chat/retry";
 import { db, disconnectDb } from "@/lib/db";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
@@ -173,6 +174,14 @@ describe("delivery to Slack", () => {
     const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
     const failed = await waitForState(row.id, "failed");
     expect(failed.delivery_error).toContain("channel_not_found");
+
+    // the admin fixes Slack (the bot joins the channel) and retries from the channel feed
+    await expect(retryFailedMessage(team.users[1].actor, row.id)).rejects.toThrow(/not found/);
+    fake.channels.push({ id: "C0GHOST01", name: "ghost", members: [] });
+    await retryFailedMessage(team.admin.actor, row.id);
+    const retried = await waitForState(row.id, "delivered");
+    expect(retried.delivery_error).toBeNull();
+    expect(fake.messagesIn("C0GHOST01").map((m) => m.text)).toEqual([expect.stringContaining("into the void")]);
   });
 
   it("posts the reports of a threaded standup under one parent per occurrence", async () => {

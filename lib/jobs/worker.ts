@@ -50,7 +50,7 @@ export async function startWorker(opts: {
       log(`worker ${level}${where}: ${message}`);
     }
   });
-  const pgPool = new pg.Pool({ connectionString, max: 4 });
+  const pgPool = new pg.Pool({ connectionString, max: Math.max(4, (opts.concurrency ?? 2) + 2) });
   // graphile-worker asks for both handlers on a pool it is given: a lost idle or checked-out client
   // must not become an unhandled 'error' event. pg removes broken clients by itself.
   let stopping = false;

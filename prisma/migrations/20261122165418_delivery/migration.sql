@@ -107,4 +107,4 @@ $$;
 
 CREATE TRIGGER "chat_messages_enqueue_delivery"
 AFTER INSERT OR UPDATE ON "chat_messages"
-FOR EACH ROW EXECUTE FUNCTION "chat_messages_enqueue_delivery"();
+FOR EACH ROW WHEN (NEW.delivery_state = 'pending') EXECUTE FUNCTION "chat_messages_enqueue_delivery"();
