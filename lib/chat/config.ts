@@ -3,7 +3,7 @@
  * which platform serves which team, SMTP, the public URL for links, webhook policy. The job worker
  * and tests may pass an explicit config instead (tests point Slack/SMTP at local fakes).
  */
-import { getEnv } from "@/lib/env";
+import { authSecret, deliverySettings, port } from "@/lib/env";
 
 export type DeliveryConfig = {
   /** Slack workspace serving one team (`SLACK_TEAM`: a team name or chat id; null = the first team). */
@@ -22,17 +22,17 @@ export type DeliveryConfig = {
 /** Standard Webhooks' suggested schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = [5, 300, 1800, 7200, 18000, 36000];
 
-/** Builds the config from the environment. `authSecret` overrides AUTH_SECRET (npm start generates one). */
-export function deliveryConfigFromEnv(overrides: { authSecret?: string } = {}): DeliveryConfig {
-  const env = getEnv();
+/** Builds the config from the environment (lib/env.ts `deliverySettings`, `authSecret`). */
+export function deliveryConfigFromEnv(): DeliveryConfig {
+  const env = deliverySettings();
   return {
-    slack: env.SLACK_BOT_TOKEN
-      ? { token: env.SLACK_BOT_TOKEN, apiUrl: env.SLACK_API_URL, signingSecret: env.SLACK_SIGNING_SECRET, team: env.SLACK_TEAM ?? null }
+    slack: env.slackBotToken
+      ? { token: env.slackBotToken, apiUrl: env.slackApiUrl, signingSecret: env.slackSigningSecret, team: env.slackTeam ?? null }
       : null,
-    smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.MAIL_FROM } : null,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ""),
-    linkSecret: overrides.authSecret ?? env.AUTH_SECRET ?? "",
-    webhookRetryDelays: env.WEBHOOK_RETRY_DELAYS ? env.WEBHOOK_RETRY_DELAYS.split(",").map(Number) : DEFAULT_WEBHOOK_RETRY_DELAYS,
-    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+    smtp: env.smtpUrl ? { url: env.smtpUrl, from: env.mailFrom } : null,
+    publicUrl: (env.publicUrl ?? `http://localhost:${port()}`).replace(/\/+$/, ""),
+    linkSecret: authSecret(),
+    webhookRetryDelays: env.webhookRetryDelays ?? DEFAULT_WEBHOOK_RETRY_DELAYS,
+    webhooksAllowPrivate: env.webhooksAllowPrivate,
   };
 }

@@ -21,21 +21,13 @@
  */
 import type { ChatAdapter, OutgoingMessage } from "@/lib/chat/adapter";
 import { createAnswerToken } from "@/lib/chat/answer-link";
+import { builtinAdapter } from "@/lib/chat/builtin";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { createEmailAdapter, type EmailAdapter } from "@/lib/chat/email";
 import { PermanentDeliveryError, RetryLaterError } from "@/lib/chat/errors";
 import { createSlackAdapter, type SlackAdapter } from "@/lib/chat/slack";
 import { pollBlocks, questionBlocks } from "@/lib/chat/slack-blocks";
 import { type Db, db as defaultDb } from "@/lib/db";
-
-/** The built-in adapter: the outbox row is the message; nothing leaves the service. */
-export const builtinAdapter: ChatAdapter = {
-  name: "builtin",
-  post: async (_channel, message) => ({ externalTs: message.ts }),
-  update: async () => {},
-  delete: async () => {},
-  directMessage: async (_user, message) => ({ externalTs: message.ts }),
-};
 
 export type DeliveryDeps = {
   config: DeliveryConfig;

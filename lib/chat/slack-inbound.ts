@@ -5,7 +5,7 @@
  * answered within 3 s, so handlers do little and leave sending to the delivery jobs.
  */
 import { slackRequestProblem } from "@/lib/chat/slack-verify";
-import { getEnv } from "@/lib/env";
+import { deliverySettings } from "@/lib/env";
 
 const MAX_BODY_BYTES = 1_000_000;
 
@@ -18,7 +18,7 @@ const reply = (status: number, body: unknown) =>
 /** Wraps a handler of a verified raw body into a route handler. */
 export function slackRoute(handle: (rawBody: string, request: Request) => Promise<{ status: number; body: unknown }>) {
   return async (request: Request): Promise<Response> => {
-    const secret = getEnv().SLACK_SIGNING_SECRET;
+    const secret = deliverySettings().slackSigningSecret;
     if (!secret) return reply(503, { error: "Slack is not configured on this server (SLACK_SIGNING_SECRET is unset)" });
     if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) return reply(413, { error: "Request body too large" });
     const raw = await request.text();

@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
-import { getEnv } from "@/lib/env";
+import { authSecret } from "@/lib/env";
 
 export type AnswerLinkView = {
   actor: Actor;
@@ -24,7 +24,7 @@ export type AnswerLinkView = {
 
 /** The form behind a token, or null when the link is invalid, expired, used up by closing, or not for an active member. */
 export async function openAnswerLink(token: string, now: Date = new Date()): Promise<AnswerLinkView | null> {
-  const claims = verifyAnswerToken(getEnv().AUTH_SECRET ?? "", token, now);
+  const claims = verifyAnswerToken(authSecret(), token, now);
   if (!claims) return null;
   const member = await db.occurrenceMember.findFirst({
     where: { occurrence_id: claims.occurrenceId, user_id: claims.userId, user: { deactivated_at: null } },

@@ -12,7 +12,7 @@ import { webhookUrlProblem } from "@/lib/chat/webhook-url";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { getEnv } from "@/lib/env";
+import { deliverySettings } from "@/lib/env";
 
 export const webhookSelect = {
   id: true,
@@ -44,7 +44,7 @@ function requireAdmin(actor: Actor): void {
 }
 
 async function checkUrl(url: string): Promise<void> {
-  const problem = await webhookUrlProblem(url, { allowPrivate: getEnv().WEBHOOKS_ALLOW_PRIVATE });
+  const problem = await webhookUrlProblem(url, { allowPrivate: deliverySettings().webhooksAllowPrivate });
   if (problem) throw new InvalidParameterError(`url: ${problem}`);
 }
 

@@ -40,8 +40,6 @@ export async function startWorker(opts: {
   /** Delivery of chat messages and webhooks (issue 9): default from the environment; null = this
    * runner does not deliver (its jobs stay queued for another runner). */
   delivery?: DeliveryConfig | null;
-  /** Secret for signed answer links when AUTH_SECRET is not in this process's environment. */
-  authSecret?: string;
 }): Promise<JobWorker> {
   const { connectionString, log } = opts;
   const logger = new Logger((scope) => (level: LogLevel, message: string) => {
@@ -67,7 +65,7 @@ export async function startWorker(opts: {
     crontab: opts.crontab ?? CRONTAB,
     taskList: createTaskList(log, null),
   };
-  const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv({ authSecret: opts.authSecret }) : opts.delivery;
+  const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv() : opts.delivery;
   const delivery = deliveryConfig ? createDeliveryDeps(deliveryConfig, log, db) : null;
   options.taskList = createTaskList(log, delivery);
   let runner: Runner;
