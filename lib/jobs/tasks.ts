@@ -6,11 +6,14 @@
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
+ *   lib/jobs/categorize.ts.
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -46,8 +49,11 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       : tick,
     cleanup_idempotency: cleanupIdempotency(log),
     ...(delivery ? { deliver_chat_message: deliverChatMessageTask(delivery), deliver_webhook: deliverWebhookTask(delivery) } : {}),
+    categorize_answers: categorizeAnswers(log),
+    summarize_occurrence: summarizeOccurrence(),
+    categorize_sweep: categorizeSweep(log),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");

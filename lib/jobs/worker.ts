@@ -78,7 +78,9 @@ export async function startWorker(opts: {
     throw err;
   }
   let stopped: Promise<void> | null = null;
-  log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  log(
+    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency hourly)`,
+  );
   if (deliveryConfig) {
     const via = [deliveryConfig.slack ? `Slack (${deliveryConfig.slack.apiUrl ?? "https://slack.com/api/"})` : "the built-in channel feed"];
     via.push(deliveryConfig.smtp ? "e-mail over SMTP" : "no e-mail (SMTP_URL unset: direct messages go to the feed and this log)");
