@@ -16,12 +16,15 @@ export function AnswerForm({
   initial,
   editing,
   allowAnonymous,
+  cancelHref = "/my-checkins",
 }: {
   action: Action;
   questions: Question[];
   initial: Record<number, string>;
   editing: boolean;
   allowAnonymous: boolean;
+  /** Where Cancel leads; null hides it (the e-mailed answer link has nowhere to go back to). */
+  cancelHref?: string | null;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
@@ -70,9 +73,11 @@ export function AnswerForm({
         <Button type="submit" disabled={pending}>
           {pending ? "Sending…" : editing ? "Save changes" : "Send report"}
         </Button>
-        <LinkButton href="/my-checkins" variant="secondary">
-          Cancel
-        </LinkButton>
+        {cancelHref && (
+          <LinkButton href={cancelHref} variant="secondary">
+            Cancel
+          </LinkButton>
+        )}
       </div>
     </form>
   );
