@@ -4,6 +4,7 @@
  * Kept on globalThis so Next.js dev reloads and test files share one pool.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
+import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export type Db = PrismaClient;
@@ -39,8 +40,9 @@ export function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>):
   return tx ? fn(tx) : db.$transaction((t) => fn(t));
 }
 
-/** Disconnects the shared client (scripts and tests call this before exiting). */
+/** Disconnects the shared client and the API-key cache's listener (scripts and tests call this before exiting). */
 export async function disconnectDb(): Promise<void> {
+  await closeApiKeyCache();
   await globalForDb.__checkinPrisma?.$disconnect();
   globalForDb.__checkinPrisma = undefined;
 }
