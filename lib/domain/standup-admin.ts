@@ -312,17 +312,15 @@ export async function getPollResultsForV1(
   const now = new Date();
   // A `from` in the future with no `to` is an empty range here, not a reversed one.
   const until = range.to ?? (range.from && range.from.getTime() > now.getTime() ? range.from : undefined);
-  const results = await getPollVotes(actor, id, { since: range.from ?? BEGINNING, until }, { access: "creator_or_member", now }, client);
-  const voterIds = new Set<number>();
-  for (const instance of results.instances) {
-    for (const q of instance.questions) {
-      for (const c of q.choices ?? []) for (const v of c.voters ?? []) voterIds.add(v.id);
-      for (const r of q.responses ?? []) if (r.voter) voterIds.add(r.voter.id);
-    }
-  }
-  const voters = voterIds.size
-    ? await client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userV1Select })
-    : [];
+  // One statement: the results and the voters' profiles (withVoterProfiles).
+  const { voterProfiles, ...results } = await getPollVotes(
+    actor,
+    id,
+    { since: range.from ?? BEGINNING, until },
+    { access: "creator_or_member", now, withVoterProfiles: true },
+    client,
+  );
+  const voters = voterProfiles ?? [];
   return { results, voters, questions: results.currentQuestions };
 }
 

@@ -17,7 +17,7 @@
  *   drafts and confidential standups only when the caller created them.
  */
 import type { Actor } from "@/lib/domain/actor";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The states the v2 API can see (spec §3). */
 export const VISIBLE_STATES = ["active", "paused"] as const;
@@ -102,4 +102,37 @@ export function v1ListableStandupWhere(actor: Actor, opts: { admin?: boolean } =
       ...(all ? [] : [{ OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }] }]),
     ],
   };
+}
+
+/*
+ * SQL twins of the rules above, for the raw statements that build a whole answer in one round
+ * trip (participation, poll votes). Each takes the alias of the `checkins` row it constrains and
+ * must select exactly the rows its Prisma twin selects (tests/visibility-sql.test.ts compares them).
+ */
+
+/** `visibleStandupWhere` as SQL over the checkins alias `c`. */
+export function visibleStandupSql(actor: Actor, c: string): Prisma.Sql {
+  const a = Prisma.raw(`"${c}"`);
+  return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'standup' AND ${a}.state IN ('active', 'paused')
+    AND (${a}.owner_id = ${actor.userId}
+      OR (NOT ${a}.is_confidential AND EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))))`;
+}
+
+/** `visiblePollWhere` as SQL over the checkins alias `c`. */
+export function visiblePollSql(actor: Actor, c: string): Prisma.Sql {
+  const a = Prisma.raw(`"${c}"`);
+  return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'poll' AND ${a}.state IN ('active', 'paused') AND ${a}.owner_id = ${actor.userId})`;
+}
+
+/** `v1AccessiblePollWhere` as SQL over the checkins alias `c`. */
+export function v1AccessiblePollSql(actor: Actor, c: string): Prisma.Sql {
+  const a = Prisma.raw(`"${c}"`);
+  return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'poll' AND ${a}.state IN ('active', 'paused')
+    AND (${a}.owner_id = ${actor.userId}
+      OR EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId})))`;
+}
+
+/** `visibleCheckinWhere` as SQL over the checkins alias `c`. */
+export function visibleCheckinSql(actor: Actor, kind: CheckinKind, c: string): Prisma.Sql {
+  return kind === "poll" ? visiblePollSql(actor, c) : visibleStandupSql(actor, c);
 }
