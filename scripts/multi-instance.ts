@@ -16,13 +16,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { stopProcess, waitForHttp } from "@/lib/bench/servers";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
+import { freePort, stopProcess, waitForHttp } from "@/lib/runtime/processes";
 
 const root = process.cwd();
 const log = (l: string) => console.log(`[multi] ${l}`);
@@ -32,17 +31,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function check(name: string, ok: boolean, detail: string): void {
   results.push({ name, ok, detail });
   log(`${ok ? "PASS" : "FAIL"} ${name}: ${detail}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function which(bin: string): string | null {

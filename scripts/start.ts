@@ -31,7 +31,7 @@ if (args.includes("--web-only") && args.includes("--worker-only")) {
   console.error("--web-only and --worker-only exclude each other (give neither to run both).");
   process.exit(1);
 }
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
+if (role !== "worker" && (!Number.isInteger(port) || port < 1 || port > 65535)) {
   console.error(`PORT must be a TCP port number, got "${process.env.PORT}"`);
   process.exit(1);
 }

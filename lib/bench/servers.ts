@@ -7,10 +7,11 @@
  *   already has one running.
  * Both run as child processes in their own process group; `stop()` sends SIGTERM, then SIGKILL.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stopProcess, waitForHttp } from "@/lib/runtime/processes";
 
 export type Server = { url: string; stop: () => Promise<void> };
 
@@ -23,41 +24,6 @@ export function GET() {
   return Response.json({ data: [], next_cursor: null, has_more: false });
 }
 `;
-
-/** Resolves when `url` answers HTTP; rejects when `child` exits or after `timeoutMs`. */
-export async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode})`);
-    const ok = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5000) }).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`);
-}
-
-/** SIGTERM to the child's process group, SIGKILL after `graceMs`; resolves when it has exited. */
-export function stopProcess(child: ChildProcess, graceMs = 30_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = (sig: NodeJS.Signals) => {
-      try {
-        process.kill(-(child.pid as number), sig);
-      } catch {
-        child.kill(sig);
-      }
-    };
-    const timer = setTimeout(() => kill("SIGKILL"), graceMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    kill("SIGTERM");
-  });
-}
 
 /** Builds (when needed) and starts the empty route handler app on `port`. */
 export async function startEmptyRoute(port: number, log: (l: string) => void): Promise<Server> {

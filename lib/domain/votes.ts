@@ -25,23 +25,15 @@ import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
+import type { userV1Select } from "@/lib/domain/standups";
 import { v1AccessiblePollSql, visiblePollSql } from "@/lib/domain/visibility";
 import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
 
 /** Time filter of the results. Neither bound: the latest broadcast only. */
 export type PollVotesFilters = { since?: Date; until?: Date };
 
-/** The v1 user fields of a voter (lib/domain/standups.ts `userV1Select`). */
-export type VoterProfile = {
-  id: number;
-  chat_id: string;
-  username: string;
-  realname: string;
-  email: string;
-  avatar_url: string | null;
-  is_admin: boolean;
-  is_billing_admin: boolean;
-};
+/** The v1 user fields of a voter (`userV1Select` of lib/domain/standups.ts). */
+export type VoterProfile = Prisma.UserGetPayload<{ select: typeof userV1Select }>;
 
 /** A voter: numeric id (v1 places) and chat id (v2 places). */
 export type VoterRef = { id: number; chatId: string };
