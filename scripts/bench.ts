@@ -19,7 +19,7 @@ import path from "node:path";
 import { findWrk, type LoadRequest, type LoadResult, runLoad } from "@/lib/bench/load";
 import { startApp, startEmptyRoute } from "@/lib/bench/servers";
 import { median, printTable } from "@/lib/bench/stats";
-import { dataDir } from "@/lib/runtime/embedded-postgres";
+import { dataDir } from "@/lib/env";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);

@@ -2,10 +2,12 @@
  * `npm run migrate`: applies pending migrations to DIRECT_DATABASE_URL, else DATABASE_URL, else
  * the embedded database (migrations take an advisory lock: not through PgBouncer).
  */
+import { directDatabaseUrl, setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 
-if (process.env.DIRECT_DATABASE_URL) process.env.DATABASE_URL = process.env.DIRECT_DATABASE_URL;
+const direct = directDatabaseUrl();
+if (direct) setDatabaseUrl(direct);
 const database = await connectOrStart("migrate", () => {});
 try {
   const r = await applyMigrations(database.url, (l) => console.log(l));

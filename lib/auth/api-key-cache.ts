@@ -17,6 +17,7 @@
  */
 import pg from "pg";
 import type { Actor } from "@/lib/domain/actor";
+import { apiKeyCacheTtlMs, databaseUrl, directDatabaseUrl } from "@/lib/env";
 
 /** The NOTIFY channel the api_keys/users triggers write to. */
 export const API_KEY_CHANNEL = "checkin_api_keys";
@@ -43,7 +44,7 @@ function state(): State {
     client: null,
     starting: false,
     closed: false,
-    ttlMs: Number(process.env.API_KEY_CACHE_TTL_MS ?? 5000),
+    ttlMs: apiKeyCacheTtlMs(),
   };
   return globalForCache.__checkinApiKeyCache;
 }
@@ -66,7 +67,7 @@ export function invalidateApiKeys(payload: string): void {
 /** Opens the listening connection (once per process; reconnects after a loss with a 1 s delay). */
 function listen(): void {
   const s = state();
-  const url = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL;
+  const url = directDatabaseUrl() ?? databaseUrl();
   if (s.starting || s.client || s.closed || s.ttlMs <= 0 || !url) return;
   s.starting = true;
   const client = new pg.Client({ connectionString: url, application_name: "checkin-api-key-cache" });

@@ -26,7 +26,6 @@ export const USERS_A = 500;
 export const USERS_B = 50;
 export const STANDUPS_A = 50;
 export const STANDUPS_B = 5;
-export const MEMBERS_PER_STANDUP = 25;
 export const POLL_ID = STANDUPS_A + STANDUPS_B + 1;
 /** A daily team-A standup of 100 members with 365 occurrences (the participation figure of issue 14). */
 export const BIG_STANDUP_ID = POLL_ID + 1;

@@ -11,6 +11,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childEnv } from "@/lib/env";
 import { stopProcess, waitForHttp } from "@/lib/runtime/processes";
 
 export type Server = { url: string; stop: () => Promise<void> };
@@ -44,7 +45,7 @@ export async function startEmptyRoute(port: number, log: (l: string) => void): P
     execFileSync(process.execPath, [nextBin, "build", dir], {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      env: childEnv({ NEXT_TELEMETRY_DISABLED: "1" }),
     });
     fs.writeFileSync(stamp, nextVersion);
   }
@@ -52,7 +53,7 @@ export async function startEmptyRoute(port: number, log: (l: string) => void): P
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: childEnv({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/ping`, child, 60_000);
@@ -76,7 +77,7 @@ export async function startApp(
     cwd: root,
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port), ...env },
+    env: childEnv({ CHECKIN_DATA_DIR: dataDir, PORT: String(port), ...env }),
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/`, child, 600_000);

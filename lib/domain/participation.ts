@@ -16,12 +16,12 @@
  * Range: an occurrence date D is in [since, until) when its UTC day overlaps the window, i.e.
  * D >= day(since) and D < ceil-day(until); for plain YYYY-MM-DD bounds this is simply
  * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
- * The whole page is computed by one SQL statement (plus one visibility check).
+ * The whole page, the visibility check included, is computed by one SQL statement.
  */
 import { db, type Tx } from "@/lib/db";
+import { type CheckinKind, checkinSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { type CheckinKind, visibleCheckinSql } from "@/lib/domain/visibility";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Default page size (spec §8). */
@@ -173,7 +173,7 @@ export async function countOccurrenceParticipation(client: Tx, opts: CountsOptio
 
 /**
  * A participation page of one standup or poll, visibility included, in ONE statement: the checkin
- * row gated by the visibility rule (`visibleCheckinSql`) LEFT JOINed to the page of counts, so an
+ * row gated by the visibility rule (`checkinSql`) LEFT JOINed to the page of counts, so an
  * invisible checkin gives no row (404) and a visible one without occurrences one row of nulls.
  */
 async function participationOf(
@@ -193,7 +193,7 @@ async function participationOf(
   }
   const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
   const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`
-    SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${visibleCheckinSql(actor, kind, "c")}) gate
+    SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
     LEFT JOIN LATERAL (${counts}) p ON true
     ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
   if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");

@@ -22,18 +22,18 @@
  * responses and categorizations, each aggregated to JSON by PostgreSQL.
  */
 import { db, type Tx } from "@/lib/db";
+import { pollSql as accessiblePollSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
-import type { userV1Select } from "@/lib/domain/standups";
-import { v1AccessiblePollSql, visiblePollSql } from "@/lib/domain/visibility";
+import type { userCardSelect } from "@/lib/domain/standups";
 import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
 
 /** Time filter of the results. Neither bound: the latest broadcast only. */
 export type PollVotesFilters = { since?: Date; until?: Date };
 
-/** The v1 user fields of a voter (`userV1Select` of lib/domain/standups.ts). */
-export type VoterProfile = Prisma.UserGetPayload<{ select: typeof userV1Select }>;
+/** A voter as a user card (lib/domain/standups.ts `userCardSelect`). */
+export type PollVoter = Prisma.UserGetPayload<{ select: typeof userCardSelect }>;
 
 /** A voter: numeric id (v1 places) and chat id (v2 places). */
 export type VoterRef = { id: number; chatId: string };
@@ -66,7 +66,7 @@ export type PollQuestionRef = { id: number; text: string; answer_type: string };
  */
 export type PollResults = {
   /** With `withVoterProfiles`: the profile (v1 user fields) of everyone who voted in the instances. */
-  voterProfiles?: VoterProfile[];
+  voterProfiles?: PollVoter[];
   pollId: number;
   pollName: string;
   isAnonymous: boolean;
@@ -76,12 +76,12 @@ export type PollResults = {
 
 /**
  * Who may read the results: "creator" (v2: a poll is visible only to its creator) or
- * "creator_or_member" (v1: polls the user participates in). Both: the team's active/paused polls.
+ * "creator_or_member" (legacy endpoints: also polls the user participates in). Both: the team's active/paused polls.
  */
 export type PollAccess = "creator" | "creator_or_member";
 
 function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
-  return access === "creator" ? visiblePollSql(actor, "c") : v1AccessiblePollSql(actor, "c");
+  return accessiblePollSql(actor, "c", { participants: access === "creator_or_member" });
 }
 
 type PollQuestionRow = { id: number; text: string; answer_type: string; choices: string[]; archived_at: string | null };
@@ -100,7 +100,7 @@ type VotesHeader = {
     voter_chat_ids: string[];
   }>;
   categorizations: Array<{ occurrence_id: number; question_id: number; status: CategorizationStatus; categories: unknown }>;
-  voters: VoterProfile[] | null;
+  voters: PollVoter[] | null;
 };
 /** The rows after it (kind 1): one open-ended response each, in vote order (plain columns: cheaper than JSON). */
 type ResponseRow = { occurrence_id: number; question_id: number; text: string; categories: string[]; user_id: number; chat_id: string };
@@ -268,4 +268,40 @@ export async function getPollVotes(
       };
     }),
   };
+}
+
+/**
+ * Results of a poll with its voters (GET /v1/polls/{id}/votes): the shared results, the voters' user rows, and the
+ * poll's current questions (so each is listed even when no instance falls in the range).
+ */
+export type PollResultsWithVoters = { results: PollResults; voters: PollVoter[]; questions: PollQuestionRef[] };
+
+/** Start of the "every instance" range (no date is earlier). */
+const BEGINNING = new Date(Date.UTC(1970, 0, 1));
+
+/**
+ * Results of a poll the caller takes part in or created, computed by `getPollVotes` (as GET
+ * /v2/polls/{id}/votes) over the instances whose date falls in [from, to) — every instance up to
+ * today when neither bound is given (the legacy endpoint has no "latest only" default) — with the
+ * user cards of every voter from the same statement (`withVoterProfiles`); the poll's current
+ * questions come with the results (`currentQuestions`).
+ * @throws NotFoundError, InvalidParameterError (reversed range).
+ */
+export async function getPollResultsWithVoters(
+  actor: Actor,
+  id: number,
+  range: { from?: Date; to?: Date },
+  client: Tx = db,
+): Promise<PollResultsWithVoters> {
+  const now = new Date();
+  // A `from` in the future with no `to` is an empty range here, not a reversed one.
+  const until = range.to ?? (range.from && range.from.getTime() > now.getTime() ? range.from : undefined);
+  const { voterProfiles, ...results } = await getPollVotes(
+    actor,
+    id,
+    { since: range.from ?? BEGINNING, until },
+    { access: "creator_or_member", now, withVoterProfiles: true },
+    client,
+  );
+  return { results, voters: voterProfiles ?? [], questions: results.currentQuestions };
 }

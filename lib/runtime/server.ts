@@ -25,8 +25,18 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { disconnectDb } from "@/lib/db";
+import {
+  authSecret,
+  childEnv,
+  databaseUrl,
+  dataDir,
+  directDatabaseUrl,
+  explicitAuthSecret,
+  nextAuthSecretSetting,
+  setDatabaseUrl,
+} from "@/lib/env";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
-import { DatabaseBusyError, dataDir, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
+import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { forgetWebUrl, recordWebUrl } from "@/lib/runtime/web-address";
 
@@ -70,18 +80,6 @@ export async function databaseAuthSecret(url: string): Promise<string> {
   } finally {
     await client.end();
   }
-}
-
-/** Reads `AUTH_SECRET` (or `NEXTAUTH_SECRET`), else reads or creates `<data dir>/auth-secret` (mode 0600) with 32 random bytes. */
-export function ensureAuthSecret(dir = dataDir()): string {
-  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
-  if (fromEnv) return fromEnv;
-  const file = path.join(dir, "auth-secret");
-  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
-  fs.mkdirSync(dir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
 }
 
 /** True when the database has at least one team (the seed has run or real data exists). */
@@ -251,11 +249,11 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
 
   try {
     if (role !== "worker") await assertPortFree(port);
-    let url = process.env.DATABASE_URL;
+    let url = databaseUrl();
     if (url) {
       log(
         `Using the PostgreSQL of DATABASE_URL (${new URL(url).host})` +
-          (process.env.DIRECT_DATABASE_URL ? `, direct connection ${new URL(process.env.DIRECT_DATABASE_URL).host}.` : "."),
+          (directDatabaseUrl() ? `, direct connection ${new URL(directDatabaseUrl() as string).host}.` : "."),
       );
     } else {
       database = await startEmbeddedPostgres({
@@ -265,16 +263,16 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
         },
       });
       url = database.url;
-      process.env.DATABASE_URL = url;
+      setDatabaseUrl(url);
       log(`Embedded PostgreSQL running on 127.0.0.1:${database.port} (data in ${dataDir()}).`);
     }
     if (await abortIfStopping()) return await stopped;
-    const direct = process.env.DIRECT_DATABASE_URL || url;
+    const direct = directDatabaseUrl() ?? url;
     const migrations = await applyMigrations(direct, log);
     log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
     await seedIfEmpty(direct, log, root);
-    const authSecret =
-      process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET || (database ? ensureAuthSecret() : await databaseAuthSecret(direct));
+    // With an external database every instance takes the one stored there; embedded: the data folder's.
+    const secret = explicitAuthSecret() ?? (database ? authSecret() : await databaseAuthSecret(direct));
     if (await abortIfStopping()) return await stopped;
     if (role !== "web") worker = await startWorker({ connectionString: direct, log });
     if (await abortIfStopping()) return await stopped;
@@ -287,14 +285,13 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     next = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
-      env: {
-        ...process.env,
+      env: childEnv({
         DATABASE_URL: url,
-        AUTH_SECRET: authSecret,
-        NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? authSecret,
+        AUTH_SECRET: secret,
+        NEXTAUTH_SECRET: nextAuthSecretSetting() ?? secret,
         PORT: String(port),
         NEXT_TELEMETRY_DISABLED: "1",
-      },
+      }),
     });
     next.once("exit", (code, signal) => {
       if (!stopping) void shutdown(1, `The Next.js server exited unexpectedly (${signal ?? `code ${code}`}): stopping.`);

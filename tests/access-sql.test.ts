@@ -1,19 +1,12 @@
 /**
- * The SQL twins of the visibility rules (lib/domain/visibility.ts, used by the one-statement
+ * The SQL twins of the visibility rules (lib/domain/access.ts, used by the one-statement
  * reads of participation and poll votes) select exactly what their Prisma `where` twins select,
  * for every kind × state × confidential × owner/member/outsider combination and two teams.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { pollSql, pollWhere, standupSql, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import {
-  v1AccessiblePollSql,
-  v1AccessiblePollWhere,
-  visiblePollSql,
-  visiblePollWhere,
-  visibleStandupSql,
-  visibleStandupWhere,
-} from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 
@@ -63,9 +56,13 @@ async function prismaIds(where: Prisma.CheckinWhereInput): Promise<number[]> {
 
 describe("visibility rules: SQL twins select what the Prisma rules select", () => {
   it.each([
-    ["visibleStandup", visibleStandupWhere, visibleStandupSql],
-    ["visiblePoll", visiblePollWhere, visiblePollSql],
-    ["v1AccessiblePoll", v1AccessiblePollWhere, v1AccessiblePollSql],
+    ["standup (v2 scope)", (a: Actor) => standupWhere(a), (a: Actor, c: string) => standupSql(a, c)],
+    ["poll (creator)", (a: Actor) => pollWhere(a), (a: Actor, c: string) => pollSql(a, c)],
+    [
+      "poll (participants)",
+      (a: Actor) => pollWhere(a, { participants: true }),
+      (a: Actor, c: string) => pollSql(a, c, { participants: true }),
+    ],
   ] as const)("%s", async (_name, where, sql) => {
     let nonEmpty = 0;
     for (const { label, actor } of actors) {
