@@ -51,6 +51,10 @@ export type QuestionResult = {
   choices?: ChoiceResult[];
   categorizationStatus?: CategorizationStatus | null;
   categories?: Array<{ name: string; count: number }>;
+  /** How the categorization was made ("offline", "model:<name>", "seed"); null before it ran. */
+  categorizationEngine?: string | null;
+  /** Reason of the last failure, or of a fallback from the model to offline. */
+  categorizationError?: string | null;
   responses?: ResponseResult[];
 };
 
@@ -99,7 +103,14 @@ type VotesHeader = {
     voter_ids: number[];
     voter_chat_ids: string[];
   }>;
-  categorizations: Array<{ occurrence_id: number; question_id: number; status: CategorizationStatus; categories: unknown }>;
+  categorizations: Array<{
+    occurrence_id: number;
+    question_id: number;
+    status: CategorizationStatus;
+    categories: unknown;
+    engine: string | null;
+    error: string | null;
+  }>;
   voters: PollVoter[] | null;
 };
 /** The rows after it (kind 1): one open-ended response each, in vote order (plain columns: cheaper than JSON). */
@@ -175,7 +186,7 @@ export async function getPollVotes(
           FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.choice IS NOT NULL
           GROUP BY v.occurrence_id, v.question_id, v.choice) ch),
       'categorizations', (SELECT coalesce(json_agg(json_build_object('occurrence_id', k.occurrence_id, 'question_id', k.question_id,
-          'status', k.status, 'categories', k.categories)), '[]')
+          'status', k.status, 'categories', k.categories, 'engine', k.engine, 'error', k.error)), '[]')
         FROM categorizations k WHERE k.occurrence_id = ANY(ARRAY(SELECT id FROM inst))),
       'voters', ${
         opts.withVoterProfiles
@@ -258,6 +269,8 @@ export async function getPollVotes(
             answerType: "open_ended",
             categorizationStatus: status,
             categories: completed ? parseCategories(categorization?.categories) : [],
+            categorizationEngine: categorization?.engine ?? null,
+            categorizationError: categorization?.error ?? null,
             responses: responses.map((r) => ({
               text: r.text,
               categories: completed ? [...r.categories] : [],

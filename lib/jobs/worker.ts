@@ -67,7 +67,9 @@ export async function startWorker(opts: {
     throw err;
   }
   let stopped: Promise<void> | null = null;
-  log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  log(
+    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency hourly)`,
+  );
   return {
     runner,
     stop: () => {
