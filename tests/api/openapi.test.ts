@@ -365,6 +365,7 @@ type Case = {
 const get = (handler: Parameters<typeof call>[0], key: () => string, p: string) => () => call(handler, { path: p, key: key() });
 
 let hookId = "";
+process.env.WEBHOOKS_ALLOW_PRIVATE = "true"; // the webhook cases use the loopback's discard port, never a public address
 
 const cases: Case[] = [
   {
@@ -679,7 +680,7 @@ const cases: Case[] = [
         method: "POST",
         path: "/v2/webhooks",
         key: admin.key,
-        body: { url: "https://93.184.215.14/hooks", events: ["report.submitted"] },
+        body: { url: "http://127.0.0.1:9/hooks", events: ["report.submitted"] },
       }),
     schema: webhookCreatedV2Schema,
     check: (body: { data: { id: number } }) => {
