@@ -6,24 +6,33 @@
  *    demo seed, worker), ignoring any DATABASE_URL of the environment;
  * 3. runs `playwright test` with BASE_URL and CHECKIN_DATA_DIR exported (arguments are passed on,
  *    e.g. `--project api`);
- * 4. stops the server (SIGTERM);
- * 5. when Playwright passed and no arguments were given (the full `npm test` run), runs the short
- *    fault-injection drill (scripts/fault-injection.ts --short: connections terminated and three
- *    SIGKILL + restart cycles under a write load) on the same, already seeded data folder;
- * 6. deletes the data folder.
+ * 4. stops the server (SIGTERM) and deletes the data folder.
  * Server output is kept in memory and written to test-results/e2e-server.log at the end (Playwright
  * empties test-results/ when it starts); its tail is printed when start-up fails.
- * Exit code: Playwright's, then the drill's; 1 when the server could not start.
+ * Exit code: Playwright's, or 1 when the server could not start.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
-import { freePort, launchService, stopServer, waitForServer } from "@/lib/runtime/launch";
+import { freePort, waitForHttp } from "@/lib/runtime/processes";
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[e2e] ${line}`);
+
+/** SIGTERM to the launcher (it stops Next.js, the worker and PostgreSQL in order); SIGKILL after 60 s. */
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.kill("SIGKILL"), 60_000);
+    server.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.kill("SIGTERM");
+  });
+}
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -35,10 +44,25 @@ async function main(): Promise<number> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(root, "test-results", "e2e-server.log");
-  const env: Record<string, string> = { CHECKIN_DATA_DIR: dataDir, PORT: String(port) };
+  const output: Buffer[] = [];
+  let outputBytes = 0;
+  const keep = (chunk: Buffer) => {
+    output.push(chunk);
+    outputBytes += chunk.length;
+    while (outputBytes > 4_000_000 && output.length > 1) outputBytes -= (output.shift() as Buffer).length;
+  };
+  const serverLog = () => Buffer.concat(output).toString("utf8");
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port) };
+  delete env.DATABASE_URL;
 
   log(`starting the server on ${baseUrl} (data in ${dataDir}, log in ${path.relative(root, logFile)})`);
-  const { child: server, output: serverLog } = launchService({ root, env });
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "start.ts")], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout?.on("data", keep);
+  server.stderr?.on("data", keep);
   let interrupted = false;
   const onSignal = () => {
     interrupted = true;
@@ -48,7 +72,7 @@ async function main(): Promise<number> {
 
   let code = 1;
   try {
-    await waitForServer(`${baseUrl}/`, server, 180_000);
+    await waitForHttp(`${baseUrl}/`, server, 180_000);
     log(`server ready after ${((Date.now() - started) / 1000).toFixed(1)} s; running Playwright`);
     const pw = spawn(
       process.execPath,
@@ -70,14 +94,13 @@ async function main(): Promise<number> {
     fs.writeFileSync(logFile, serverLog());
   }
   if (code === 0 && !interrupted && process.argv.length <= 2) {
+    // Issue 13: the short fault-injection drill (connections terminated, three SIGKILL + restart
+    // cycles under a write load) on the same, already seeded data folder.
     log("running the fault-injection drill (short form) on the same data");
     const drill = spawn(
       process.execPath,
       ["--import", "tsx", path.join(root, "scripts", "fault-injection.ts"), "--short", "--restart-limit", "30", "--data-dir", dataDir],
-      {
-        cwd: root,
-        stdio: "inherit",
-      },
+      { cwd: root, stdio: "inherit" },
     );
     code = await new Promise<number>((resolve) => drill.on("exit", (c, s) => resolve(c ?? (s ? 1 : 0))));
   }
