@@ -10,13 +10,16 @@
  *   Next.js child. Being outside the terminal's process group, PostgreSQL does not get the
  *   terminal's Ctrl-C directly: the service stops Next.js, then the worker, then PostgreSQL.
  * Environment: PORT (default 3000), DATABASE_URL (external PostgreSQL 14+), AUTH_SECRET,
- * CHECKIN_DATA_DIR (default ./.data). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
+ * CHECKIN_DATA_DIR (default ./.data), CHECKIN_DEMO=false or `--no-demo` (an empty database is not
+ * seeded: the first visit shows the one-time /setup page). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
+// `npm start -- --no-demo`: same as CHECKIN_DEMO=false (the service process inherits the environment).
+if (args.includes("--no-demo")) process.env.CHECKIN_DEMO = "false";
 const log = (line: string) => console.log(line);
 const port = Number(process.env.PORT ?? 3000);
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

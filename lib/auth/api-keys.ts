@@ -61,7 +61,7 @@ export async function authenticateApiKey(db: Tx, header: string | null | undefin
       id: true,
       revoked_at: true,
       last_used_at: true,
-      user: { select: { id: true, chat_id: true, team_id: true, is_admin: true, deactivated_at: true } },
+      user: { select: { id: true, chat_id: true, team_id: true, is_admin: true, role: true, deactivated_at: true } },
     },
   });
   if (!row || row.revoked_at || row.user.deactivated_at) return null;
@@ -69,5 +69,12 @@ export async function authenticateApiKey(db: Tx, header: string | null | undefin
   if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     db.apiKey.update({ where: { id: row.id }, data: { last_used_at: new Date(now) } }).catch(() => {});
   }
-  return { teamId: row.user.team_id, userId: row.user.id, userChatId: row.user.chat_id, isAdmin: row.user.is_admin, apiKeyId: row.id };
+  return {
+    teamId: row.user.team_id,
+    userId: row.user.id,
+    userChatId: row.user.chat_id,
+    isAdmin: row.user.is_admin,
+    role: row.user.role,
+    apiKeyId: row.id,
+  };
 }

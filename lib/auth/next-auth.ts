@@ -3,9 +3,13 @@
  *
  * Providers:
  * - Credentials (email + password, argon2id hashes checked with `verifyPassword`) — always on.
+ * - One-time sign-in links (`link`: a `sign_in` token from `npm run team -- create`, redeemed once).
  * - GitHub, Google and one generic OIDC provider — each switched on when its env vars are set
- *   (see `.env.example`). An OAuth/OIDC sign-in is accepted only when its (verified) email matches
- *   an existing, active user; nobody is created on the fly.
+ *   (see `.env.example`). An OAuth/OIDC sign-in is accepted when its (verified) email matches an
+ *   existing, active user, or, when the email's domain is in `AUTH_ALLOWED_DOMAINS`, creates that
+ *   person as a member on first sign-in (lib/auth/oauth-users.ts).
+ * The JWT carries the user's `session_version`; lib/auth/session.ts ends sessions of an older
+ * version (deactivation, password reset).
  *
  * The secret comes from `AUTH_SECRET` (or `NEXTAUTH_SECRET`); when neither is set a random secret
  * is generated once into `$CHECKIN_DATA_DIR/auth-secret` so sessions survive restarts.
@@ -20,7 +24,9 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import type { OAuthConfig, Provider } from "next-auth/providers/index";
+import { findOrCreateOAuthUser } from "@/lib/auth/oauth-users";
 import { verifyPassword } from "@/lib/auth/password";
+import { redeemToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 
 if (!process.env.NEXTAUTH_URL && process.env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
@@ -57,7 +63,7 @@ async function findActiveUserByEmail(email: string) {
   return db.user.findFirst({
     where: { email: { equals: email.trim(), mode: "insensitive" }, deactivated_at: null },
     orderBy: { id: "asc" },
-    select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true },
+    select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true, session_version: true },
   });
 }
 
@@ -103,6 +109,24 @@ export function enabledProviders(): Provider[] {
         return { id: String(user.id), email: user.email, name: user.realname, image: user.avatar_url };
       },
     }),
+    CredentialsProvider({
+      id: "link",
+      name: "One-time sign-in link",
+      credentials: { token: { label: "Token", type: "text" } },
+      async authorize(credentials) {
+        const token = credentials?.token ?? "";
+        try {
+          const { userId } = await db.$transaction((t) => redeemToken(t, "sign_in", token));
+          const user = await db.user.findUniqueOrThrow({
+            where: { id: userId },
+            select: { id: true, email: true, realname: true, avatar_url: true },
+          });
+          return { id: String(user.id), email: user.email, name: user.realname, image: user.avatar_url };
+        } catch {
+          return null;
+        }
+      },
+    }),
   ];
   if (process.env.GITHUB_CLIENT_ID && process.env.GITHUB_CLIENT_SECRET) {
     providers.push(GitHubProvider({ clientId: process.env.GITHUB_CLIENT_ID, clientSecret: process.env.GITHUB_CLIENT_SECRET }));
@@ -136,26 +160,33 @@ export const authOptions: NextAuthOptions = {
   pages: { signIn: "/sign-in", error: "/sign-in" },
   callbacks: {
     async signIn({ user, account, profile }) {
-      if (!account || account.provider === "credentials") return true;
+      if (!account || account.type === "credentials") return true;
       const email = user.email ?? (typeof profile?.email === "string" ? profile.email : null);
       if (!email) return false;
       if (account.provider === "google" && (profile as { email_verified?: boolean } | undefined)?.email_verified === false) return false;
-      const match = await findActiveUserByEmail(email);
+      const match =
+        (await findActiveUserByEmail(email)) ??
+        (await findOrCreateOAuthUser({ email, name: user.name ?? null, image: user.image ?? null }));
       return match ? true : "/sign-in?error=AccessDenied";
     },
     async jwt({ token, user, account }) {
       if (user && account) {
-        if (account.provider === "credentials") {
-          const row = await db.user.findUnique({ where: { id: Number(user.id) }, select: { id: true, team_id: true } });
+        if (account.type === "credentials") {
+          const row = await db.user.findUnique({
+            where: { id: Number(user.id) },
+            select: { id: true, team_id: true, session_version: true },
+          });
           if (row) {
             token.uid = row.id;
             token.tid = row.team_id;
+            token.sv = row.session_version;
           }
         } else if (user.email) {
           const row = await findActiveUserByEmail(user.email);
           if (row) {
             token.uid = row.id;
             token.tid = row.team_id;
+            token.sv = row.session_version;
             token.name = row.realname;
           }
         }
@@ -166,6 +197,7 @@ export const authOptions: NextAuthOptions = {
       if (typeof token.uid === "number" && typeof token.tid === "number") {
         session.userId = token.uid;
         session.teamId = token.tid;
+        session.sessionVersion = token.sv ?? 0;
       }
       return session;
     },
@@ -176,6 +208,7 @@ declare module "next-auth" {
   interface Session {
     userId?: number;
     teamId?: number;
+    sessionVersion?: number;
   }
 }
 
@@ -183,5 +216,6 @@ declare module "next-auth/jwt" {
   interface JWT {
     uid?: number;
     tid?: number;
+    sv?: number;
   }
 }

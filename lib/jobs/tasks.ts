@@ -6,10 +6,13 @@
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
+ *   password-reset e-mail through SMTP_URL.
  */
 import type { Task, TaskList } from "graphile-worker";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -36,6 +39,7 @@ export function createTaskList(log: JobLog): TaskList {
   return {
     schedule_tick: scheduleTick(log),
     cleanup_idempotency: cleanupIdempotency(log),
+    send_email: async (payload) => deliverEmail(payload as EmailMessage),
   };
 }
 

@@ -3,7 +3,8 @@
  * once the Prisma client and the production build exist:
  *   1. database: `DATABASE_URL`, else the embedded PostgreSQL under `.data/` (or `$CHECKIN_DATA_DIR`);
  *   2. pending migrations (lib/runtime/migrate.ts);
- *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`);
+ *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`), unless
+ *      CHECKIN_DEMO=false (`npm start -- --no-demo`): then the first visit shows /setup;
  *   4. `AUTH_SECRET` (generated into `.data/auth-secret`, mode 0600, when unset);
  *   5. the graphile-worker runner in this process (lib/jobs/worker.ts);
  *   6. Next.js (`next start`, or `next dev`) as a child process on `PORT`, bound to 0.0.0.0.
@@ -72,6 +73,11 @@ type SeedFn = (opts: { db: unknown; log: Log; now?: Date }) => Promise<{ credent
 /** Seeds the demo data through lib/seed/index.ts when the database has no team. Skips with a note when the module is absent. */
 async function seedIfEmpty(url: string, log: Log, root: string): Promise<void> {
   if (await hasAnyTeam(url)) return;
+  if (["false", "0"].includes(process.env.CHECKIN_DEMO ?? "")) {
+    log("Empty database and no demo data (CHECKIN_DEMO=false / --no-demo): open /setup to create your team and its first admin,");
+    log('or run: npm run team -- create --name "Acme" --admin-email you@example.com --admin-name "Your Name"');
+    return;
+  }
   const file = path.join(root, "lib", "seed", "index.ts");
   if (!fs.existsSync(file)) {
     log("The database is empty and the demo seed (lib/seed/index.ts) is not available: starting without demo data.");

@@ -1,0 +1,16 @@
+/**
+ * The public origin links in e-mails and one-time link dialogs point at: `APP_URL` when set, else
+ * the request's `X-Forwarded-Proto`/`X-Forwarded-Host` or `Host` (for server actions and pages).
+ */
+import { headers } from "next/headers";
+import { getEnv } from "@/lib/env";
+
+/** e.g. `http://localhost:3000` (no trailing slash). */
+export async function requestOrigin(): Promise<string> {
+  const configured = getEnv().APP_URL;
+  if (configured) return configured.replace(/\/$/, "");
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? `localhost:${getEnv().PORT}`;
+  const proto = h.get("x-forwarded-proto") ?? "http";
+  return `${proto.split(",")[0]?.trim()}://${host.split(",")[0]?.trim()}`;
+}
