@@ -23,11 +23,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Standups the dashboard shows to the actor: the ones they take part in or created, and for team
- * admins every standup of the team (drafts and confidential ones only for their creator; archived
+ * admins and managers every standup of the team (drafts and confidential ones only for their creator; archived
  * never) — the rule of `getStandupForV1` / `listStandupsForV1`.
  */
 export function dashboardStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
-  return v1ListableStandupWhere(actor, { admin: true });
+  return v1ListableStandupWhere(actor, { admin: true, teamWide: true });
 }
 
 export type OccurrenceParticipation = {

@@ -15,7 +15,7 @@
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { listableReportWhere, readableReportWhere } from "@/lib/domain/visibility";
+import { dashboardReportWhere, listableReportWhere, readableReportWhere } from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -84,6 +84,8 @@ export type ReportListFilters = {
   /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
   limit: number;
   withAnswers: boolean;
+  /** Dashboard reads: admins and managers see every non-confidential standup's reports (`dashboardReportWhere`). */
+  teamWide?: boolean;
 };
 
 /**
@@ -91,7 +93,10 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
-  const and: Prisma.ReportWhereInput[] = [listableReportWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
+  const and: Prisma.ReportWhereInput[] = [
+    filters.teamWide ? dashboardReportWhere(actor) : listableReportWhere(actor),
+    { submitted_at: { gte: filters.since, lt: filters.until } },
+  ];
   if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
   if (filters.userChatId !== undefined) {
     and.push({ user: { chat_id: filters.userChatId } });

@@ -96,9 +96,14 @@ const MAX_QUESTIONS = 30;
  * confidential standups only for their creator; archived never), in the legacy view.
  * @throws NotFoundError otherwise.
  */
-export async function getStandupForV1(actor: Actor, id: number, client: Tx = defaultDb): Promise<StandupV1View> {
+export async function getStandupForV1(
+  actor: Actor,
+  id: number,
+  client: Tx = defaultDb,
+  opts: { teamWide?: boolean } = {},
+): Promise<StandupV1View> {
   const row = await client.checkin.findFirst({
-    where: { AND: [{ id }, v1ListableStandupWhere(actor, { admin: true })] },
+    where: { AND: [{ id }, v1ListableStandupWhere(actor, { admin: true, teamWide: opts.teamWide })] },
     select: standupV1Select,
   });
   if (!row) throw new NotFoundError("Standup");

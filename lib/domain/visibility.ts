@@ -15,8 +15,12 @@
  * - v1 standup list (GET /v1/standups/, /v1/me/standups): any non-archived standup the caller
  *   participates in or created (or, with `admin` for team admins, every standup of the team);
  *   drafts and confidential standups only when the caller created them.
+ * - Dashboard, team-wide (issue 11 roles): admins and managers read every non-confidential
+ *   standup of the team and its submitted reports (`teamWide`); confidential stays creator-only.
+ *   The API's rules for members are unchanged.
  */
 import type { Actor } from "@/lib/domain/actor";
+import { readsTeamWide } from "@/lib/domain/roles";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** The states the v2 API can see (spec §3). */
@@ -90,8 +94,8 @@ export function readableReportWhere(actor: Actor): Prisma.ReportWhereInput {
  * Standups of the legacy list (GET /v1/standups/, /v1/me/standups). `admin` (honoured only for
  * team admins) widens the list to every standup of the team; archived ones are never listed.
  */
-export function v1ListableStandupWhere(actor: Actor, opts: { admin?: boolean } = {}): Prisma.CheckinWhereInput {
-  const all = Boolean(opts.admin && actor.isAdmin);
+export function v1ListableStandupWhere(actor: Actor, opts: { admin?: boolean; teamWide?: boolean } = {}): Prisma.CheckinWhereInput {
+  const all = Boolean(opts.admin && actor.isAdmin) || Boolean(opts.teamWide && readsTeamWide(actor));
   return {
     team_id: actor.teamId,
     kind: "standup",
@@ -100,6 +104,24 @@ export function v1ListableStandupWhere(actor: Actor, opts: { admin?: boolean } =
       // drafts and confidential ("restricted") standups: creator only
       { OR: [{ owner_id: actor.userId }, { state: { in: [...VISIBLE_STATES] }, is_confidential: false }] },
       ...(all ? [] : [{ OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }] }]),
+    ],
+  };
+}
+
+/**
+ * Reports the dashboard lists (`teamWide`): for admins and managers every submitted report of an
+ * active or paused non-confidential standup of the team, plus what `listableReportWhere` allows;
+ * for members exactly `listableReportWhere`.
+ */
+export function dashboardReportWhere(actor: Actor): Prisma.ReportWhereInput {
+  if (!readsTeamWide(actor)) return listableReportWhere(actor);
+  return {
+    team_id: actor.teamId,
+    status: "submitted",
+    submitted_at: { not: null },
+    OR: [
+      { checkin: { AND: [visibleStandupWhere(actor), { state: "active" }] } },
+      { checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] }, is_confidential: false } },
     ],
   };
 }

@@ -6,6 +6,6 @@ import { orNotFound, readIdParam, requireUser } from "../../load";
 export async function loadStandupPage(params: Promise<{ id: string }>) {
   const id = await readIdParam(params);
   const user = await requireUser();
-  const standup = await orNotFound(getStandupForV1(user, id));
+  const standup = await orNotFound(getStandupForV1(user, id, undefined, { teamWide: true }));
   return { id, user, standup, manage: canManageStandup(user, standup.owner.chat_id) };
 }
