@@ -16,10 +16,11 @@ const LINKS = [
   { href: "/profile", label: "Profile" },
 ] as const;
 
-/** Admin-only sections (Team → Members, Team → Audit log). */
+/** Admin-only sections (Team → Members, Team → Audit log, Team → Channels). */
 const ADMIN_LINKS = [
   { href: "/team/members", label: "Members" },
   { href: "/team/audit", label: "Audit log" },
+  { href: "/channels/manage", label: "Manage channels" },
 ] as const;
 
 /** Main navigation; the current section gets aria-current="page". `admin` adds the people sections. */
