@@ -19,12 +19,18 @@ const schema = z.object({
   /** Sender of those e-mails. */
   MAIL_FROM: z.string().min(3).default("Team Check-in <checkin@localhost>"),
   /** Public origin used in e-mailed links when no request is at hand (commands, jobs), e.g. https://checkin.example.com. */
-  APP_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().optional(),
   /**
    * Comma-separated e-mail domains whose OAuth/OIDC sign-ins create a member on first sign-in:
    * `example.com` (the oldest team) or `example.com=2` (team id 2).
    */
   AUTH_ALLOWED_DOMAINS: z.string().default(""),
+  /** Slack bot token (xoxb-...): connects the workspace (delivery and the people/channel sync). */
+  SLACK_BOT_TOKEN: z.string().min(1).optional(),
+  /** Slack Web API base URL (default Slack's own; tests point it at a local fake). */
+  SLACK_API_URL: z.string().url().optional(),
+  /** The team the workspace serves: a team name or chat id (default: the oldest team). */
+  SLACK_TEAM: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;

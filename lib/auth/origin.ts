@@ -1,5 +1,5 @@
 /**
- * The public origin links in e-mails and one-time link dialogs point at: `APP_URL` when set, else
+ * The public origin links in e-mails and one-time link dialogs point at: `PUBLIC_URL` when set, else
  * the request's `X-Forwarded-Proto`/`X-Forwarded-Host` or `Host` (for server actions and pages).
  */
 import { headers } from "next/headers";
@@ -7,7 +7,7 @@ import { getEnv } from "@/lib/env";
 
 /** e.g. `http://localhost:3000` (no trailing slash). */
 export async function requestOrigin(): Promise<string> {
-  const configured = getEnv().APP_URL;
+  const configured = getEnv().PUBLIC_URL;
   if (configured) return configured.replace(/\/$/, "");
   const h = await headers();
   const host = h.get("x-forwarded-host") ?? h.get("host") ?? `localhost:${getEnv().PORT}`;

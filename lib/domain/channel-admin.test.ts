@@ -20,7 +20,10 @@ describe("channel administration", () => {
     await expect(createChannel(admin.actor, { name: "bad/name" })).rejects.toBeInstanceOf(InvalidParameterError);
     await expect(createChannel(a.actor, { name: "mine" })).rejects.toBeInstanceOf(ForbiddenError);
     await renameChannel(admin.actor, { channelId: id, name: "updates" });
-    expect(await setChannelMembers(admin.actor, { channelId: id, userIds: [a.id, b.id, a.id] })).toEqual({ added: [a.id, b.id], removed: [] });
+    expect(await setChannelMembers(admin.actor, { channelId: id, userIds: [a.id, b.id, a.id] })).toEqual({
+      added: [a.id, b.id],
+      removed: [],
+    });
     expect(await setChannelMembers(admin.actor, { channelId: id, userIds: [b.id] })).toEqual({ added: [], removed: [a.id] });
     await setChannelArchived(admin.actor, { channelId: id, archived: true });
     const listed = (await listChannelsForAdmin(admin.actor)).find((c) => c.id === id);
@@ -29,6 +32,12 @@ describe("channel administration", () => {
     await expect(setChannelMembers(admin.actor, { channelId: id, userIds: [other.admin.id] })).rejects.toBeInstanceOf(UserNotFoundError);
     await expect(renameChannel(other.admin.actor, { channelId: id, name: "stolen" })).rejects.toBeInstanceOf(NotFoundError);
     const audit = await listAudit(admin.actor);
-    expect(audit.items.map((i) => i.action)).toEqual(["channel.archive", "channel.members", "channel.members", "channel.rename", "channel.create"]);
+    expect(audit.items.map((i) => i.action)).toEqual([
+      "channel.archive",
+      "channel.members",
+      "channel.members",
+      "channel.rename",
+      "channel.create",
+    ]);
   });
 });

@@ -25,7 +25,7 @@ async function command(name: string, args: string[]) {
   try {
     const r = await run(process.execPath, ["--import", "tsx", path.join(root, "scripts", `${name}.ts`), ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: "3999", SMTP_URL: "", APP_URL: "" },
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: "3999", SMTP_URL: "", PUBLIC_URL: "" },
       timeout: 60_000,
     });
     return { code: 0, out: r.stdout, err: r.stderr };

@@ -6,12 +6,17 @@
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
+ *   configured and on Slack's team_join / member_joined_channel events): imports the workspace's
+ *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
  * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
  *   password-reset e-mail through SMTP_URL.
  */
 import type { Task, TaskList } from "graphile-worker";
+import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { getEnv } from "@/lib/env";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -34,14 +39,31 @@ export function cleanupIdempotency(log: JobLog): Task {
   };
 }
 
+/** Syncs the env-configured Slack workspace into its team; a no-op without SLACK_BOT_TOKEN. */
+export function slackSync(log: JobLog): Task {
+  return async () => {
+    const env = getEnv();
+    if (!env.SLACK_BOT_TOKEN) return;
+    const teamId = await slackTeamId(env.SLACK_TEAM);
+    if (teamId === null) return;
+    const r = await syncSlackWorkspace({ teamId, token: env.SLACK_BOT_TOKEN, apiUrl: env.SLACK_API_URL });
+    const changed = r.usersCreated + r.usersDeactivated + r.channelsCreated + r.membershipsAdded + r.membershipsRemoved;
+    if (changed > 0)
+      log(
+        `slack sync: ${r.usersCreated} people created, ${r.usersDeactivated} deactivated, ${r.channelsCreated} channels created, memberships +${r.membershipsAdded}/-${r.membershipsRemoved}`,
+      );
+  };
+}
+
 /** The task list registered with the runner, keyed by task identifier. */
 export function createTaskList(log: JobLog): TaskList {
   return {
     schedule_tick: scheduleTick(log),
     cleanup_idempotency: cleanupIdempotency(log),
+    slack_sync: slackSync(log),
     send_email: async (payload) => deliverEmail(payload as EmailMessage),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "41 * * * * slack_sync"].join("\n");

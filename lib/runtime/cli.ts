@@ -13,10 +13,10 @@ import { applyMigrations } from "@/lib/runtime/migrate";
 /** Thrown for a bad command line; printed with the usage. */
 export class UsageError extends Error {}
 
-/** Origin of printed links: APP_URL, else http://localhost:$PORT. */
+/** Origin of printed links: PUBLIC_URL, else http://localhost:$PORT. */
 export function cliBaseUrl(): string {
   const env = getEnv();
-  return env.APP_URL ?? `http://localhost:${env.PORT}`;
+  return env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
 }
 
 /**
