@@ -21,8 +21,8 @@ afterEach(() => {
 });
 
 describe("providers", () => {
-  it("has only the credentials provider by default", () => {
-    expect(enabledProviders().map((p) => p.id)).toEqual(["credentials"]);
+  it("has only the credential providers (password, one-time link) by default", () => {
+    expect(enabledProviders().map((p) => p.id)).toEqual(["credentials", "link"]);
     expect(oauthProviderButtons()).toEqual([]);
   });
 
