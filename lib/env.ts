@@ -1,57 +1,145 @@
 /**
- * Validated environment (parsed once with zod). Every variable is documented in `.env.example`.
- * `DATABASE_URL` is read lazily by lib/db.ts because `npm start` sets it after it has started the
- * embedded PostgreSQL.
+ * The environment, read in ONE place: this module is the only reader (and writer) of
+ * `process.env` in the application (Biome's `noProcessEnv` enforces it; tests, e2e specs and
+ * tool configs are exempt). Values are read at call time, so `npm start` can set `DATABASE_URL`
+ * after it has started the embedded PostgreSQL. Every variable is documented in `.env.example`.
  */
-import { z } from "zod";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z.string().url().optional(),
-  /** Secret for next-auth JWTs and cursor signatures; generated under .data/ when unset. */
-  AUTH_SECRET: z.string().min(16).optional(),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-  /** `false` (or `npm start -- --no-demo`): an empty database is not seeded; the first visit shows /setup. */
-  CHECKIN_DEMO: z.enum(["true", "false", "1", "0"]).default("true"),
-  /** smtp(s)://user:pass@host:port for invitation and password-reset e-mails; unset: links are shown once to copy. */
-  SMTP_URL: z.string().url().optional(),
-  /** Sender of those e-mails. */
-  MAIL_FROM: z.string().min(3).default("Team Check-in <checkin@localhost>"),
-  /** Public origin used in e-mailed links when no request is at hand (commands, jobs), e.g. https://checkin.example.com. */
-  PUBLIC_URL: z.string().url().optional(),
-  /**
-   * Comma-separated e-mail domains whose OAuth/OIDC sign-ins create a member on first sign-in:
-   * `example.com` (the oldest team) or `example.com=2` (team id 2).
-   */
-  AUTH_ALLOWED_DOMAINS: z.string().default(""),
-  /** Slack bot token (xoxb-...): connects the workspace (delivery and the people/channel sync). */
-  SLACK_BOT_TOKEN: z.string().min(1).optional(),
-  /** Slack Web API base URL (default Slack's own; tests point it at a local fake). */
-  SLACK_API_URL: z.string().url().optional(),
-  /** The team the workspace serves: a team name or chat id (default: the oldest team). */
-  SLACK_TEAM: z.string().min(1).optional(),
-});
-
-export type Env = z.infer<typeof schema>;
-
-let cached: Env | undefined;
-
-/** Drops the cached parse (tests that change process.env call this). */
-export function resetEnvCache(): void {
-  cached = undefined;
+/** `DATABASE_URL`, or undefined when unset (then `npm start` starts the embedded PostgreSQL). */
+export function databaseUrl(): string | undefined {
+  return process.env.DATABASE_URL || undefined;
 }
 
-/** Returns the parsed environment; throws a readable error listing invalid variables. */
-export function getEnv(): Env {
-  if (cached) return cached;
-  // An empty variable (`SMTP_URL=` in a .env file) means unset.
-  const present = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
-  const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid environment:\n${lines}`);
+/** Sets `DATABASE_URL` for this process and the processes it starts (after starting the embedded database). */
+export function setDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
+}
+
+/** Connections in the Prisma pool: `DATABASE_POOL_SIZE`, default 10. */
+export function databasePoolSize(): number {
+  const n = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
+
+/** The data folder (embedded database, generated auth secret, demo credentials): `$CHECKIN_DATA_DIR` or `<cwd>/.data`, absolute. */
+export function dataDir(): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
+}
+
+/** The raw `PORT` value (validated by scripts/start.ts), or undefined. */
+export function portSetting(): string | undefined {
+  return process.env.PORT;
+}
+
+/** The HTTP port: `PORT`, default 3000. */
+export function port(): number {
+  return Number(process.env.PORT ?? 3000);
+}
+
+let generatedSecret: string | undefined;
+
+/**
+ * The one secret of the service (next-auth JWTs and cookies, v2 cursor signatures): `AUTH_SECRET`,
+ * else `NEXTAUTH_SECRET`, else a random 32-byte secret generated once into
+ * `<dataDir()>/auth-secret` (mode 0600), so sessions and cursors survive restarts and every
+ * process sharing the data folder agrees.
+ */
+export function authSecret(): string {
+  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
+  if (fromEnv) return fromEnv;
+  if (generatedSecret) return generatedSecret;
+  const dir = dataDir();
+  const file = path.join(dir, "auth-secret");
+  try {
+    generatedSecret = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      generatedSecret = secret;
+    } catch {
+      // another process created it first: use theirs
+      generatedSecret = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : secret;
+    }
   }
-  cached = parsed.data;
-  return cached;
+  return generatedSecret as string;
+}
+
+/** `NEXTAUTH_SECRET` when set explicitly (npm start passes it on unchanged). */
+export function nextAuthSecretSetting(): string | undefined {
+  return process.env.NEXTAUTH_SECRET || undefined;
+}
+
+/**
+ * next-auth takes the origin from the request's Host header unless `NEXTAUTH_URL` is set: the
+ * service is self-hosted behind a proxy you configure, so `AUTH_TRUST_HOST` defaults to true.
+ */
+export function defaultAuthTrustHost(): void {
+  if (!process.env.NEXTAUTH_URL && process.env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
+}
+
+/** OAuth client credentials of one provider. */
+export type OAuthClient = { clientId: string; clientSecret: string };
+
+/** Sign-in providers switched on by environment variables (each only when all its variables are set). */
+export function oauthSettings(): {
+  github: OAuthClient | null;
+  google: OAuthClient | null;
+  oidc: (OAuthClient & { issuer: string; name: string }) | null;
+} {
+  const e = process.env;
+  const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  const oidcClient = pair(e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET);
+  return {
+    github: pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET),
+    google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
+    oidc:
+      e.OIDC_ISSUER && oidcClient
+        ? { ...oidcClient, issuer: e.OIDC_ISSUER.replace(/\/$/, ""), name: e.OIDC_NAME || "Single sign-on" }
+        : null,
+  };
+}
+
+/** The environment for a child process: this process's variables plus `extra`. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
+/** False when `CHECKIN_DEMO` is `false`/`0` (`npm start -- --no-demo`): an empty database is not seeded and shows /setup. */
+export function demoEnabled(): boolean {
+  return !["false", "0"].includes((process.env.CHECKIN_DEMO ?? "").trim().toLowerCase());
+}
+
+/** `npm start -- --no-demo`: sets `CHECKIN_DEMO=false` for this process and the service it starts. */
+export function disableDemo(): void {
+  process.env.CHECKIN_DEMO = "false";
+}
+
+/** SMTP for invitation and password-reset e-mails: `SMTP_URL` and `MAIL_FROM`; null when `SMTP_URL` is unset or empty. */
+export function smtpSettings(): { url: string; from: string } | null {
+  const url = process.env.SMTP_URL?.trim();
+  if (!url) return null;
+  return { url, from: process.env.MAIL_FROM?.trim() || "Team Check-in <checkin@localhost>" };
+}
+
+/** Public origin of e-mailed and printed links (`PUBLIC_URL`, no trailing slash), or undefined. */
+export function publicUrl(): string | undefined {
+  const url = process.env.PUBLIC_URL?.trim();
+  return url ? url.replace(/\/+$/, "") : undefined;
+}
+
+/** `AUTH_ALLOWED_DOMAINS`: comma-separated domains whose OAuth/OIDC sign-ins create a member ("" when unset). */
+export function allowedSignInDomains(): string {
+  return process.env.AUTH_ALLOWED_DOMAINS ?? "";
+}
+
+/** The Slack workspace of `SLACK_BOT_TOKEN` (`SLACK_API_URL`, `SLACK_TEAM`), or null when Slack is not connected. */
+export function slackSettings(): { token: string; apiUrl?: string; team?: string } | null {
+  const token = process.env.SLACK_BOT_TOKEN?.trim();
+  if (!token) return null;
+  return { token, apiUrl: process.env.SLACK_API_URL?.trim() || undefined, team: process.env.SLACK_TEAM?.trim() || undefined };
 }

@@ -14,18 +14,19 @@
  * seeded: the first visit shows the one-time /setup page). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
+import { databaseUrl, dataDir, disableDemo, portSetting } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
 // `npm start -- --no-demo`: same as CHECKIN_DEMO=false (the service process inherits the environment).
-if (args.includes("--no-demo")) process.env.CHECKIN_DEMO = "false";
+if (args.includes("--no-demo")) disableDemo();
 const log = (line: string) => console.log(line);
-const port = Number(process.env.PORT ?? 3000);
+const port = Number(portSetting() ?? 3000);
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`PORT must be a TCP port number, got "${process.env.PORT}"`);
+  console.error(`PORT must be a TCP port number, got "${portSetting()}"`);
   process.exit(1);
 }
 
@@ -55,8 +56,8 @@ async function withoutForeignSignalHandlers<T>(load: () => Promise<T>): Promise<
 async function launch(): Promise<void> {
   try {
     ensurePrismaClient(log);
-    if (!process.env.DATABASE_URL) {
-      const { readLiveLock, dataDir } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/embedded-postgres"));
+    if (!databaseUrl()) {
+      const { readLiveLock } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/embedded-postgres"));
       const live = readLiveLock();
       if (live) {
         console.error(

@@ -9,10 +9,10 @@
  */
 import { parseArgs } from "node:util";
 import { db } from "@/lib/db";
+import { parseRole } from "@/lib/domain/access";
 import { recordAudit } from "@/lib/domain/audit";
 import { NotFoundError } from "@/lib/domain/errors";
 import { createPerson, deactivatePerson, inviteExisting, normaliseEmail, reactivatePerson } from "@/lib/domain/people";
-import { parseRole } from "@/lib/domain/roles";
 import { cliBaseUrl, runCommand, UsageError } from "@/lib/runtime/cli";
 
 const USAGE = [

@@ -1,6 +1,6 @@
 import { NavLinks } from "@/components/nav/nav-links";
 import { SignOutButton } from "@/components/nav/sign-out-button";
-import { canManagePeople, roleOf } from "@/lib/domain/roles";
+import { canManagePeople, roleOf } from "@/lib/domain/access";
 import { requireUser } from "./load";
 
 export const dynamic = "force-dynamic";

@@ -49,7 +49,7 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
         after: decodeCursor(cursor),
         limit: PAGE_SIZE,
         withAnswers: true,
-        teamWide: true,
+        teamWide: "readers",
       }),
       listTeamMembers(actor),
     ]);

@@ -5,7 +5,7 @@
  */
 import { db } from "@/lib/db";
 import { createPerson } from "@/lib/domain/people";
-import { getEnv } from "@/lib/env";
+import { allowedSignInDomains } from "@/lib/env";
 
 /** Parses `AUTH_ALLOWED_DOMAINS` into domain → team id (null: the oldest team). */
 export function parseAllowedDomains(value: string): Map<string, number | null> {
@@ -27,7 +27,7 @@ export function parseAllowedDomains(value: string): Map<string, number | null> {
 export async function findOrCreateOAuthUser(profile: { email: string; name: string | null; image: string | null }) {
   const email = profile.email.trim().toLowerCase();
   const domain = email.split("@")[1] ?? "";
-  const allowed = parseAllowedDomains(getEnv().AUTH_ALLOWED_DOMAINS);
+  const allowed = parseAllowedDomains(allowedSignInDomains());
   if (!allowed.has(domain)) return null;
   const wanted = allowed.get(domain) ?? null;
   const team = await db.team.findFirst({ where: wanted ? { id: wanted } : {}, orderBy: { id: "asc" }, select: { id: true } });

@@ -3,14 +3,14 @@
  * the request's `X-Forwarded-Proto`/`X-Forwarded-Host` or `Host` (for server actions and pages).
  */
 import { headers } from "next/headers";
-import { getEnv } from "@/lib/env";
+import { port, publicUrl } from "@/lib/env";
 
 /** e.g. `http://localhost:3000` (no trailing slash). */
 export async function requestOrigin(): Promise<string> {
-  const configured = getEnv().PUBLIC_URL;
-  if (configured) return configured.replace(/\/$/, "");
+  const configured = publicUrl();
+  if (configured) return configured;
   const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? `localhost:${getEnv().PORT}`;
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? `localhost:${port()}`;
   const proto = h.get("x-forwarded-proto") ?? "http";
   return `${proto.split(",")[0]?.trim()}://${host.split(",")[0]?.trim()}`;
 }

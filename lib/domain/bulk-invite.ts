@@ -8,10 +8,10 @@
  * does not stop the others; the result lists every line's outcome.
  */
 import { parse } from "csv-parse/sync";
+import { parseRole } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError, InvalidParameterError } from "@/lib/domain/errors";
 import { type InvitationResult, invitePerson, type PersonInput } from "@/lib/domain/people";
-import { parseRole } from "@/lib/domain/roles";
 
 /** Most people one paste may add. */
 export const BULK_LIMIT = 200;

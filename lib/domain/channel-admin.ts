@@ -5,10 +5,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError, UserNotFoundError } from "@/lib/domain/errors";
-import { canManagePeople } from "@/lib/domain/roles";
 
 const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 

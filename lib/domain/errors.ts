@@ -61,6 +61,7 @@ export class UnprocessableError extends DomainError {
   }
 }
 
+/** The change conflicts with the current state (e.g. an e-mail already in the team, demoting the last admin). */
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super("CONFLICT", message);

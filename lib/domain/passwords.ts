@@ -7,11 +7,11 @@
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { issueToken, redeemToken } from "@/lib/auth/tokens";
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { checkNewPassword, normaliseEmail } from "@/lib/domain/people";
-import { canManagePeople } from "@/lib/domain/roles";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
 
 /**

@@ -13,10 +13,10 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "@/lib/auth/password";
 import { issueToken, redeemToken } from "@/lib/auth/tokens";
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { canManagePeople, type Role } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { canManagePeople, type Role } from "@/lib/domain/roles";
 import { isValidTimezone } from "@/lib/domain/schedule";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
 

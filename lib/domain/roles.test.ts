@@ -8,7 +8,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { visibleStandupIds } from "@/lib/domain/dashboard";
 import { changeRole } from "@/lib/domain/people";
 import { listReports } from "@/lib/domain/reports";
-import { getStandupForV1 } from "@/lib/domain/standup-admin";
+import { getStandupSettings } from "@/lib/domain/standups";
 import { createTestCheckin, createTestReport, createTestTeam } from "@/tests/fixtures";
 
 afterAll(async () => {
@@ -30,21 +30,23 @@ describe("team-wide dashboard reads", () => {
 
     const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
     for (const actor of [admin.actor, managerActor]) {
-      expect(ids(await listReports(actor, { ...window(), teamWide: true }))).toEqual([openReport.id]);
+      expect(ids(await listReports(actor, { ...window(), teamWide: "readers" as const }))).toEqual([openReport.id]);
       expect(await visibleStandupIds(actor)).toContain(open.id);
       expect(await visibleStandupIds(actor)).not.toContain(secret.id);
-      await expect(getStandupForV1(actor, open.id, db, { teamWide: true })).resolves.toMatchObject({ id: open.id });
-      await expect(getStandupForV1(actor, secret.id, db, { teamWide: true })).rejects.toThrow(/not found/);
+      await expect(getStandupSettings(actor, open.id, db, "readers")).resolves.toMatchObject({ id: open.id });
+      await expect(getStandupSettings(actor, secret.id, db, "readers")).rejects.toThrow(/not found/);
       // the API's list (no teamWide) keeps the spec's rule: not a member, not the creator → nothing
       expect(ids(await listReports(actor, window()))).toEqual([]);
     }
-    expect(ids(await listReports(member.actor, { ...window(), teamWide: true }))).toEqual([]);
+    expect(ids(await listReports(member.actor, { ...window(), teamWide: "readers" as const }))).toEqual([]);
     expect(await visibleStandupIds(member.actor)).not.toContain(open.id);
-    await expect(getStandupForV1(member.actor, open.id, db, { teamWide: true })).rejects.toThrow(/not found/);
+    await expect(getStandupSettings(member.actor, open.id, db, "readers")).rejects.toThrow(/not found/);
     // the author sees both, everywhere
-    expect(ids(await listReports(author.actor, { ...window(), teamWide: true })).sort()).toEqual([openReport.id, secretReport.id].sort());
+    expect(ids(await listReports(author.actor, { ...window(), teamWide: "readers" as const })).sort()).toEqual(
+      [openReport.id, secretReport.id].sort(),
+    );
     // another team's manager sees nothing
     const other = await createTestTeam({ members: 0 });
-    expect(ids(await listReports({ ...other.admin.actor, role: "admin" }, { ...window(), teamWide: true }))).toEqual([]);
+    expect(ids(await listReports({ ...other.admin.actor, role: "admin" }, { ...window(), teamWide: "readers" as const }))).toEqual([]);
   });
 });

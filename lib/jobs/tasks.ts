@@ -16,7 +16,7 @@ import type { Task, TaskList } from "graphile-worker";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
-import { getEnv } from "@/lib/env";
+import { slackSettings } from "@/lib/env";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -42,11 +42,11 @@ export function cleanupIdempotency(log: JobLog): Task {
 /** Syncs the env-configured Slack workspace into its team; a no-op without SLACK_BOT_TOKEN. */
 export function slackSync(log: JobLog): Task {
   return async () => {
-    const env = getEnv();
-    if (!env.SLACK_BOT_TOKEN) return;
-    const teamId = await slackTeamId(env.SLACK_TEAM);
+    const slack = slackSettings();
+    if (!slack) return;
+    const teamId = await slackTeamId(slack.team);
     if (teamId === null) return;
-    const r = await syncSlackWorkspace({ teamId, token: env.SLACK_BOT_TOKEN, apiUrl: env.SLACK_API_URL });
+    const r = await syncSlackWorkspace({ teamId, token: slack.token, apiUrl: slack.apiUrl });
     const changed = r.usersCreated + r.usersDeactivated + r.channelsCreated + r.membershipsAdded + r.membershipsRemoved;
     if (changed > 0)
       log(

@@ -15,7 +15,7 @@
 import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile-worker";
 import pg from "pg";
 import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
-import { getEnv } from "@/lib/env";
+import { slackSettings } from "@/lib/env";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
 export type JobWorker = {
@@ -69,7 +69,7 @@ export async function startWorker(opts: {
     throw err;
   }
   // Slack connected: sync its people and channels now (issue 11), then hourly via the crontab.
-  if (opts.crontab === undefined && getEnv().SLACK_BOT_TOKEN) await runner.addJob("slack_sync", {}, { jobKey: SLACK_SYNC_JOB_KEY });
+  if (opts.crontab === undefined && slackSettings()) await runner.addJob("slack_sync", {}, { jobKey: SLACK_SYNC_JOB_KEY });
   let stopped: Promise<void> | null = null;
   log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
   return {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { requestPasswordReset } from "@/lib/domain/passwords";
 import { invitePerson } from "@/lib/domain/people";
-import { resetEnvCache } from "@/lib/env";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { createTestTeam } from "@/tests/fixtures";
 
@@ -35,7 +34,6 @@ beforeAll(async () => {
   const { port } = sink.server.address() as AddressInfo;
   process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
   process.env.MAIL_FROM = "Check-in Test <noreply@checkin.test>";
-  resetEnvCache();
   worker = await startWorker({ connectionString: process.env.DATABASE_URL as string, log: () => {}, crontab: "" });
 });
 
@@ -43,7 +41,6 @@ afterAll(async () => {
   await worker?.stop();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
   delete process.env.SMTP_URL;
-  resetEnvCache();
   await disconnectDb();
 });
 

@@ -9,14 +9,14 @@
  */
 import nodemailer from "nodemailer";
 import type { Tx } from "@/lib/db";
-import { getEnv } from "@/lib/env";
+import { smtpSettings } from "@/lib/env";
 
 /** One e-mail: plain text body (links on their own line). */
 export type EmailMessage = { to: string; subject: string; text: string };
 
 /** True when `SMTP_URL` is configured (e-mails are sent rather than links shown). */
 export function emailConfigured(): boolean {
-  return Boolean(getEnv().SMTP_URL);
+  return smtpSettings() !== null;
 }
 
 /**
@@ -35,11 +35,11 @@ let transportUrl: string | undefined;
  * @throws when SMTP is not configured or the server refuses the message (the job is retried).
  */
 export async function deliverEmail(message: EmailMessage): Promise<void> {
-  const { SMTP_URL, MAIL_FROM } = getEnv();
-  if (!SMTP_URL) throw new Error("SMTP_URL is not set: cannot send e-mail");
-  if (!transport || transportUrl !== SMTP_URL) {
-    transport = nodemailer.createTransport(SMTP_URL);
-    transportUrl = SMTP_URL;
+  const smtp = smtpSettings();
+  if (!smtp) throw new Error("SMTP_URL is not set: cannot send e-mail");
+  if (!transport || transportUrl !== smtp.url) {
+    transport = nodemailer.createTransport(smtp.url);
+    transportUrl = smtp.url;
   }
-  await transport.sendMail({ from: MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+  await transport.sendMail({ from: smtp.from, to: message.to, subject: message.subject, text: message.text });
 }

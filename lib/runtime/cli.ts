@@ -6,7 +6,7 @@
  */
 import { disconnectDb } from "@/lib/db";
 import { DomainError } from "@/lib/domain/errors";
-import { getEnv } from "@/lib/env";
+import { port, publicUrl, setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 
@@ -15,8 +15,7 @@ export class UsageError extends Error {}
 
 /** Origin of printed links: PUBLIC_URL, else http://localhost:$PORT. */
 export function cliBaseUrl(): string {
-  const env = getEnv();
-  return env.PUBLIC_URL ?? `http://localhost:${env.PORT}`;
+  return publicUrl() ?? `http://localhost:${port()}`;
 }
 
 /**
@@ -28,7 +27,7 @@ export async function runCommand(usage: string, fn: () => Promise<void>): Promis
   let database: { url: string; stop: () => Promise<void> } | null = null;
   try {
     database = await connectOrStart("people command", () => {});
-    process.env.DATABASE_URL = database.url;
+    setDatabaseUrl(database.url);
     await applyMigrations(database.url, () => {});
     await fn();
   } catch (err) {

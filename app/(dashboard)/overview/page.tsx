@@ -25,7 +25,7 @@ export default async function OverviewPage() {
       until: new Date(now.getTime() + 60_000),
       limit: 5,
       withAnswers: true,
-      teamWide: true,
+      teamWide: "readers",
     }),
     listTeamMembers(user),
   ]);

@@ -3,9 +3,9 @@ import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Checkbox, Field, Input } from "@/components/ui/form";
+import { canManagePeople } from "@/lib/domain/access";
 import { listChannelsForAdmin } from "@/lib/domain/channel-admin";
 import { listPeople } from "@/lib/domain/people";
-import { canManagePeople } from "@/lib/domain/roles";
 import { requireUser } from "../../load";
 import { archiveChannelAction, channelMembersAction, createChannelAction, renameChannelAction } from "./actions";
 

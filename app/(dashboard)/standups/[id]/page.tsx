@@ -29,7 +29,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       standupId: id,
       limit: 10,
       withAnswers: true,
-      teamWide: true,
+      teamWide: "readers",
     }),
     listTeamMembers(user),
   ]);

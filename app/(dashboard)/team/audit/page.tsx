@@ -5,9 +5,9 @@ import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
+import { canManagePeople } from "@/lib/domain/access";
 import { AUDIT_ACTIONS, listAudit } from "@/lib/domain/audit";
 import { listPeople } from "@/lib/domain/people";
-import { canManagePeople } from "@/lib/domain/roles";
 import { requireUser } from "../../load";
 
 export const dynamic = "force-dynamic";

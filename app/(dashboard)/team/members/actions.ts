@@ -4,10 +4,10 @@ import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/components/ui/action-form";
 import { requestOrigin } from "@/lib/auth/origin";
 import { getActor } from "@/lib/auth/session";
+import { parseRole } from "@/lib/domain/access";
 import { invitePeopleFromList } from "@/lib/domain/bulk-invite";
 import { issueResetLink } from "@/lib/domain/passwords";
 import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
-import { parseRole } from "@/lib/domain/roles";
 import { field, formAction } from "../../form-action";
 
 function refresh() {
