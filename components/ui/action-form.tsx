@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useActionState } from "react";
+import { type ReactNode, startTransition, useActionState } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -16,8 +16,9 @@ type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
 
 /**
  * A form bound to a server action with `useActionState`: renders `children` (the fields, usually
- * server-rendered), the submit button, and the action's answer above them. The form keeps what was
- * typed on an error (React resets forms only after a successful action).
+ * server-rendered), the submit button, and the action's answer above them. It submits through
+ * `onSubmit` + a transition rather than the `action` prop, because React resets a form after an
+ * `action` prop runs: what was typed must survive an error message.
  */
 export function ActionForm({
   action,
@@ -44,11 +45,13 @@ export function ActionForm({
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form
-      action={formAction}
       className={className ?? "space-y-3"}
       data-testid={testId}
       onSubmit={(e) => {
-        if (confirm && !window.confirm(confirm)) e.preventDefault();
+        e.preventDefault();
+        if (confirm && !window.confirm(confirm)) return;
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
       }}
     >
       {state.error && <Alert>{state.error}</Alert>}

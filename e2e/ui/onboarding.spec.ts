@@ -33,7 +33,7 @@ function freePort(): Promise<number> {
   });
 }
 
-test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
