@@ -1,4 +1,5 @@
 import { timezoneList } from "@/components/standups/form-options";
+import { isValidTimezone } from "@/lib/domain/schedule";
 import { Field, Select } from "@/components/ui/form";
 
 /** A labelled select of every IANA timezone the runtime knows (UTC first). */
@@ -13,7 +14,9 @@ export function TimezoneSelect({
   label?: string;
   defaultValue?: string;
 }) {
-  const zones = timezoneList();
+  const known = timezoneList();
+  // A zone this runtime's list calls by another name (e.g. Asia/Kolkata vs Asia/Calcutta) stays selectable.
+  const zones = known.includes(defaultValue) || !isValidTimezone(defaultValue) ? known : [defaultValue, ...known];
   return (
     <Field id={id} label={label}>
       <Select id={id} name={name} defaultValue={zones.includes(defaultValue) ? defaultValue : "UTC"}>
