@@ -6,6 +6,8 @@
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
+ *   lib/jobs/categorize.ts.
  * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
  *   configured and on Slack's team_join / member_joined_channel events): imports the workspace's
  *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
@@ -17,6 +19,7 @@ import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
+import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -60,10 +63,18 @@ export function createTaskList(log: JobLog): TaskList {
   return {
     schedule_tick: scheduleTick(log),
     cleanup_idempotency: cleanupIdempotency(log),
+    categorize_answers: categorizeAnswers(log),
+    summarize_occurrence: summarizeOccurrence(),
+    categorize_sweep: categorizeSweep(log),
     slack_sync: slackSync(log),
     send_email: async (payload) => deliverEmail(payload as EmailMessage),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "41 * * * * slack_sync"].join("\n");
+export const CRONTAB = [
+  "* * * * * schedule_tick",
+  "17 * * * * cleanup_idempotency",
+  "* * * * * categorize_sweep",
+  "41 * * * * slack_sync",
+].join("\n");
