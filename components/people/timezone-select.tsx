@@ -1,6 +1,6 @@
 import { timezoneList } from "@/components/standups/form-options";
-import { isValidTimezone } from "@/lib/domain/schedule";
 import { Field, Select } from "@/components/ui/form";
+import { isValidTimezone } from "@/lib/domain/schedule";
 
 /** A labelled select of every IANA timezone the runtime knows (UTC first). */
 export function TimezoneSelect({

@@ -3,6 +3,7 @@
  * team admins also see and revoke every key of their team. Revocation sets `revoked_at`, and the
  * API answers 401 for that key from the next request on (lib/auth/api-keys.ts checks it per call).
  */
+import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
@@ -79,6 +80,8 @@ export async function revokeApiKey(actor: Actor, input: { id: number }, tx?: Tx)
     if (!key) throw new NotFoundError("API key");
     if (key.revoked_at) return; // keep the first revocation time when revoking twice
     await t.apiKey.update({ where: { id: key.id }, data: { revoked_at: new Date() } });
+    // Other instances hear of it through the api_keys trigger's NOTIFY; this one forgets it now.
+    invalidateApiKeys(`key:${key.id}`);
     await recordAudit(t, {
       teamId: actor.teamId,
       actorId: actor.userId,

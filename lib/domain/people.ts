@@ -10,6 +10,7 @@
  * (`session_version` is bumped; lib/auth/session.ts compares it on every request).
  */
 import { randomBytes } from "node:crypto";
+import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { hashPassword } from "@/lib/auth/password";
 import { issueToken, redeemToken } from "@/lib/auth/tokens";
 import { db, inTransaction, type Tx } from "@/lib/db";
@@ -251,6 +252,8 @@ export async function deactivatePerson(actor: Actor | null, input: { teamId: num
     const checkins = await t.checkinMember.deleteMany({ where: { user_id: user.id } });
     const channels = await t.channelMember.deleteMany({ where: { user_id: user.id } });
     await t.authToken.updateMany({ where: { user_id: user.id, used_at: null, expires_at: { gt: now } }, data: { expires_at: now } });
+    // Other instances hear of it through the api_keys/users triggers' NOTIFY; this one forgets now.
+    invalidateApiKeys(`user:${user.id}`);
     await recordAudit(t, {
       teamId: input.teamId,
       actorId: actor?.userId ?? null,

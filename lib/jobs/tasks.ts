@@ -15,11 +15,13 @@
  *   password-reset e-mail through SMTP_URL.
  */
 import type { Task, TaskList } from "graphile-worker";
+import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
+import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -58,11 +60,19 @@ export function slackSync(log: JobLog): Task {
   };
 }
 
-/** The task list registered with the runner, keyed by task identifier. */
-export function createTaskList(log: JobLog): TaskList {
+/** The task list registered with the runner, keyed by task identifier. Without `delivery` the
+ * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
+export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
+  const tick = scheduleTick(log);
   return {
-    schedule_tick: scheduleTick(log),
+    schedule_tick: delivery
+      ? async (payload, helpers) => {
+          await recoverStaleLocks(delivery.db, log);
+          await tick(payload, helpers);
+        }
+      : tick,
     cleanup_idempotency: cleanupIdempotency(log),
+    ...(delivery ? { deliver_chat_message: deliverChatMessageTask(delivery), deliver_webhook: deliverWebhookTask(delivery) } : {}),
     categorize_answers: categorizeAnswers(log),
     summarize_occurrence: summarizeOccurrence(),
     categorize_sweep: categorizeSweep(log),
