@@ -21,6 +21,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import type { OAuthConfig, Provider } from "next-auth/providers/index";
+import { safeRedirectUrl } from "@/lib/auth/callback-url";
 import { findOrCreateOAuthUser } from "@/lib/auth/oauth-users";
 import { verifyPassword } from "@/lib/auth/password";
 import { redeemToken } from "@/lib/auth/tokens";
@@ -127,6 +128,9 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/sign-in", error: "/sign-in" },
   callbacks: {
+    async redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl);
+    },
     async signIn({ user, account, profile }) {
       if (!account || account.type === "credentials") return true;
       const email = user.email ?? (typeof profile?.email === "string" ? profile.email : null);
