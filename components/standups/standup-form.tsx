@@ -7,7 +7,8 @@ import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions
 
 export type StandupFormValues = {
   name: string;
-  questions: Array<{ text: string; choices: string[] }>;
+  /** `isBlocker`: a blocker question (its answers other than "no"/"none" are listed under Blockers). */
+  questions: Array<{ text: string; choices: string[]; isBlocker: boolean }>;
   days: string[];
   time: string;
   timezone: string;
@@ -50,6 +51,7 @@ export function StandupForm({
   const serialized = JSON.stringify(
     questions.map((q) => ({
       text: q.text,
+      isBlocker: q.isBlocker,
       choices: q.multiple
         ? q.choicesText
             .split("\n")
@@ -92,6 +94,12 @@ export function StandupForm({
               checked={q.multiple}
               onChange={(e) => update(i, { multiple: e.target.checked })}
             />
+            <Checkbox
+              id={`q-${i}-blocker`}
+              label="Blocker question: answers other than “no” or “none” are listed under Blockers"
+              checked={q.isBlocker}
+              onChange={(e) => update(i, { isBlocker: e.target.checked })}
+            />
             {q.multiple && (
               <Field id={`q-${i}-choices`} label={`Choices for question ${i + 1} (one per line)`}>
                 <Textarea
@@ -127,7 +135,7 @@ export function StandupForm({
         ))}
         <Button
           variant="secondary"
-          onClick={() => setQuestions((qs) => [...qs, { text: "", choices: [], multiple: false, choicesText: "" }])}
+          onClick={() => setQuestions((qs) => [...qs, { text: "", choices: [], isBlocker: false, multiple: false, choicesText: "" }])}
         >
           Add question
         </Button>

@@ -44,8 +44,8 @@ type TxClient = Prisma.TransactionClient;
 /** A user reference: numeric user id or chat-style string id. */
 export type UserRef = number | string;
 
-/** A question of a standup configuration; `choices` makes it multiple-choice. */
-export type StandupQuestionConfig = { text: string; choices?: string[] };
+/** A question of a standup configuration; `choices` makes it multiple-choice; `isBlocker` marks a blocker question (dashboard only). */
+export type StandupQuestionConfig = { text: string; choices?: string[]; isBlocker?: boolean };
 
 /**
  * A standup configuration change. Every field is optional: `updateStandup` changes only the
@@ -457,6 +457,7 @@ export async function duplicateStandup(actor: Actor, id: number, overrides: Stan
             color: q.color,
             add_own_options: q.add_own_options,
             one_option_limit: q.one_option_limit,
+            is_blocker: q.is_blocker,
           })),
         },
         members: { create: source.members.map((m) => ({ team_id: source.team_id, user_id: m.user_id })) },
@@ -746,13 +747,17 @@ async function replaceQuestions(tx: TxClient, standup: { id: number; team_id: nu
   });
   const unused = [...existing];
   const now = new Date();
-  for (const [position, { text, choices, answer_type }] of parsed.entries()) {
+  for (const [position, { text, choices, answer_type, is_blocker }] of parsed.entries()) {
     const idx = unused.findIndex((e) => e.text.trim() === text);
     if (idx >= 0) {
       const [match] = unused.splice(idx, 1);
-      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type } });
+      // A kept question keeps its blocker flag unless the caller sets it (v1 bodies cannot).
+      const flag = questions[position].isBlocker ?? match.is_blocker;
+      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type, is_blocker: flag } });
     } else {
-      await tx.question.create({ data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type } });
+      await tx.question.create({
+        data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type, is_blocker },
+      });
     }
   }
   if (unused.length) await tx.question.updateMany({ where: { id: { in: unused.map((q) => q.id) } }, data: { archived_at: now } });

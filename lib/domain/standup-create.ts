@@ -13,8 +13,11 @@ import type { CheckinState } from "@/lib/generated/prisma/client";
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
 export const DEFAULT_STANDUP_NAME = "Standup #";
 
-/** One question of a new standup; `choices` (non-empty) makes it multiple-choice. */
-export type NewQuestionInput = { text: string; choices?: string[] | null };
+/**
+ * One question of a new standup; `choices` (non-empty) makes it multiple-choice; `isBlocker`
+ * marks a "blocker" question (dashboard-only flag, default false; not part of the API contract).
+ */
+export type NewQuestionInput = { text: string; choices?: string[] | null; isBlocker?: boolean };
 
 /** Input of `createStandup`. Times are local wall-clock times in `timezone`. */
 export type CreateStandupInput = {
@@ -70,10 +73,21 @@ export function parseStandupTime(time: string): string {
   return parseTimeOfDay(time);
 }
 
-/** Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice). @throws InvalidParameterError */
+/**
+ * Whether a question's text asks about blockers ("Anything blocking you?", "Blockers?"): the
+ * default of the blocker flag when the caller does not set it (the API has no such field).
+ */
+export function looksLikeBlockerQuestion(text: string): boolean {
+  return /\bblock(er|ers|ing|ed)?\b/i.test(text);
+}
+
+/**
+ * Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice; `is_blocker`
+ * from `isBlocker`, else `looksLikeBlockerQuestion(text)`). @throws InvalidParameterError
+ */
 export function parseQuestions(
   questions: readonly NewQuestionInput[],
-): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[] }> {
+): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[]; is_blocker: boolean }> {
   if (!Array.isArray(questions) || questions.length === 0) throw new InvalidParameterError("questions: at least one question is required");
   return questions.map((q, i) => {
     const text = typeof q?.text === "string" ? q.text.trim() : "";
@@ -81,7 +95,8 @@ export function parseQuestions(
     const raw: unknown[] = Array.isArray(q.choices) ? q.choices : [];
     const choices = raw.map((c) => (typeof c === "string" ? c.trim() : ""));
     if (choices.some((c: string) => !c)) throw new InvalidParameterError(`questions.${i}.choices: every choice must be a non-empty string`);
-    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices };
+    const is_blocker = typeof q.isBlocker === "boolean" ? q.isBlocker : looksLikeBlockerQuestion(text);
+    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices, is_blocker };
   });
 }
 

@@ -14,6 +14,7 @@ export type StandupFormState = { error?: string };
 const questionSchema = z.object({
   text: z.string().trim().min(1, "Every question needs text").max(500),
   choices: z.array(z.string().trim().min(1)).max(20).optional(),
+  isBlocker: z.boolean().optional(),
 });
 
 const formSchema = z.object({
@@ -59,7 +60,11 @@ function parseForm(form: FormData): ParsedForm | { error: string } {
 }
 
 function questionsOf(p: ParsedForm) {
-  return p.questions.map((q) => (q.choices && q.choices.length > 0 ? { text: q.text, choices: q.choices } : { text: q.text }));
+  return p.questions.map((q) => ({
+    text: q.text,
+    isBlocker: q.isBlocker ?? false,
+    ...(q.choices && q.choices.length > 0 ? { choices: q.choices } : {}),
+  }));
 }
 
 /** Creates a standup from the dashboard form (same domain call as POST /v2/standups). */
