@@ -8,6 +8,8 @@ const LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/my-checkins", label: "My check-ins" },
   { href: "/standups", label: "Standups" },
+  { href: "/blockers", label: "Blockers" },
+  { href: "/participation", label: "Participation" },
   { href: "/reports", label: "Reports" },
   { href: "/polls", label: "Polls" },
   { href: "/team", label: "Team" },

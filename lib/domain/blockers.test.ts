@@ -108,3 +108,23 @@ describe("blocker flag on questions", () => {
     expect((await listBlockerQuestionIds(team.admin.actor, created.id)).length).toBe(2);
   });
 });
+
+describe("restoreReport (undo of a delete)", () => {
+  it("restores the author's report within the undo window and queues a new broadcast; not others', not later", async () => {
+    const { discardReport } = await import("@/lib/domain/report-writes");
+    const { restoreReport, UNDO_WINDOW_MINUTES } = await import("@/lib/domain/report-restore");
+    const team = await createTestTeam({ members: 2 });
+    const [, a, b] = team.users;
+    const standup = await createTestCheckin(team);
+    const report = await createTestReport(standup, a);
+    await discardReport(a.actor, { reportId: report.id });
+    await expect(restoreReport(b.actor, { reportId: report.id })).rejects.toBeInstanceOf(NotFoundError);
+    const late = new Date(Date.now() + (UNDO_WINDOW_MINUTES + 1) * 60_000);
+    await expect(restoreReport(a.actor, { reportId: report.id, now: late })).rejects.toBeInstanceOf(NotFoundError);
+    await restoreReport(a.actor, { reportId: report.id });
+    const row = await db.report.findUniqueOrThrow({ where: { id: report.id } });
+    expect(row).toMatchObject({ status: "submitted", discarded_at: null });
+    expect(await db.chatMessage.count({ where: { report_id: report.id, kind: "report", deleted_at: null } })).toBe(1);
+    await expect(restoreReport(a.actor, { reportId: report.id })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

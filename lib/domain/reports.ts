@@ -15,6 +15,7 @@
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { matchingReportIds } from "@/lib/domain/report-search";
 import { listableReportWhere, readableReportWhere } from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -84,6 +85,8 @@ export type ReportListFilters = {
   /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
   limit: number;
   withAnswers: boolean;
+  /** Dashboard only (not an API filter): reports with an answer matching this full-text query. */
+  search?: string;
 };
 
 /**
@@ -97,6 +100,15 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
     and.push({ user: { chat_id: filters.userChatId } });
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
     if (filters.userChatId !== actor.userChatId) and.push({ is_anonymous: false, checkin: { is_anonymous: false } });
+  }
+  if (filters.search !== undefined) {
+    const ids = await matchingReportIds(client, {
+      teamId: actor.teamId,
+      query: filters.search,
+      since: filters.since,
+      until: filters.until,
+    });
+    and.push({ id: { in: ids } });
   }
   if (filters.after) {
     const { postedAt, id } = filters.after;

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BlockerList } from "@/components/blockers/blocker-list";
 import { ParticipationTrendChart } from "@/components/charts/participation-chart";
 import { formatPercent, formatShortDate } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
@@ -7,18 +8,25 @@ import { toReportCard } from "@/components/reports/to-card";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
+import { listBlockers } from "@/lib/domain/blockers";
 import { getOverview } from "@/lib/domain/dashboard";
+import { getTodayOverview } from "@/lib/domain/overview";
 import { listReports } from "@/lib/domain/reports";
 import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Overview" };
 
-/** Overview: this week's occurrences and participation, 30-day trend, latest reports. */
+/**
+ * Overview: today's runs (who has not answered yet), open blockers, this week's participation
+ * against last week's, this week's occurrences, the 30-day trend and the latest reports.
+ */
 export default async function OverviewPage() {
   const user = await requireUser();
   const now = new Date();
-  const [overview, reports, team] = await Promise.all([
+  const [today, blockers, overview, reports, team] = await Promise.all([
+    getTodayOverview(user, { timezone: user.timezone, now }),
+    listBlockers(user, { status: "open", since: new Date(now.getTime() - 30 * 86_400_000) }),
     getOverview(user, { timezone: user.timezone }),
     listReports(user, {
       since: new Date(now.getTime() - 7 * 86_400_000),
@@ -35,20 +43,86 @@ export default async function OverviewPage() {
       <div className="space-y-6">
         <div className="grid gap-4 sm:grid-cols-3">
           <Card>
-            <p className="text-sm text-slate-600">Standups you can see</p>
-            <p className="mt-1 text-2xl font-semibold">{overview.standupCount}</p>
+            <p className="text-sm text-slate-600">Not answered yet today</p>
+            <p className="mt-1 text-2xl font-semibold" data-testid="pending-today">
+              {today.standups.reduce((n, s) => n + s.pending, 0)}
+            </p>
           </Card>
           <Card>
-            <p className="text-sm text-slate-600">Occurrences this week</p>
-            <p className="mt-1 text-2xl font-semibold">{overview.week.length}</p>
+            <p className="text-sm text-slate-600">Open blockers</p>
+            <p className="mt-1 text-2xl font-semibold" data-testid="open-blockers">
+              <Link href="/blockers" className="text-brand-700 underline">
+                {blockers.length}
+              </Link>
+            </p>
           </Card>
           <Card>
             <p className="text-sm text-slate-600">Participation this week</p>
             <p className="mt-1 text-2xl font-semibold" data-testid="week-rate">
-              {formatPercent(overview.weekRate)}
+              {formatPercent(today.thisWeek.rate)}
+            </p>
+            <p className="text-sm text-slate-600" data-testid="last-week-rate">
+              last week {formatPercent(today.lastWeek.rate)}
+              <WeekDelta now={today.thisWeek.rate} before={today.lastWeek.rate} />
             </p>
           </Card>
         </div>
+
+        <Card title={`Today (${formatShortDate(today.today)})`}>
+          {today.standups.length === 0 ? (
+            <EmptyState title="No standup has run today yet" />
+          ) : (
+            <DataTable
+              caption="Today’s standups: who answered and who has not yet"
+              columns={["Standup", "Answered", "Excused", "Not yet", "Who has not answered"]}
+              className="min-w-[36rem] text-sm"
+              wrapperClassName="overflow-x-auto"
+              testId="today-table"
+            >
+              {today.standups.map((s) => (
+                <tr key={s.occurrenceId}>
+                  <Td>
+                    <Link href={`/reports?standup=${s.standupId}&date=${s.date}`} className="text-brand-700 underline">
+                      {s.name}
+                    </Link>
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {s.answered}/{s.asked - s.excused}
+                  </Td>
+                  <Td>{s.excused}</Td>
+                  <Td>{s.pending}</Td>
+                  <Td last>
+                    {s.pendingMembers === null ? (
+                      <span className="text-slate-600">Anonymous standup</span>
+                    ) : s.pendingMembers.length === 0 ? (
+                      <span className="text-slate-600">Everyone answered</span>
+                    ) : (
+                      s.pendingMembers.map((m, i) => (
+                        <span key={m.chatId}>
+                          {i > 0 && ", "}
+                          <Link href={`/members/${m.chatId}`} className="underline">
+                            {m.realname}
+                          </Link>
+                        </span>
+                      ))
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </Card>
+
+        <Card
+          title="Open blockers"
+          actions={
+            <Link href="/blockers" className="text-sm font-medium text-brand-700 underline">
+              All blockers
+            </Link>
+          }
+        >
+          {blockers.length === 0 ? <EmptyState title="Nobody is blocked" /> : <BlockerList items={blockers.slice(0, 5)} compact />}
+        </Card>
 
         <Card title="This week’s occurrences">
           {overview.week.length === 0 ? (
@@ -116,5 +190,18 @@ export default async function OverviewPage() {
         </Card>
       </div>
     </>
+  );
+}
+
+/** "▲ 5 pts" / "▼ 3 pts" change of this week's rate against last week's. */
+function WeekDelta({ now, before }: { now: number | null; before: number | null }) {
+  if (now === null || before === null) return null;
+  const pts = Math.round((now - before) * 100);
+  if (pts === 0) return <span> · no change</span>;
+  return (
+    <span className={pts > 0 ? "text-green-800" : "text-red-800"}>
+      {" "}
+      · {pts > 0 ? "▲" : "▼"} {Math.abs(pts)} pts
+    </span>
   );
 }
