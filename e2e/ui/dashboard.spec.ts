@@ -231,3 +231,30 @@ test("dark mode follows the system setting and keeps contrast", async ({ page })
     await screenshot(page, `dark-${name}`);
   }
 });
+
+test("forms keep their input on errors and say what to fix next to the field", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page);
+  await page.goto(`${BASE_URL}/standups/new`);
+  const name = `Kept ${uniqueSuffix()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  for (const d of ["Mon", "Tue", "Wed", "Thu", "Fri"]) await page.getByLabel(d, { exact: true }).uncheck();
+  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Create standup" }).click();
+  await expect(page.locator("#days-error")).toHaveText("Pick at least one day");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel("Broadcast channel")).not.toHaveValue("");
+  await screenshot(page, "form-standup-error");
+
+  await page.goto(`${BASE_URL}/team`);
+  await page.locator("#a-user").selectOption({ index: 1 });
+  await page.locator("#a-note").fill("Conference");
+  await page.locator("#a-start").fill("2026-12-10");
+  await page.locator("#a-end").fill("2026-12-01");
+  await page.getByRole("button", { name: "Add absence" }).click();
+  await expect(page.locator("#a-end-error")).toHaveText("The last day must be on or after the first day");
+  await expect(page.locator("#a-note")).toHaveValue("Conference");
+  await expect(page.locator("#a-start")).toHaveValue("2026-12-10");
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "form-absence-error");
+});
