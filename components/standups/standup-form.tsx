@@ -4,7 +4,7 @@ import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
-import { checkedOf, type FormState, valueOf, valuesOf } from "@/components/ui/form-state";
+import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 
 export type StandupFormValues = {
   name: string;
@@ -54,8 +54,8 @@ export function StandupForm({
 }) {
   const [state, formAction, pending] = useActionState(action, {} as FormState);
   const errors = state.fieldErrors ?? {};
-  const days = valuesOf(state, "days", initial.days);
-  const users = valuesOf(state, "users", initial.users);
+  const days = submittedValues(state, "days", initial.days);
+  const users = submittedValues(state, "users", initial.users);
   const [questions, setQuestions] = useState(
     initial.questions.map((q) => ({ ...q, multiple: q.choices.length > 0, choicesText: q.choices.join("\n") })),
   );
@@ -93,7 +93,7 @@ export function StandupForm({
         <Input
           id="name"
           name="name"
-          defaultValue={valueOf(state, "name", initial.name)}
+          defaultValue={submittedValue(state, "name", initial.name)}
           required
           maxLength={200}
           aria-invalid={errors.name ? true : undefined}
@@ -175,10 +175,10 @@ export function StandupForm({
 
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="time" label="Time" error={errors.time}>
-          <Input id="time" name="time" type="time" defaultValue={valueOf(state, "time", initial.time.slice(0, 5))} required />
+          <Input id="time" name="time" type="time" defaultValue={submittedValue(state, "time", initial.time.slice(0, 5))} required />
         </Field>
         <Field id="timezone" label="Timezone" error={errors.timezone}>
-          <Select id="timezone" name="timezone" defaultValue={valueOf(state, "timezone", initial.timezone)}>
+          <Select id="timezone" name="timezone" defaultValue={submittedValue(state, "timezone", initial.timezone)}>
             {timezones.map((tz) => (
               <option key={tz} value={tz}>
                 {tz}
@@ -192,7 +192,7 @@ export function StandupForm({
         <Select
           id="broadcastChannel"
           name="broadcastChannel"
-          defaultValue={valueOf(state, "broadcastChannel", initial.broadcastChannel)}
+          defaultValue={submittedValue(state, "broadcastChannel", initial.broadcastChannel)}
           required
           aria-describedby="broadcastChannel-hint"
         >
@@ -240,7 +240,7 @@ export function StandupForm({
             <Select
               id="syncChannel"
               name="syncChannel"
-              defaultValue={valueOf(state, "syncChannel", initial.syncChannel)}
+              defaultValue={submittedValue(state, "syncChannel", initial.syncChannel)}
               aria-describedby="syncChannel-hint"
             >
               <option value="">Same as the broadcast channel</option>
@@ -256,13 +256,13 @@ export function StandupForm({
           id="isAnonymous"
           name="isAnonymous"
           label="Anonymous: reports are shown without names"
-          defaultChecked={checkedOf(state, "isAnonymous", initial.isAnonymous)}
+          defaultChecked={submittedChecked(state, "isAnonymous", initial.isAnonymous)}
         />
         <Checkbox
           id="isConfidential"
           name="isConfidential"
           label="Confidential: only you can read the reports"
-          defaultChecked={checkedOf(state, "isConfidential", initial.isConfidential)}
+          defaultChecked={submittedChecked(state, "isConfidential", initial.isConfidential)}
         />
       </fieldset>
 

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/form";
-import { type FormState, valueOf } from "@/components/ui/form-state";
+import { type FormState, submittedValue } from "@/components/ui/form-state";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -19,7 +19,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <Field id="a-user" label="Member" error={errors.userId}>
-          <Select id="a-user" name="userId" required defaultValue={valueOf(state, "userId", "")} {...described("a-user", "userId")}>
+          <Select id="a-user" name="userId" required defaultValue={submittedValue(state, "userId", "")} {...described("a-user", "userId")}>
             <option value="" disabled>
               Choose a member…
             </option>
@@ -31,13 +31,19 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
           </Select>
         </Field>
         <Field id="a-kind" label="Kind" error={errors.kind}>
-          <Select id="a-kind" name="kind" defaultValue={valueOf(state, "kind", "vacation")}>
+          <Select id="a-kind" name="kind" defaultValue={submittedValue(state, "kind", "vacation")}>
             <option value="vacation">Vacation</option>
             <option value="out_of_office">Out of office</option>
           </Select>
         </Field>
         <Field id="a-note" label="Note (optional)" error={errors.note}>
-          <Input id="a-note" name="note" maxLength={200} defaultValue={valueOf(state, "note", "")} {...described("a-note", "note")} />
+          <Input
+            id="a-note"
+            name="note"
+            maxLength={200}
+            defaultValue={submittedValue(state, "note", "")}
+            {...described("a-note", "note")}
+          />
         </Field>
         <Field id="a-start" label="First day" error={errors.startDate}>
           <Input
@@ -45,7 +51,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
             name="startDate"
             type="date"
             required
-            defaultValue={valueOf(state, "startDate", today)}
+            defaultValue={submittedValue(state, "startDate", today)}
             {...described("a-start", "startDate")}
           />
         </Field>
@@ -55,7 +61,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
             name="endDate"
             type="date"
             required
-            defaultValue={valueOf(state, "endDate", today)}
+            defaultValue={submittedValue(state, "endDate", today)}
             {...described("a-end", "endDate")}
           />
         </Field>

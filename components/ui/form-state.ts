@@ -37,19 +37,19 @@ export function zodFieldErrors(error: z.ZodError): Record<string, string> {
 }
 
 /** A submitted single value, else the fallback. */
-export function valueOf(state: FormState, name: string, fallback: string): string {
+export function submittedValue(state: FormState, name: string, fallback: string): string {
   const v = state.values?.[name];
   return typeof v === "string" ? v : Array.isArray(v) ? (v[0] ?? fallback) : fallback;
 }
 
 /** Submitted multi-values (checkbox groups), else the fallback. */
-export function valuesOf(state: FormState, name: string, fallback: string[]): string[] {
+export function submittedValues(state: FormState, name: string, fallback: string[]): string[] {
   if (!state.values) return fallback;
   const v = state.values[name];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
 /** A submitted checkbox ("on"), else the fallback. */
-export function checkedOf(state: FormState, name: string, fallback: boolean): boolean {
+export function submittedChecked(state: FormState, name: string, fallback: boolean): boolean {
   return state.values ? state.values[name] === "on" : fallback;
 }

@@ -6,6 +6,7 @@ import { formatPercent, formatShortDate } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { StatCard } from "@/components/ui/stat-card";
 import { DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listBlockers } from "@/lib/domain/blockers";
@@ -42,30 +43,27 @@ export default async function OverviewPage() {
       <PageHeader title="Overview" description={`${user.teamName} · week of ${formatShortDate(overview.weekStart)}`} />
       <div className="space-y-6">
         <div className="grid gap-4 sm:grid-cols-3">
-          <Card>
-            <p className="text-sm text-slate-600">Not answered yet today</p>
-            <p className="mt-1 text-2xl font-semibold" data-testid="pending-today">
-              {today.standups.reduce((n, s) => n + s.pending, 0)}
-            </p>
-          </Card>
-          <Card>
-            <p className="text-sm text-slate-600">Open blockers</p>
-            <p className="mt-1 text-2xl font-semibold" data-testid="open-blockers">
+          <StatCard label="Not answered yet today" value={today.standups.reduce((n, s) => n + s.pending, 0)} testId="pending-today" />
+          <StatCard
+            label="Open blockers"
+            testId="open-blockers"
+            value={
               <Link href="/blockers" className="text-brand-700 underline">
                 {blockers.length}
               </Link>
-            </p>
-          </Card>
-          <Card>
-            <p className="text-sm text-slate-600">Participation this week</p>
-            <p className="mt-1 text-2xl font-semibold" data-testid="week-rate">
-              {formatPercent(today.thisWeek.rate)}
-            </p>
-            <p className="text-sm text-slate-600" data-testid="last-week-rate">
-              last week {formatPercent(today.lastWeek.rate)}
-              <WeekDelta now={today.thisWeek.rate} before={today.lastWeek.rate} />
-            </p>
-          </Card>
+            }
+          />
+          <StatCard
+            label="Participation this week"
+            value={formatPercent(today.thisWeek.rate)}
+            testId="week-rate"
+            sub={
+              <span data-testid="last-week-rate">
+                last week {formatPercent(today.lastWeek.rate)}
+                <WeekDelta now={today.thisWeek.rate} before={today.lastWeek.rate} />
+              </span>
+            }
+          />
         </div>
 
         <Card title={`Today (${formatShortDate(today.today)})`}>

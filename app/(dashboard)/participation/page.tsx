@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { DistributionTable } from "@/components/charts/distribution-table";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
-import { formatPercent, formatShortDate } from "@/components/format";
+import { formatShortDate } from "@/components/format";
+import { ParticipationTable } from "@/components/participation/participation-table";
+import { weekChartPoints } from "@/components/participation/week-points";
 import { buttonClass } from "@/components/ui/button";
 import { Alert, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FilterLinks } from "@/components/ui/filter-links";
@@ -108,66 +109,30 @@ function ReportBody({ report }: { report: ParticipationReport }) {
       <Card title="By week">
         <ParticipationBarChart
           title="Participation per week (weeks where nothing ran are left empty)"
-          points={report.weeks.map((w) => ({
-            date: w.weekStart,
-            label: `w/c ${formatShortDate(w.weekStart)}`,
-            responded: w.answered,
-            expected: w.expected,
-            excused: w.excused,
-            rate: w.rate,
-          }))}
+          points={weekChartPoints(report.weeks)}
         />
       </Card>
       <Card title="Per standup">
-        <DataTable
+        <ParticipationTable
           caption="Participation per standup"
-          columns={["Standup", "Runs", "Answered", "Missed", "Excused", "Rate"]}
-          className="min-w-[30rem] text-sm"
-          wrapperClassName="overflow-x-auto"
+          nameLabel="Standup"
           testId="participation-standups"
-        >
-          {report.standups.map((s) => (
-            <tr key={s.standupId}>
-              <Td>
-                <Link href={`/standups/${s.standupId}`} className="text-brand-700 underline">
-                  {s.name}
-                </Link>
-              </Td>
-              <Td>{s.occurrences}</Td>
-              <Td>{s.answered}</Td>
-              <Td>{s.missed}</Td>
-              <Td>{s.excused}</Td>
-              <Td last>{formatPercent(s.rate)}</Td>
-            </tr>
-          ))}
-        </DataTable>
+          extraColumns={["Runs"]}
+          rows={report.standups.map((s) => ({ ...s, key: s.standupId, href: `/standups/${s.standupId}`, extra: [s.occurrences] }))}
+        />
       </Card>
       <Card title="Per member">
         {report.members.length === 0 ? (
           <EmptyState title="Only anonymous standups in this selection" />
         ) : (
-          <DataTable
+          <ParticipationTable
             caption="Participation per member, lowest first (anonymous standups left out)"
-            columns={["Member", "Answered", "Missed", "Excused", "Rate", "Current streak"]}
-            className="min-w-[30rem] text-sm"
-            wrapperClassName="max-h-[32rem] overflow-auto"
+            nameLabel="Member"
             testId="participation-members"
-          >
-            {report.members.map((m) => (
-              <tr key={m.chatId}>
-                <Td>
-                  <Link href={`/members/${m.chatId}`} className="text-brand-700 underline">
-                    {m.realname}
-                  </Link>
-                </Td>
-                <Td>{m.answered}</Td>
-                <Td>{m.missed}</Td>
-                <Td>{m.excused}</Td>
-                <Td>{formatPercent(m.rate)}</Td>
-                <Td last>{m.streak}</Td>
-              </tr>
-            ))}
-          </DataTable>
+            wrapperClassName="max-h-[32rem] overflow-auto"
+            extraColumns={["Current streak"]}
+            rows={report.members.map((m) => ({ ...m, key: m.chatId, name: m.realname, href: `/members/${m.chatId}`, extra: [m.streak] }))}
+          />
         )}
       </Card>
       <Card title="Response time (asked → answered)">

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DistributionTable } from "@/components/charts/distribution-table";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
-import { formatDate, formatPercent, formatShortDate } from "@/components/format";
+import { formatDate, formatPercent } from "@/components/format";
+import { ParticipationTable } from "@/components/participation/participation-table";
+import { weekChartPoints } from "@/components/participation/week-points";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { DataTable, Td } from "@/components/ui/table";
+import { StatCard } from "@/components/ui/stat-card";
 import { NotFoundError } from "@/lib/domain/errors";
 import { getMemberProfile } from "@/lib/domain/member-profile";
 import { requireUser } from "../../load";
@@ -41,69 +42,41 @@ export default async function MemberPage({ params }: { params: Promise<{ chatId:
       />
       <div className="space-y-6">
         <div className="grid gap-4 sm:grid-cols-3">
-          <Card>
-            <p className="text-sm text-slate-600">Participation, last 90 days</p>
-            <p className="mt-1 text-2xl font-semibold" data-testid="member-rate">
-              {formatPercent(profile.overall.rate)}
-            </p>
-            <p className="text-sm text-slate-600">
-              {profile.overall.answered} of {profile.overall.expected} answered · {profile.overall.excused} excused
-            </p>
-          </Card>
-          <Card>
-            <p className="text-sm text-slate-600">Best current streak</p>
-            <p className="mt-1 text-2xl font-semibold">{Math.max(0, ...profile.standups.map((s) => s.streak))}</p>
-            <p className="text-sm text-slate-600">answers in a row (excused days skipped)</p>
-          </Card>
-          <Card>
-            <p className="text-sm text-slate-600">Median response time</p>
-            <p className="mt-1 text-2xl font-semibold">{formatMinutes(profile.responseTime.median)}</p>
-            <p className="text-sm text-slate-600">from being asked to answering</p>
-          </Card>
+          <StatCard
+            label="Participation, last 90 days"
+            value={formatPercent(profile.overall.rate)}
+            testId="member-rate"
+            sub={`${profile.overall.answered} of ${profile.overall.expected} answered · ${profile.overall.excused} excused`}
+          />
+          <StatCard
+            label="Best current streak"
+            value={Math.max(0, ...profile.standups.map((s) => s.streak))}
+            sub="answers in a row (excused days skipped)"
+          />
+          <StatCard label="Median response time" value={formatMinutes(profile.responseTime.median)} sub="from being asked to answering" />
         </div>
 
         <Card title="Per standup">
           {profile.standups.length === 0 ? (
             <EmptyState title="Not asked in any standup you can see in the last 90 days" />
           ) : (
-            <DataTable
+            <ParticipationTable
               caption="Participation per standup over the last 90 days"
-              columns={["Standup", "Answered", "Missed", "Excused", "Rate", "Streak", "Longest"]}
-              className="min-w-[32rem] text-sm"
-              wrapperClassName="overflow-x-auto"
+              nameLabel="Standup"
               testId="member-standups"
-            >
-              {profile.standups.map((s) => (
-                <tr key={s.standupId}>
-                  <Td>
-                    <Link href={`/standups/${s.standupId}`} className="text-brand-700 underline">
-                      {s.name}
-                    </Link>
-                  </Td>
-                  <Td>{s.answered}</Td>
-                  <Td>{s.missed}</Td>
-                  <Td>{s.excused}</Td>
-                  <Td>{formatPercent(s.rate)}</Td>
-                  <Td>{s.streak}</Td>
-                  <Td last>{s.longestStreak}</Td>
-                </tr>
-              ))}
-            </DataTable>
+              extraColumns={["Streak", "Longest"]}
+              rows={profile.standups.map((s) => ({
+                ...s,
+                key: s.standupId,
+                href: `/standups/${s.standupId}`,
+                extra: [s.streak, s.longestStreak],
+              }))}
+            />
           )}
         </Card>
 
         <Card title="Participation by week">
-          <ParticipationBarChart
-            title={`Weekly participation of ${profile.user.realname}`}
-            points={profile.weeks.map((w) => ({
-              date: w.weekStart,
-              label: `w/c ${formatShortDate(w.weekStart)}`,
-              responded: w.answered,
-              expected: w.expected,
-              excused: w.excused,
-              rate: w.rate,
-            }))}
-          />
+          <ParticipationBarChart title={`Weekly participation of ${profile.user.realname}`} points={weekChartPoints(profile.weeks)} />
         </Card>
 
         <div className="grid gap-6 lg:grid-cols-2">
