@@ -116,4 +116,28 @@ test.describe("CSV exports", () => {
     const mineIds = new Set(mine.map((r) => r.report_id));
     expect(theirs.some((r) => mineIds.has(r.report_id))).toBe(false);
   });
+
+  test("poll results CSV: the creator gets the latest broadcast's results, another team a 404", async ({ request }) => {
+    const polls = (await jsonOf(await request.get("/v2/polls?limit=10", { headers: rawAuth(admin.key) }))) as Page<{ id: number }>;
+    expect(polls.data.length).toBeGreaterThan(0);
+    const id = polls.data[0].id;
+    const res = await request.get(`/exports/polls/${id}/results.csv`, { headers: rawAuth(admin.key) });
+    expect(res.status()).toBe(200);
+    const rows = parseCsv(await res.text());
+    expect(rows.length).toBeGreaterThan(0);
+    expect(Object.keys(rows[0])).toEqual([
+      "poll_id",
+      "poll",
+      "date",
+      "question_id",
+      "question",
+      "answer_type",
+      "answer",
+      "votes",
+      "categories",
+      "voters",
+    ]);
+    expect(new Set(rows.map((r) => r.date)).size).toBe(1);
+    expect((await request.get(`/exports/polls/${id}/results.csv`, { headers: rawAuth(other.key) })).status()).toBe(404);
+  });
 });
