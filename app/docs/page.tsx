@@ -87,38 +87,40 @@ export default function DocsPage() {
               <li key={`${method} ${path}`} id={operation.operationId} className="rounded border border-slate-200 p-4">
                 <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">
                   <span className={`rounded px-2 py-0.5 font-semibold uppercase ${METHOD_STYLE[method] ?? ""}`}>{method}</span>
-                  <span>{path}</span>
+                  <span className="break-all">{path}</span>
                 </h3>
                 {operation.summary ? <p className="mt-2 text-sm font-medium">{operation.summary}</p> : null}
                 {operation.description ? <p className="mt-1 text-sm text-slate-700">{operation.description}</p> : null}
                 {operation.parameters?.length ? (
-                  <table className="mt-3 w-full text-left text-sm">
-                    <thead>
-                      <tr className="border-b border-slate-200 text-slate-600">
-                        <th scope="col" className="py-1 pr-3 font-medium">
-                          Parameter
-                        </th>
-                        <th scope="col" className="py-1 pr-3 font-medium">
-                          In
-                        </th>
-                        <th scope="col" className="py-1 font-medium">
-                          Description
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {operation.parameters.map((p) => (
-                        <tr key={`${p.in} ${p.name}`} className="border-b border-slate-100 align-top">
-                          <td className="py-1 pr-3 font-mono">
-                            {p.name}
-                            {p.required ? <span className="text-red-800"> *</span> : null}
-                          </td>
-                          <td className="py-1 pr-3">{p.in}</td>
-                          <td className="py-1">{p.description ?? ""}</td>
+                  <div className="relative mt-3 overflow-x-auto">
+                    <table className="w-full min-w-[28rem] text-left text-sm">
+                      <thead>
+                        <tr className="border-b border-slate-200 text-slate-600">
+                          <th scope="col" className="py-1 pr-3 font-medium">
+                            Parameter
+                          </th>
+                          <th scope="col" className="py-1 pr-3 font-medium">
+                            In
+                          </th>
+                          <th scope="col" className="py-1 font-medium">
+                            Description
+                          </th>
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                      </thead>
+                      <tbody>
+                        {operation.parameters.map((p) => (
+                          <tr key={`${p.in} ${p.name}`} className="border-b border-slate-100 align-top">
+                            <td className="py-1 pr-3 font-mono">
+                              {p.name}
+                              {p.required ? <span className="text-red-800"> *</span> : null}
+                            </td>
+                            <td className="py-1 pr-3">{p.in}</td>
+                            <td className="py-1">{p.description ?? ""}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
                 ) : null}
                 <OperationBodies doc={doc as OpenApiDoc} method={method} path={path} operation={operation} />
               </li>

@@ -49,7 +49,7 @@ function Feed({ filters, initial, load, timezone }: { filters: ReportFilters; in
                   </p>
                 )}
               </div>
-              <ul className="space-y-3" aria-label={`Reports of ${g.standupName}, ${formatDate(g.date)}`}>
+              <ul className="space-y-3">
                 {g.items.map((r) => (
                   <li key={r.id}>
                     {r.own ? (

@@ -83,7 +83,7 @@ test.describe("CSV exports", () => {
     });
     expect(res.status()).toBe(200);
     const rows = parseCsv(await res.text());
-    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length, "the demo standup ran in the last 30 days").toBeGreaterThan(0);
     const csv = rows.map((r) => `${r.date} ${r.expected} ${r.answered}`).sort();
     const fromApi = api.data.map((p) => `${p.date.slice(0, 10)} ${p.expected} ${p.responded}`).sort();
     expect(csv).toEqual(fromApi);

@@ -74,7 +74,7 @@ test("participation: ranges in the URL, per standup and per member tables, a cle
   await page.getByLabel("From").fill("2026-11-20");
   await page.getByLabel("To").fill("2026-11-01");
   await page.getByRole("button", { name: "Show" }).click();
-  await expect(page.getByRole("alert")).toHaveText("The start date must be on or before the end date");
+  await expect(page.getByRole("alert").filter({ hasText: "start date" })).toHaveText("The start date must be on or before the end date");
   await expect(page.getByLabel("From")).toHaveValue("2026-11-20");
 
   await page.goto(`${BASE_URL}/participation?days=30`);
@@ -169,9 +169,10 @@ test("standup form: the third default question is a blocker question", async ({ 
 
 test("/docs shows request bodies, responses and examples from the OpenAPI document", async ({ page }) => {
   await page.goto(`${BASE_URL}/docs`);
-  await expect(page.getByRole("region", { name: "Request body of POST /v2/reports" })).toContainText("standup_id");
-  await expect(page.getByRole("region", { name: "Request body of POST /v2/reports" })).toContainText("Example request body");
-  const responses = page.getByRole("region", { name: "Responses of GET /v2/reports" });
+  const body = page.getByRole("region", { name: "Request body of POST /v2/reports", exact: true });
+  await expect(body).toContainText("standup_id");
+  await expect(body).toContainText("Example request body");
+  const responses = page.getByRole("region", { name: "Responses of GET /v2/reports", exact: true });
   await responses.locator("summary").filter({ hasText: /^200/ }).first().click();
   await expect(responses).toContainText("next_cursor");
   await expectNoSeriousA11yViolations(page);

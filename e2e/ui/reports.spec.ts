@@ -24,13 +24,13 @@ test("reports feed: filters live in the URL and 'Load more' pages with a cursor"
   }
 
   // A standup filter narrows the feed and survives a reload (it is in the URL).
-  const option = page.getByLabel("Standup").locator("option").nth(1);
+  const option = page.getByLabel("Standup", { exact: true }).locator("option").nth(1);
   const standupName = ((await option.textContent()) ?? "").trim();
-  await page.getByLabel("Standup").selectOption({ index: 1 });
+  await page.getByLabel("Standup", { exact: true }).selectOption({ index: 1 });
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/standup=\d+/);
   await page.reload();
-  await expect(page.getByLabel("Standup")).toHaveValue(/\d+/);
+  await expect(page.getByLabel("Standup", { exact: true })).toHaveValue(/\d+/);
   const names = await page.getByTestId("report-card").locator("h3").allTextContents();
   expect(names.length).toBeGreaterThan(0);
   for (const n of names) expect(n).toContain(standupName);
