@@ -5,6 +5,7 @@ import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { DAY_NAMES } from "@/lib/domain/constants";
 
 export type StandupFormValues = {
   name: string;
@@ -31,8 +32,6 @@ function GroupError({ id, message }: { id: string; message?: string }) {
     </p>
   ) : null;
 }
-
-const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 /** Create/edit form of a standup: question editor, day picker, time + timezone, channel, members, privacy. */
 export function StandupForm({
@@ -166,7 +165,7 @@ export function StandupForm({
       <fieldset aria-describedby={errors.days ? "days-error" : undefined}>
         <legend className="mb-2 text-sm font-semibold text-slate-900">Days</legend>
         <div className="flex flex-wrap gap-3">
-          {DAYS.map((d) => (
+          {DAY_NAMES.map((d) => (
             <Checkbox key={d} id={`day-${d}`} name="days" value={d} label={d} defaultChecked={days.includes(d)} />
           ))}
         </div>

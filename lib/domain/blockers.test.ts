@@ -7,8 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { isBlockingAnswer, listBlockerQuestionIds, listBlockers, setBlockerResolved } from "@/lib/domain/blockers";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
-import { updateStandup } from "@/lib/domain/standup-admin";
-import { createStandup } from "@/lib/domain/standup-create";
+import { createStandup, updateStandup } from "@/lib/domain/standup-writes";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam } from "@/tests/fixtures";
 
 const day = (offset: number) => new Date(Date.UTC(2026, 10, 10 + offset));

@@ -4,15 +4,15 @@
  * blocking answers of the same person to the same question), and a resolved marker that the
  * member or a manager (standup creator or team admin) can set.
  *
- * Visibility: the same set as the report list (`listableReportWhere` of lib/domain/visibility.ts):
+ * Visibility: the same set as the report list (`reportListWhere` of lib/domain/access.ts):
  * submitted reports of active standups the caller can see. Authors of anonymous reports (or of
  * anonymous standups) are never named, and no "blocked for" run is computed for them (it would
  * link anonymous answers to one person).
  */
 import { db, type Tx } from "@/lib/db";
+import { canResolveBlocker, reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
-import { listableReportWhere } from "@/lib/domain/visibility";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -103,7 +103,7 @@ type Row = {
 
 /** Ids of the standups whose reports the actor can list (the GET /v2/reports rule). */
 export async function listableStandupIds(actor: Actor, client: Tx = db): Promise<number[]> {
-  const where = listableReportWhere(actor).checkin as Prisma.CheckinWhereInput;
+  const where = reportListWhere(actor).checkin as Prisma.CheckinWhereInput;
   const rows = await client.checkin.findMany({ where, select: { id: true } });
   return rows.map((r) => r.id);
 }
@@ -174,7 +174,7 @@ function toItem(actor: Actor, r: Row): BlockerItem {
     latest: r.is_latest,
     resolvedAt: r.resolved_at,
     resolvedBy: r.resolved_by,
-    canResolve: r.user_id === actor.userId || r.owner_id === actor.userId || actor.isAdmin,
+    canResolve: canResolveBlocker(actor, { authorId: r.user_id, standupOwnerId: r.owner_id }),
   };
 }
 
@@ -189,12 +189,12 @@ export async function setBlockerResolved(
   client: Tx = db,
 ): Promise<{ answerId: number; resolvedAt: Date | null }> {
   const answer = await client.answer.findFirst({
-    where: { id: input.answerId, team_id: actor.teamId, question: { is_blocker: true }, report: listableReportWhere(actor) },
+    where: { id: input.answerId, team_id: actor.teamId, question: { is_blocker: true }, report: reportListWhere(actor) },
     select: { id: true, updated_at: true, report: { select: { user_id: true, checkin: { select: { owner_id: true } } } } },
   });
   if (!answer) throw new NotFoundError("Blocker");
   const { user_id, checkin } = answer.report;
-  if (user_id !== actor.userId && checkin.owner_id !== actor.userId && !actor.isAdmin) {
+  if (!canResolveBlocker(actor, { authorId: user_id, standupOwnerId: checkin.owner_id })) {
     throw new ForbiddenError("Only the member who reported it, the standup's creator or a team admin can resolve a blocker");
   }
   const resolvedAt = input.resolved ? new Date() : null;

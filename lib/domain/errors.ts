@@ -60,9 +60,3 @@ export class UnprocessableError extends DomainError {
     super("UNPROCESSABLE", message);
   }
 }
-
-export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super("CONFLICT", message);
-  }
-}

@@ -4,9 +4,10 @@
  * answers and original posted_at, and a new broadcast is queued in the chat outbox in the same
  * transaction (the deleted message was removed from the channel).
  */
+
+import { broadcastReport } from "@/lib/chat/outbox";
 import { inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { broadcastReport } from "@/lib/domain/broadcasts";
 import { NotFoundError } from "@/lib/domain/errors";
 
 /** How long after a delete the author can still undo it (minutes). */

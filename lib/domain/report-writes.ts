@@ -1,23 +1,24 @@
 /**
  * Report writes shared by v2 (POST/PATCH/DELETE /v2/reports, spec §4.2) and v1 (POST /v1/reports/,
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
- * passed) together with its broadcast outbox row (lib/domain/broadcasts.ts).
+ * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
  *
  * Occurrence rule: a submission belongs to the standup's occurrence of the current local date in
  * the standup's timezone. When the scheduler already created it, the caller's pending report of
- * that occurrence is completed; otherwise the occurrence is created on the spot (trigger `manual`,
- * member snapshot = the standup's active members) and a new report is made. A member who submits
+ * that occurrence is completed; otherwise the occurrence is opened on the spot (`openOccurrence`,
+ * trigger `manual`, member snapshot = the standup's active members through `askMembers`, nobody
+ * asked) and a new report is made. A member who submits
  * without being in the occurrence's snapshot (added to the standup later that day) is added to it.
  */
+import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { lockOwnSubmittedReport } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/domain/broadcasts";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { activeMemberIds, askMembers, openOccurrence } from "@/lib/domain/occurrences";
 import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
 import { instantAtLocal, isValidTimezone, localDateOf } from "@/lib/domain/schedule";
-
-/** Largest value of a numeric id column (PostgreSQL `integer`). */
-const MAX_DB_ID = 2_147_483_647;
 
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
@@ -72,43 +73,33 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 }
 
 /**
- * Returns today's occurrence (local date `date`) of a checkin, creating it when missing with a
- * snapshot of the checkin's active members (race-safe: INSERT … ON CONFLICT DO NOTHING).
+ * Today's occurrence (local date in the standup's timezone) of a standup, opened when missing with
+ * the scheduled instant of today's slot and a snapshot of the active members (nobody is asked).
  */
-export async function ensureOccurrence(
+async function openTodaysOccurrence(
   tx: Tx,
-  checkin: { id: number; team_id: number; time: string; timezone: string },
-  date: string,
+  standup: { id: number; team_id: number; time: string; timezone: string },
   now: Date,
-): Promise<{ id: number; created: boolean }> {
-  let scheduled = now;
+): Promise<{ id: number; date: string }> {
+  const timezone = isValidTimezone(standup.timezone) ? standup.timezone : "UTC";
+  const date = localDateOf(now, timezone);
+  let scheduledAt = now;
   try {
-    scheduled = instantAtLocal(date, checkin.time, checkin.timezone);
+    scheduledAt = instantAtLocal(date, standup.time, timezone);
   } catch {
     // keep `now` for a stored schedule that cannot be resolved
   }
-  const day = new Date(`${date}T00:00:00.000Z`);
-  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
-    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, trigger, created_at)
-    VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduled}, ${now}, 'manual', ${now})
-    ON CONFLICT (checkin_id, date) DO NOTHING
-    RETURNING id`;
-  if (inserted.length) {
-    const id = inserted[0].id;
-    await tx.$executeRaw`
-      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
-      SELECT ${id}, cm.user_id, cm.team_id,
-             CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.user_id = cm.user_id AND a.start_date <= ${date}::date AND a.end_date >= ${date}::date)
-                  THEN NULL ELSE ${now}::timestamptz END
-      FROM checkin_members cm JOIN users u ON u.id = cm.user_id
-      WHERE cm.checkin_id = ${checkin.id} AND u.deactivated_at IS NULL`;
-    return { id, created: true };
+  const occurrence = await openOccurrence(tx, standup, { date, scheduledAt, trigger: "manual", now });
+  if (occurrence.created) {
+    await askMembers(tx, {
+      checkin: standup,
+      occurrence: { id: occurrence.id, date },
+      userIds: await activeMemberIds(tx, standup.id),
+      now,
+      question: false,
+    });
   }
-  const existing = await tx.occurrence.findUniqueOrThrow({
-    where: { checkin_id_date: { checkin_id: checkin.id, date: day } },
-    select: { id: true },
-  });
-  return { id: existing.id, created: false };
+  return { id: occurrence.id, date };
 }
 
 /**
@@ -143,12 +134,9 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     const questionIds = new Set(standup.questions.map((q) => q.id));
     checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
 
-    const timezone = isValidTimezone(standup.timezone) ? standup.timezone : "UTC";
-    const occurrence = await ensureOccurrence(t, { ...standup, timezone }, localDateOf(now, timezone), now);
-    await t.$executeRaw`
-      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
-      VALUES (${occurrence.id}, ${actor.userId}, ${actor.teamId}, ${now})
-      ON CONFLICT (occurrence_id, user_id) DO NOTHING`;
+    const occurrence = await openTodaysOccurrence(t, standup, now);
+    // A member added to the standup after the run started joins the snapshot as asked.
+    await askMembers(t, { checkin: standup, occurrence, userIds: [actor.userId], now, absentToo: true, question: false });
 
     const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
     const pending = await t.$queryRaw<Array<{ id: number }>>`
@@ -196,22 +184,6 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
 export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
 
 /**
- * The caller's own submitted report (row lock taken), or NotFoundError. Like every read, it must
- * belong to a standup the API can see at all (state active or paused): reports of draft or
- * archived standups are "not visible" (spec §3, §7) and so cannot be edited or discarded either.
- */
-async function ownSubmittedReport(t: Tx, actor: Actor, reportId: number) {
-  const rows = await t.$queryRaw<Array<{ id: number; checkin_id: number }>>`
-    SELECT r.id, r.checkin_id FROM reports r
-    JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
-    WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
-      AND c.kind = 'standup' AND c.state IN ('active', 'paused')
-    FOR UPDATE OF r`;
-  if (!rows.length) throw new NotFoundError("Report");
-  return rows[0];
-}
-
-/**
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
  * (same `chat_ts`) when it was broadcast.
  * @returns the report id and the broadcast's `chatTs` (null when never broadcast).
@@ -226,7 +198,7 @@ export async function updateReportAnswers(
 ): Promise<{ reportId: number; chatTs: string | null }> {
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    const report = await ownSubmittedReport(t, actor, input.reportId);
+    const report = await lockOwnSubmittedReport(t, actor, input.reportId);
     const questions = await t.question.findMany({
       where: { checkin_id: report.checkin_id, OR: [{ archived_at: null }, { answers: { some: { report_id: report.id } } }] },
       select: { id: true },
@@ -248,7 +220,7 @@ export async function updateReportAnswers(
 export async function discardReport(actor: Actor, input: { reportId: number }, tx?: Tx): Promise<{ reportId: number }> {
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    const report = await ownSubmittedReport(t, actor, input.reportId);
+    const report = await lockOwnSubmittedReport(t, actor, input.reportId);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };

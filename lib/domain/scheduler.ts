@@ -10,13 +10,9 @@
  * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
  * checkin's timezone; poll `duration` is in minutes.
  */
-import { type Db, db as defaultDb } from "@/lib/db";
-import { usersAbsentOn } from "@/lib/domain/absences";
-import { newChatTs } from "@/lib/domain/chat-ts";
+import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { activeMemberIds, askMembers, openOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf, nextRunAt } from "@/lib/domain/schedule";
-import type { Prisma } from "@/lib/generated/prisma/client";
-
-type TxClient = Prisma.TransactionClient;
 
 /** What one `runDueOccurrences` call did. */
 export type SchedulerRunResult = {
@@ -37,12 +33,11 @@ const MAX_PER_CALL = 500;
  * Per checkin, in one transaction:
  * - locks the row (`FOR UPDATE SKIP LOCKED`; rows locked by another instance are left to it);
  * - takes the latest scheduled slot that is due (a service that was down does not replay missed
- *   days) and creates the Occurrence for its local date unless one exists;
- * - snapshots the current checkin members (active users) into OccurrenceMember; members with an
- *   absence covering the date are recorded with `asked_at` null and are not asked;
- * - standups: a pending Report (started_at null) per asked member;
- * - one ChatMessage (kind question, direct to the member) per asked member with the first question;
- * - polls: `closes_at` = slot + `duration` minutes when a duration is set;
+ *   days) and opens the Occurrence for its local date unless one exists (`openOccurrence`; polls:
+ *   `closes_at` = slot + `duration` minutes when a duration is set);
+ * - asks the current checkin members (active users) through `askMembers` (lib/domain/occurrences.ts):
+ *   member snapshot (absent members recorded with `asked_at` null and not asked), a pending Report
+ *   per asked standup member, one direct question per asked member through the chat outbox;
  * - sets `next_run_at` to the next slot after `now` (null for a one-shot poll, recurrence.type "once").
  * @param now the current instant (UTC); tests pass a fixed one.
  * @param db a Prisma client (not a transaction client: one transaction per checkin is opened here).
@@ -84,12 +79,19 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<
 }
 
 /** Runs one locked checkin; returns the created occurrence id, or null when the slot already had one. */
-async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
+async function runLockedCheckin(tx: Tx, checkinId: number, now: Date): Promise<number | null> {
   const checkin = await tx.checkin.findUniqueOrThrow({
     where: { id: checkinId },
-    include: {
-      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 },
-      members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
+    select: {
+      id: true,
+      team_id: true,
+      kind: true,
+      time: true,
+      timezone: true,
+      days: true,
+      duration: true,
+      recurrence: true,
+      next_run_at: true,
     },
   });
   const schedule = { time: checkin.time, timezone: checkin.timezone, days: checkin.days };
@@ -105,78 +107,16 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
     }
   }
   const next = oneShot ? null : safeNextRunAt({ ...schedule, after: now });
-  const dateString = localDateOf(scheduled, checkin.timezone);
-  const date = new Date(`${dateString}T00:00:00.000Z`);
+  const date = localDateOf(scheduled, checkin.timezone);
+  const closesAt = checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null;
 
-  const existing = await tx.occurrence.findUnique({ where: { checkin_id_date: { checkin_id: checkin.id, date } }, select: { id: true } });
-  if (existing) {
-    await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-    return null;
+  const occurrence = await openOccurrence(tx, checkin, { date, scheduledAt: scheduled, trigger: "schedule", closesAt, now });
+  if (occurrence.created) {
+    const userIds = await activeMemberIds(tx, checkin.id);
+    await askMembers(tx, { checkin, occurrence: { id: occurrence.id, date }, userIds, now });
   }
-
-  const occurrence = await tx.occurrence.create({
-    data: {
-      team_id: checkin.team_id,
-      checkin_id: checkin.id,
-      date,
-      scheduled_at: scheduled,
-      started_at: now,
-      closes_at: checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null,
-      trigger: "schedule",
-    },
-    select: { id: true },
-  });
-
-  const memberIds = checkin.members.map((m) => m.user_id);
-  const absent = await usersAbsentOn(tx, memberIds, date);
-  const asked = memberIds.filter((id) => !absent.has(id));
-
-  if (memberIds.length) {
-    await tx.occurrenceMember.createMany({
-      data: memberIds.map((user_id) => ({
-        occurrence_id: occurrence.id,
-        user_id,
-        team_id: checkin.team_id,
-        asked_at: absent.has(user_id) ? null : now,
-      })),
-    });
-  }
-
-  const reportByUser = new Map<number, number>();
-  if (checkin.kind === "standup" && asked.length) {
-    const reports = await tx.report.createManyAndReturn({
-      data: asked.map((user_id) => ({
-        team_id: checkin.team_id,
-        checkin_id: checkin.id,
-        occurrence_id: occurrence.id,
-        user_id,
-        status: "pending" as const,
-        started_at: null,
-      })),
-      select: { id: true, user_id: true },
-    });
-    for (const r of reports) reportByUser.set(r.user_id, r.id);
-  }
-
-  if (asked.length) {
-    const text = checkin.questions[0]?.text ?? checkin.name;
-    await tx.chatMessage.createMany({
-      data: asked.map((user_id) => ({
-        team_id: checkin.team_id,
-        ts: newChatTs(now),
-        kind: "question" as const,
-        channel_id: null,
-        recipient_id: user_id,
-        checkin_id: checkin.id,
-        occurrence_id: occurrence.id,
-        report_id: reportByUser.get(user_id) ?? null,
-        text,
-      })),
-    });
-  }
-
   await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return occurrence.id;
+  return occurrence.created ? occurrence.id : null;
 }
 
 /**
@@ -188,7 +128,7 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
  * @returns the new next_run_at (UTC) or null.
  * @throws Prisma's not-found error when the checkin does not exist.
  */
-export async function refreshNextRunAt(checkinId: number, db: TxClient | Db = defaultDb, now: Date = new Date()): Promise<Date | null> {
+export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
   const checkin = await db.checkin.findUniqueOrThrow({
     where: { id: checkinId },
     select: { id: true, state: true, time: true, timezone: true, days: true, recurrence: true, _count: { select: { occurrences: true } } },
