@@ -11,8 +11,11 @@ import { DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listBlockers } from "@/lib/domain/blockers";
 import { getOverview } from "@/lib/domain/dashboard";
+import { NotFoundError } from "@/lib/domain/errors";
+import { listDashboardStandups } from "@/lib/domain/member-participation";
 import { getTodayOverview } from "@/lib/domain/overview";
 import { listReports } from "@/lib/domain/reports";
+import { listStandupSummaries, type OccurrenceSummaryView } from "@/lib/domain/summaries";
 import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
@@ -38,6 +41,7 @@ export default async function OverviewPage() {
     listTeamMembers(user),
   ]);
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const summaries = await latestSummaries(user);
   return (
     <>
       <PageHeader title="Overview" description={`${user.teamName} · week of ${formatShortDate(overview.weekStart)}`} />
@@ -168,6 +172,21 @@ export default async function OverviewPage() {
           )}
         </Card>
 
+        {summaries.length > 0 && (
+          <Card title="Latest summaries">
+            <ul className="space-y-4" data-testid="latest-summaries">
+              {summaries.map(({ name, summary }) => (
+                <li key={summary.id}>
+                  <h3 className="text-sm font-semibold text-slate-900">
+                    {name} · {formatShortDate(summary.date)}
+                  </h3>
+                  <p className="mt-1 whitespace-pre-wrap break-words text-sm text-slate-800">{summary.text}</p>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
+
         <Card
           title="Latest reports"
           actions={
@@ -202,4 +221,24 @@ function WeekDelta({ now, before }: { now: number | null; before: number | null 
       · {pts > 0 ? "▲" : "▼"} {Math.abs(pts)} pts
     </span>
   );
+}
+
+/** The newest summary of each standup the viewer takes part in (at most 5, newest first); none when summaries are off. */
+async function latestSummaries(user: Parameters<typeof listDashboardStandups>[0]) {
+  const standups = (await listDashboardStandups(user)).filter((s) => s.state === "active").slice(0, 20);
+  const found = await Promise.all(
+    standups.map((s) =>
+      listStandupSummaries(user, s.id, { limit: 1 })
+        .then((rows) => (rows[0] ? { name: s.name, summary: rows[0] } : null))
+        .catch((err) => {
+          // Standups an admin sees team-wide but is not a member of: the summary API rule hides them.
+          if (err instanceof NotFoundError) return null;
+          throw err;
+        }),
+    ),
+  );
+  return found
+    .filter((x): x is { name: string; summary: OccurrenceSummaryView } => x !== null)
+    .sort((a, b) => b.summary.date.localeCompare(a.summary.date))
+    .slice(0, 5);
 }
