@@ -92,7 +92,7 @@ export default function DocsPage() {
                 {operation.summary ? <p className="mt-2 text-sm font-medium">{operation.summary}</p> : null}
                 {operation.description ? <p className="mt-1 text-sm text-slate-700">{operation.description}</p> : null}
                 {operation.parameters?.length ? (
-                  <div className="relative mt-3 overflow-x-auto">
+                  <div className="relative mt-3 overflow-x-auto" role="region" aria-label={`Parameters of ${method.toUpperCase()} ${path}`}>
                     <table className="w-full min-w-[28rem] text-left text-sm">
                       <thead>
                         <tr className="border-b border-slate-200 text-slate-600">
@@ -157,7 +157,8 @@ function OperationBodies({ doc, method, path, operation }: { doc: OpenApiDoc; me
       ) : null}
       <details>
         <summary className="cursor-pointer text-sm font-semibold text-brand-700">Example call (curl)</summary>
-        <pre className="mt-1 overflow-auto rounded-md bg-slate-100 p-3 text-xs">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard */}
+        <pre tabIndex={0} className="mt-1 overflow-auto rounded-md bg-slate-100 p-3 text-xs">
           <code>{curl}</code>
         </pre>
       </details>

@@ -67,7 +67,8 @@ export function JsonExample({ value, label }: { value: unknown; label: string })
   return (
     <figure className="mt-2">
       <figcaption className="text-xs font-medium text-slate-600">{label}</figcaption>
-      <pre className="mt-1 max-h-80 overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-900">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code block must be reachable by keyboard */}
+      <pre tabIndex={0} className="mt-1 max-h-80 overflow-auto rounded-md bg-slate-100 p-3 text-xs text-slate-900">
         <code>{JSON.stringify(value, null, 2)}</code>
       </pre>
     </figure>

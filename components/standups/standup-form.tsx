@@ -177,7 +177,12 @@ export function StandupForm({
           <Input id="time" name="time" type="time" defaultValue={submittedValue(state, "time", initial.time.slice(0, 5))} required />
         </Field>
         <Field id="timezone" label="Timezone" error={errors.timezone}>
-          <Select id="timezone" name="timezone" defaultValue={submittedValue(state, "timezone", initial.timezone)}>
+          <Select
+            key={submittedValue(state, "timezone", "")}
+            id="timezone"
+            name="timezone"
+            defaultValue={submittedValue(state, "timezone", initial.timezone)}
+          >
             {timezones.map((tz) => (
               <option key={tz} value={tz}>
                 {tz}
@@ -189,6 +194,7 @@ export function StandupForm({
 
       <Field id="broadcastChannel" label="Broadcast channel" hint="Reports are posted here." error={errors.broadcastChannel}>
         <Select
+          key={submittedValue(state, "broadcastChannel", "")}
           id="broadcastChannel"
           name="broadcastChannel"
           defaultValue={submittedValue(state, "broadcastChannel", initial.broadcastChannel)}
@@ -237,6 +243,7 @@ export function StandupForm({
         ) : (
           <Field id="syncChannel" label="Channel to sync members from" hint="Defaults to the broadcast channel.">
             <Select
+              key={submittedValue(state, "syncChannel", "")}
               id="syncChannel"
               name="syncChannel"
               defaultValue={submittedValue(state, "syncChannel", initial.syncChannel)}

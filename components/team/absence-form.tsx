@@ -19,7 +19,14 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <Field id="a-user" label="Member" error={errors.userId}>
-          <Select id="a-user" name="userId" required defaultValue={submittedValue(state, "userId", "")} {...described("a-user", "userId")}>
+          <Select
+            key={submittedValue(state, "userId", "")}
+            id="a-user"
+            name="userId"
+            required
+            defaultValue={submittedValue(state, "userId", "")}
+            {...described("a-user", "userId")}
+          >
             <option value="" disabled>
               Choose a member…
             </option>
@@ -31,7 +38,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
           </Select>
         </Field>
         <Field id="a-kind" label="Kind" error={errors.kind}>
-          <Select id="a-kind" name="kind" defaultValue={submittedValue(state, "kind", "vacation")}>
+          <Select key={submittedValue(state, "kind", "")} id="a-kind" name="kind" defaultValue={submittedValue(state, "kind", "vacation")}>
             <option value="vacation">Vacation</option>
             <option value="out_of_office">Out of office</option>
           </Select>
