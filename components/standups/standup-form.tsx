@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { DAY_NAMES } from "@/lib/domain/constants";
+import { LIMITS } from "@/lib/domain/limits";
 
 export type StandupFormValues = {
   name: string;
@@ -94,7 +95,7 @@ export function StandupForm({
           name="name"
           defaultValue={submittedValue(state, "name", initial.name)}
           required
-          maxLength={200}
+          maxLength={LIMITS.name}
           aria-invalid={errors.name ? true : undefined}
           aria-describedby={errors.name ? "name-error" : undefined}
         />
@@ -107,7 +108,13 @@ export function StandupForm({
         {questions.map((q, i) => (
           <div key={i} className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="question-row">
             <Field id={`q-${i}`} label={`Question ${i + 1}`}>
-              <Input id={`q-${i}`} value={q.text} onChange={(e) => update(i, { text: e.target.value })} required maxLength={500} />
+              <Input
+                id={`q-${i}`}
+                value={q.text}
+                onChange={(e) => update(i, { text: e.target.value })}
+                required
+                maxLength={LIMITS.questionText}
+              />
             </Field>
             <Checkbox
               id={`q-${i}-mc`}
