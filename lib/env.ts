@@ -109,6 +109,25 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return { ...process.env, ...extra };
 }
 
+/**
+ * `DIRECT_DATABASE_URL`: a direct connection (not through PgBouncer) for migrations, the seed, the
+ * job worker and LISTEN/NOTIFY; undefined when unset (then `DATABASE_URL` serves for these too).
+ */
+export function directDatabaseUrl(): string | undefined {
+  return process.env.DIRECT_DATABASE_URL || undefined;
+}
+
+/** `AUTH_SECRET` or `NEXTAUTH_SECRET` when set explicitly, else undefined. */
+export function explicitAuthSecret(): string | undefined {
+  return process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET || undefined;
+}
+
+/** How long (ms) an API key's resolution stays in the in-process cache: `API_KEY_CACHE_TTL_MS`, default 5,000; 0 turns it off. */
+export function apiKeyCacheTtlMs(): number {
+  const n = Number(process.env.API_KEY_CACHE_TTL_MS ?? 5000);
+  return Number.isFinite(n) && n >= 0 ? n : 5000;
+}
+
 /** Delivery settings (issue 9; documented in `.env.example`), raw strings, read at call time. */
 export type DeliverySettings = {
   publicUrl: string | undefined;
