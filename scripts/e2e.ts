@@ -92,8 +92,19 @@ async function main(): Promise<number> {
     await stopServer(server);
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     fs.writeFileSync(logFile, serverLog());
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (code === 0 && !interrupted && process.argv.length <= 2) {
+    // Issue 13: the short fault-injection drill (connections terminated, three SIGKILL + restart
+    // cycles under a write load) on the same, already seeded data folder.
+    log("running the fault-injection drill (short form) on the same data");
+    const drill = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "scripts", "fault-injection.ts"), "--short", "--restart-limit", "30", "--data-dir", dataDir],
+      { cwd: root, stdio: "inherit" },
+    );
+    code = await new Promise<number>((resolve) => drill.on("exit", (c, s) => resolve(c ?? (s ? 1 : 0))));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
   if (interrupted && code === 0) code = 130;
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s (exit code ${code})`);
   return code;

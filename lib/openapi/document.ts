@@ -20,6 +20,7 @@ import { standupCreateBodySchema } from "@/lib/api/v2/standup-create";
 import { checkinListQuerySchema, checkinReadQuerySchema } from "@/lib/api/v2/standups";
 import { summaryListQuerySchema, summaryListV2Schema } from "@/lib/api/v2/summaries";
 import { votesQuerySchema } from "@/lib/api/v2/votes";
+import { addLimitsToDocument } from "@/lib/openapi/limits";
 import {
   idempotencyHeader,
   pollIdPath,
@@ -497,7 +498,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths: { ...buildPaths(), ...webhookPaths({ op, v2Responses, json, writeHeaders: v2WriteHeaders }) },
   });
   describeParameters(doc);
-  return doc;
+  return addLimitsToDocument(doc);
 }
 
 let cached: OpenApiDocument | undefined;

@@ -136,14 +136,17 @@ async function seedUnlocked(url: string, log: Log, root: string): Promise<void> 
   log(`Demo data seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (credentials: ${r.credentialsFile}).`);
 }
 
-/** Demo login lines from the credentials file written by the seed (format tolerant). */
+/**
+ * Start-up lines about the demo login: where the credentials file is and the login email, never
+ * the password or a key (logs are often collected and shared; issue 13).
+ */
 export function describeCredentials(file: string): string[] {
   if (!fs.existsSync(file)) return [`Demo credentials: not found (${file} is written by the demo seed).`];
   const lines = [`Demo credentials and API keys: ${file}`];
   try {
     const data = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
     const login = findLogin(data);
-    if (login) lines.push(`Dashboard login: ${login.email} / ${login.password}`);
+    if (login) lines.push(`Dashboard login: ${login.email} (password: "dashboard.password" in that file)`);
   } catch {
     /* unreadable: the path is printed anyway */
   }
@@ -259,7 +262,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       database = await startEmbeddedPostgres({
         purpose: dev ? "npm run dev" : "npm start",
         log: (line) => {
-          if (!stopping && /^Initialising|FATAL|PANIC/.test(line)) log(line);
+          if (!stopping && /^Initialising|^Stopping the PostgreSQL|FATAL|PANIC/.test(line)) log(line);
         },
       });
       url = database.url;
@@ -282,7 +285,8 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     }
 
     const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-    next = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
+    const preload = path.join(root, "lib", "runtime", "next-preload.cjs");
+    next = spawn(process.execPath, ["--require", preload, nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
       env: childEnv({
