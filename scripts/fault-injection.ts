@@ -23,7 +23,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort, type LaunchedService, launchService, servicePid, stopServer, waitForServer } from "@/lib/runtime/launch";
+import { type LaunchedService, launchService, servicePid, waitForServer } from "@/lib/runtime/launch";
+import { freePort, stopProcess } from "@/lib/runtime/processes";
 
 const args = process.argv.slice(2);
 /** Seconds a restart may take (`--restart-limit S`, default 10 as issue 13 asks). */
@@ -187,7 +188,7 @@ async function main(): Promise<number> {
   const lost = [...stats.acknowledged.keys()].filter((n) => !stored.has(n));
   const duplicates = [...stored.entries()].filter(([, n]) => n > 1);
   const unacknowledgedStored = [...stored.keys()].filter((n) => !stats.acknowledged.has(n)).length;
-  await stopServer(service.child);
+  await stopProcess(service.child);
   if (!givenDir) fs.rmSync(dataDir, { recursive: true, force: true });
 
   const statusLine = [...stats.statuses.entries()]

@@ -1,26 +1,12 @@
 /**
- * Starting and stopping `npm start` (scripts/start.ts) from scripts and tests: a free port, the
- * launcher as a child process with its output kept, waiting until it answers HTTP, and stopping it
- * with SIGTERM (or killing it as a crash would). Used by scripts/e2e.ts and
- * scripts/fault-injection.ts.
+ * Running `npm start` (scripts/start.ts) from the fault-injection drill: the launcher as a child
+ * process with its output kept, waiting until it answers HTTP (polling as often as asked, to time
+ * restarts), and the PID of its service process. Free ports and stopping: lib/runtime/processes.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { childEnv } from "@/lib/env";
-
-/** A TCP port that is free right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "0.0.0.0", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits until `url` answers HTTP (any status), or fails when `server` exits or `timeoutMs` passes. */
 export async function waitForServer(url: string, server: ChildProcess, timeoutMs: number, pollMs = 500): Promise<void> {
@@ -36,19 +22,6 @@ export async function waitForServer(url: string, server: ChildProcess, timeoutMs
     await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
-}
-
-/** SIGTERM to the launcher (it stops Next.js, the worker and PostgreSQL in order); SIGKILL after `graceMs`. */
-export function stopServer(server: ChildProcess, graceMs = 60_000): Promise<void> {
-  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.kill("SIGKILL"), graceMs);
-    server.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.kill("SIGTERM");
-  });
 }
 
 /** A running `npm start` launcher and the output it printed so far (bounded). */
