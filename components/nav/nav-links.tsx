@@ -15,6 +15,7 @@ const LINKS = [
   { href: "/team", label: "Team" },
   { href: "/channels", label: "Channels" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ] as const;
 
 /** Main navigation; the current section gets aria-current="page". */
