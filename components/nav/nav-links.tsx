@@ -8,12 +8,15 @@ const LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/my-checkins", label: "My check-ins" },
   { href: "/standups", label: "Standups" },
+  { href: "/blockers", label: "Blockers" },
+  { href: "/participation", label: "Participation" },
   { href: "/reports", label: "Reports" },
   { href: "/polls", label: "Polls" },
   { href: "/team", label: "Team" },
   { href: "/channels", label: "Channels" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/profile", label: "Profile" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ] as const;
 
 /** Admin-only sections (Team → Members, Team → Audit log, Team → Channels). */

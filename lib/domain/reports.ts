@@ -17,6 +17,7 @@ import { db, type Tx } from "@/lib/db";
 import { authorFilterWhere, reportListWhere, reportReadWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { matchingReportIds } from "@/lib/domain/report-search";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -87,6 +88,8 @@ export type ReportListFilters = {
   withAnswers: boolean;
   /** `"readers"` (the dashboard): admins and managers also see every non-confidential standup's reports (lib/domain/access.ts `reportListWhere`). */
   teamWide?: "readers";
+  /** Dashboard only (not an API filter): reports with an answer matching this full-text query. */
+  search?: string;
 };
 
 /**
@@ -103,6 +106,15 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
     and.push({ user: { chat_id: filters.userChatId } });
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
     and.push(authorFilterWhere(actor));
+  }
+  if (filters.search !== undefined) {
+    const ids = await matchingReportIds(client, {
+      teamId: actor.teamId,
+      query: filters.search,
+      since: filters.since,
+      until: filters.until,
+    });
+    and.push({ id: { in: ids } });
   }
   if (filters.after) {
     const { postedAt, id } = filters.after;
