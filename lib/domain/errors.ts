@@ -60,3 +60,10 @@ export class UnprocessableError extends DomainError {
     super("UNPROCESSABLE", message);
   }
 }
+
+/** The change conflicts with the current state (e.g. an e-mail already in the team, demoting the last admin). */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
+}

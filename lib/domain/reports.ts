@@ -17,6 +17,7 @@ import { db, type Tx } from "@/lib/db";
 import { authorFilterWhere, reportListWhere, reportReadWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { matchingReportIds } from "@/lib/domain/report-search";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -85,6 +86,10 @@ export type ReportListFilters = {
   /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
   limit: number;
   withAnswers: boolean;
+  /** `"readers"` (the dashboard): admins and managers also see every non-confidential standup's reports (lib/domain/access.ts `reportListWhere`). */
+  teamWide?: "readers";
+  /** Dashboard only (not an API filter): reports with an answer matching this full-text query. */
+  search?: string;
 };
 
 /**
@@ -92,12 +97,24 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
-  const and: Prisma.ReportWhereInput[] = [reportListWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
+  const and: Prisma.ReportWhereInput[] = [
+    reportListWhere(actor, { teamWide: filters.teamWide }),
+    { submitted_at: { gte: filters.since, lt: filters.until } },
+  ];
   if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
   if (filters.userChatId !== undefined) {
     and.push({ user: { chat_id: filters.userChatId } });
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
     and.push(authorFilterWhere(actor));
+  }
+  if (filters.search !== undefined) {
+    const ids = await matchingReportIds(client, {
+      teamId: actor.teamId,
+      query: filters.search,
+      since: filters.since,
+      until: filters.until,
+    });
+    and.push({ id: { in: ids } });
   }
   if (filters.after) {
     const { postedAt, id } = filters.after;
