@@ -233,7 +233,7 @@ test("the admin makes the second person a manager and deactivates the member: th
   await signInAs(page, ADMIN);
   await page.goto(`${base}/team/members`);
   const managerRow = page.getByTestId("person-row").filter({ hasText: MANAGER.email });
-  await managerRow.getByLabel(`Role of ${MANAGER.name}`).selectOption("manager");
+  await managerRow.getByLabel(`Role of ${MANAGER.name}`, { exact: true }).selectOption("manager");
   await managerRow.getByRole("button", { name: `Save role of ${MANAGER.name}` }).click();
   await expect(managerRow.getByText("Role saved.")).toBeVisible();
 

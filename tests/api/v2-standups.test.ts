@@ -362,7 +362,9 @@ describe("cursor pagination and query count", () => {
     expect(big.items).toBeGreaterThan(small.items * 5);
     expect(small.n).toBeGreaterThan(0);
     expect(big.n).toBe(small.n);
+    // A single read stays within the read path's bound: at most 2 round trips, the API-key lookup
+    // included (issue 14); it may pay the key lookup when the 5 s key cache has expired.
     const single = await queries.during(() => getOne(walker.key, s.s6.id, "include=questions"));
-    expect(single).toBeLessThanOrEqual(small.n);
+    expect(single).toBeLessThanOrEqual(2);
   });
 });
