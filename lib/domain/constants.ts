@@ -19,3 +19,7 @@ export const DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as co
 
 /** Monday to Friday: the default schedule of a new standup. */
 export const WORK_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"] as const;
+
+/** Length bounds of a password a person chooses (characters): checked by `checkNewPassword`, mirrored by the forms. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;

@@ -9,6 +9,7 @@
  * built-in channels, revokes their API keys at once and ends their dashboard sessions
  * (`session_version` is bumped; lib/auth/session.ts compares it on every request).
  */
+
 import { randomBytes } from "node:crypto";
 import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { hashPassword } from "@/lib/auth/password";
@@ -17,6 +18,7 @@ import { db, inTransaction, type Tx } from "@/lib/db";
 import { canManagePeople, type Role } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/domain/constants";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { isValidTimezone } from "@/lib/domain/schedule";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
@@ -47,8 +49,10 @@ export function normaliseName(value: string): string {
 
 /** A password a person chooses: 8..200 characters. @throws InvalidParameterError. */
 export function checkNewPassword(password: string): string {
-  if (password.length < 8) throw new InvalidParameterError("The password must have at least 8 characters");
-  if (password.length > 200) throw new InvalidParameterError("The password must have at most 200 characters");
+  if (password.length < PASSWORD_MIN_LENGTH)
+    throw new InvalidParameterError(`The password must have at least ${PASSWORD_MIN_LENGTH} characters`);
+  if (password.length > PASSWORD_MAX_LENGTH)
+    throw new InvalidParameterError(`The password must have at most ${PASSWORD_MAX_LENGTH} characters`);
   return password;
 }
 

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AuthShell } from "@/components/auth/auth-shell";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
 import { Field, Input } from "@/components/ui/form";
@@ -35,20 +36,7 @@ export default async function SetupPage() {
           <Field id="email" label="E-mail">
             <Input id="email" name="email" type="email" required autoComplete="email" />
           </Field>
-          <Field id="password" label="Password" hint="At least 8 characters.">
-            <Input
-              id="password"
-              name="password"
-              type="password"
-              required
-              minLength={8}
-              autoComplete="new-password"
-              aria-describedby="password-hint"
-            />
-          </Field>
-          <Field id="passwordRepeat" label="Repeat the password">
-            <Input id="passwordRepeat" name="passwordRepeat" type="password" required minLength={8} autoComplete="new-password" />
-          </Field>
+          <NewPasswordFields />
         </fieldset>
       </ActionForm>
     </AuthShell>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { formatDate } from "@/components/format";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
@@ -56,20 +57,14 @@ export default async function ProfilePage() {
                 <Input id="pw-current" name="current" type="password" required autoComplete="current-password" />
               </Field>
             )}
-            <Field id="pw-next" label="New password" hint="At least 8 characters.">
-              <Input
-                id="pw-next"
-                name="next"
-                type="password"
-                required
-                minLength={8}
-                autoComplete="new-password"
-                aria-describedby="pw-next-hint"
-              />
-            </Field>
-            <Field id="pw-repeat" label="Repeat the new password">
-              <Input id="pw-repeat" name="nextRepeat" type="password" required minLength={8} autoComplete="new-password" />
-            </Field>
+            <NewPasswordFields
+              label="New password"
+              repeatLabel="Repeat the new password"
+              id="pw-next"
+              name="next"
+              repeatId="pw-repeat"
+              repeatName="nextRepeat"
+            />
           </ActionForm>
         </Card>
         <Card title="Vacation and out-of-office" className="lg:col-span-2">

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
 import { Field, Input } from "@/components/ui/form";
@@ -44,20 +45,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           <Input id="name" name="name" required maxLength={100} defaultValue={invitation.user.realname} autoComplete="name" />
         </Field>
         <TimezoneSelect id="timezone" defaultValue={user.timezone} />
-        <Field id="password" label="Password" hint="At least 8 characters.">
-          <Input
-            id="password"
-            name="password"
-            type="password"
-            required
-            minLength={8}
-            autoComplete="new-password"
-            aria-describedby="password-hint"
-          />
-        </Field>
-        <Field id="passwordRepeat" label="Repeat the password">
-          <Input id="passwordRepeat" name="passwordRepeat" type="password" required minLength={8} autoComplete="new-password" />
-        </Field>
+        <NewPasswordFields />
       </ActionForm>
     </AuthShell>
   );

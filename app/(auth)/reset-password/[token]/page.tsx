@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { ActionForm } from "@/components/ui/action-form";
 import { Field, Input } from "@/components/ui/form";
 import { peekToken } from "@/lib/auth/tokens";
@@ -31,20 +32,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
       <p className="mb-4 text-sm text-slate-600">For {reset.user.email}. Other signed-in sessions end.</p>
       <ActionForm action={resetPasswordAction} submitLabel="Set password">
         <input type="hidden" name="token" value={token} />
-        <Field id="password" label="New password" hint="At least 8 characters.">
-          <Input
-            id="password"
-            name="password"
-            type="password"
-            required
-            minLength={8}
-            autoComplete="new-password"
-            aria-describedby="password-hint"
-          />
-        </Field>
-        <Field id="passwordRepeat" label="Repeat the password">
-          <Input id="passwordRepeat" name="passwordRepeat" type="password" required minLength={8} autoComplete="new-password" />
-        </Field>
+        <NewPasswordFields label="New password" />
       </ActionForm>
     </AuthShell>
   );
