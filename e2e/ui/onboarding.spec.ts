@@ -11,10 +11,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { freePort, stopProcess } from "../../lib/runtime/processes";
 import { expectNoSeriousA11yViolations, screenshot } from "./helpers";
 
 let server: ChildProcess | null = null;
@@ -22,24 +22,13 @@ let dataDir = "";
 let base = "";
 const output: string[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-onboarding-"));
   fs.chmodSync(dataDir, 0o755);
-  const port = await freePort();
+  const port = await freePort("127.0.0.1");
   base = `http://127.0.0.1:${port}`;
   // The service process of `npm start` (`--service`: the e2e runner has just built, so the
   // launcher's build check is skipped) with CHECKIN_DEMO=false, what `--no-demo` sets.
@@ -64,17 +53,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const s = server;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => s.kill("SIGKILL"), 60_000);
-      s.once("exit", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      s.kill("SIGTERM");
-    });
-  }
+  if (server) await stopProcess(server, 60_000);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
