@@ -11,9 +11,12 @@
  * checkin's timezone; poll `duration` is in minutes.
  */
 import { type Db, db as defaultDb } from "@/lib/db";
-import { usersAbsentOn } from "@/lib/domain/absences";
-import { newChatTs } from "@/lib/domain/chat-ts";
-import { localDateOf, nextRunAt } from "@/lib/domain/schedule";
+import { absenceKindsOn } from "@/lib/domain/absences";
+import { askDueBatch, askDueMembers } from "@/lib/domain/asking";
+import { type AskingSchedule, closesAt, dueOn, nextOccurrenceStart, occurrenceDateAt } from "@/lib/domain/asking-times";
+import { isTeamHoliday } from "@/lib/domain/holidays";
+import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
+import { sendDueReminders } from "@/lib/domain/reminders";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 type TxClient = Prisma.TransactionClient;
@@ -30,20 +33,23 @@ export type SchedulerRunResult = {
 };
 
 /** At most this many checkins are handled per call; the next tick continues. */
-const MAX_PER_CALL = 500;
+const MAX_PER_CALL = 5_000;
 
 /**
  * Runs every due checkin: state active, kind standup or poll, `next_run_at <= now`.
  * Per checkin, in one transaction:
  * - locks the row (`FOR UPDATE SKIP LOCKED`; rows locked by another instance are left to it);
- * - takes the latest scheduled slot that is due (a service that was down does not replay missed
- *   days) and creates the Occurrence for its local date unless one exists;
- * - snapshots the current checkin members (active users) into OccurrenceMember; members with an
- *   absence covering the date are recorded with `asked_at` null and are not asked;
- * - standups: a pending Report (started_at null) per asked member;
- * - one ChatMessage (kind question, direct to the member) per asked member with the first question;
- * - polls: `closes_at` = slot + `duration` minutes when a duration is set;
- * - sets `next_run_at` to the next slot after `now` (null for a one-shot poll, recurrence.type "once").
+ * - takes the latest occurrence start that is due (a service that was down does not replay missed
+ *   days; see lib/domain/asking-times.ts for personalised standups and `wait_time`) and opens the
+ *   Occurrence of its date, or completes the one that exists (`openScheduledOccurrence`);
+ *   standups skip team holidays (lib/domain/holidays.ts): no occurrence at all that date;
+ * - snapshots the current checkin members (active users) into OccurrenceMember with the instant
+ *   each is due (`due_at`); members with an absence covering the date are `excused`, never asked;
+ * - asks the members already due (lib/domain/asking.ts `askDueBatch`: pending report + question
+ *   message); members due later (wait_time, personalised) are asked by the tick's asking pass;
+ * - `closes_at`: standups the end of the response window, polls slot + `duration` minutes;
+ * - sets `next_run_at` to the next occurrence start after `now` (null for a one-shot poll and for
+ *   standups without automatic asking).
  * @param now the current instant (UTC); tests pass a fixed one.
  * @param db a Prisma client (not a transaction client: one transaction per checkin is opened here).
  * Errors of one checkin are caught and reported in the result; they never stop the others.
@@ -83,119 +89,171 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<
   return result;
 }
 
-/** Runs one locked checkin; returns the created occurrence id, or null when the slot already had one. */
-async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
-  const checkin = await tx.checkin.findUniqueOrThrow({
-    where: { id: checkinId },
-    include: {
-      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1 },
-      members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
-    },
-  });
-  const schedule = { time: checkin.time, timezone: checkin.timezone, days: checkin.days };
-  const oneShot = isOneShot(checkin.recurrence);
+/** The asking schedule of a checkin row (polls: asked at their time, never personalised). */
+export function askingScheduleOf(checkin: {
+  kind: string;
+  time: string;
+  timezone: string;
+  days: string[];
+  personalised: boolean;
+  wait_time: number | null;
+  response_window_minutes: number | null;
+}): AskingSchedule {
+  const isPoll = checkin.kind === "poll";
+  return {
+    time: checkin.time,
+    timezone: checkin.timezone,
+    days: checkin.days,
+    personalised: !isPoll && checkin.personalised,
+    waitTime: isPoll ? 0 : checkin.wait_time === null || checkin.wait_time < 0 ? null : checkin.wait_time,
+    responseWindowMinutes: isPoll ? null : checkin.response_window_minutes,
+  };
+}
 
-  // The latest slot that is due: next_run_at, moved forward over slots missed while nothing ran.
-  let scheduled = checkin.next_run_at as Date;
-  if (!oneShot) {
+const scheduleSelect = {
+  id: true,
+  team_id: true,
+  kind: true,
+  time: true,
+  timezone: true,
+  days: true,
+  personalised: true,
+  wait_time: true,
+  response_window_minutes: true,
+  recurrence: true,
+  duration: true,
+  next_run_at: true,
+  members: {
+    where: { user: { deactivated_at: null } },
+    select: { user_id: true, user: { select: { timezone: true } } },
+    orderBy: { user_id: "asc" },
+  },
+} as const;
+
+/** Runs one locked checkin; returns the created occurrence id, or null when none was opened. */
+async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
+  const checkin = await tx.checkin.findUniqueOrThrow({ where: { id: checkinId }, select: scheduleSelect });
+  const schedule = askingScheduleOf(checkin);
+  const zones = checkin.members.map((m) => m.user.timezone);
+  const oneShot = isOneShot(checkin.recurrence);
+  const dueAt = checkin.next_run_at as Date;
+
+  // The latest slot that is due: the one next_run_at names, moved forward over slots missed while
+  // nothing ran (a service that was down does not replay missed days).
+  let slot: { date: string; at: Date } | null = oneShot
+    ? { date: occurrenceDateAt(schedule, dueAt), at: dueAt }
+    : safeNextStart(schedule, zones, new Date(dueAt.getTime() - 1));
+  if (!oneShot && slot) {
     for (let n = 0; n < 1000; n++) {
-      const following = safeNextRunAt({ ...schedule, after: scheduled });
-      if (!following || following.getTime() > now.getTime()) break;
-      scheduled = following;
+      const following = safeNextStart(schedule, zones, slot.at);
+      if (!following || following.at.getTime() > now.getTime()) break;
+      slot = following;
     }
   }
-  const next = oneShot ? null : safeNextRunAt({ ...schedule, after: now });
-  const dateString = localDateOf(scheduled, checkin.timezone);
-  const date = new Date(`${dateString}T00:00:00.000Z`);
-
-  const existing = await tx.occurrence.findUnique({ where: { checkin_id_date: { checkin_id: checkin.id, date } }, select: { id: true } });
-  if (existing) {
-    await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-    return null;
-  }
-
-  const occurrence = await tx.occurrence.create({
-    data: {
-      team_id: checkin.team_id,
-      checkin_id: checkin.id,
-      date,
-      scheduled_at: scheduled,
-      started_at: now,
-      closes_at: checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null,
-      trigger: "schedule",
-    },
-    select: { id: true },
-  });
-
-  const memberIds = checkin.members.map((m) => m.user_id);
-  const absent = await usersAbsentOn(tx, memberIds, date);
-  const asked = memberIds.filter((id) => !absent.has(id));
-
-  if (memberIds.length) {
-    await tx.occurrenceMember.createMany({
-      data: memberIds.map((user_id) => ({
-        occurrence_id: occurrence.id,
-        user_id,
-        team_id: checkin.team_id,
-        asked_at: absent.has(user_id) ? null : now,
-      })),
-    });
-  }
-
-  const reportByUser = new Map<number, number>();
-  if (checkin.kind === "standup" && asked.length) {
-    const reports = await tx.report.createManyAndReturn({
-      data: asked.map((user_id) => ({
-        team_id: checkin.team_id,
-        checkin_id: checkin.id,
-        occurrence_id: occurrence.id,
-        user_id,
-        status: "pending" as const,
-        started_at: null,
-      })),
-      select: { id: true, user_id: true },
-    });
-    for (const r of reports) reportByUser.set(r.user_id, r.id);
-  }
-
-  if (asked.length) {
-    const text = checkin.questions[0]?.text ?? checkin.name;
-    await tx.chatMessage.createMany({
-      data: asked.map((user_id) => ({
-        team_id: checkin.team_id,
-        ts: newChatTs(now),
-        kind: "question" as const,
-        channel_id: null,
-        recipient_id: user_id,
-        checkin_id: checkin.id,
-        occurrence_id: occurrence.id,
-        report_id: reportByUser.get(user_id) ?? null,
-        text,
-      })),
-    });
-  }
-
+  const next = oneShot ? null : (safeNextStart(schedule, zones, slot && slot.at > now ? slot.at : now)?.at ?? null);
   await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return occurrence.id;
+  // A stale next_run_at (the schedule changed) or a team holiday: nothing runs this time.
+  if (!slot || slot.at.getTime() > now.getTime()) return null;
+  if (checkin.kind === "standup" && (await isTeamHoliday(tx, checkin.team_id, slot.date))) return null;
+
+  const opened = await openScheduledOccurrence(tx, checkin, schedule, slot, now);
+  await askDueBatch(tx, now, { occurrenceIds: [opened.id] });
+  return opened.created ? opened.id : null;
 }
 
 /**
- * Recomputes `next_run_at` of one checkin after its schedule, state or recurrence changed (writers
- * call this in the same transaction as their change when they pass their transaction client).
- * Active checkins get the next slot after `now`; other states get null; a one-shot poll
- * (recurrence.type "once") that already ran gets null. Writers of a poll that must broadcast
- * immediately set `next_run_at = now` themselves instead.
+ * Opens (or completes) the occurrence of `slot.date`: the roster is every active member with the
+ * instant they are due (`due_at`, see lib/domain/asking-times.ts), members on leave that day
+ * `excused` with the absence's kind, and `closes_at` the end of the last member's window (polls:
+ * slot + `duration` minutes). An occurrence that already exists (an early answer or a manual start
+ * created it) keeps its rows and gains the members it lacks.
+ */
+async function openScheduledOccurrence(
+  tx: TxClient,
+  checkin: {
+    id: number;
+    team_id: number;
+    kind: string;
+    duration: number | null;
+    members: Array<{ user_id: number; user: { timezone: string } }>;
+  },
+  schedule: AskingSchedule,
+  slot: { date: string; at: Date },
+  now: Date,
+): Promise<{ id: number; created: boolean }> {
+  const members = checkin.members.map((m) => ({
+    userId: m.user_id,
+    timezone: m.user.timezone,
+    due: dueOn(schedule, slot.date, m.user.timezone),
+  }));
+  const absences = await absenceKindsOn(
+    tx,
+    members.map((m) => m.userId),
+    slot.date,
+  );
+  const closes =
+    checkin.kind === "poll"
+      ? checkin.duration
+        ? new Date(slot.at.getTime() + checkin.duration * 60_000)
+        : null
+      : closesAt(
+          schedule,
+          members.map((m) => ({ askedAt: m.due, timezone: m.timezone })),
+        );
+  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
+    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, closes_at, trigger, created_at)
+    VALUES (${checkin.team_id}, ${checkin.id}, ${slot.date}::date, ${slot.at}, ${now}, ${closes}, 'schedule', ${now})
+    ON CONFLICT (checkin_id, date) DO NOTHING
+    RETURNING id`;
+  const created = inserted.length > 0;
+  const id =
+    inserted[0]?.id ??
+    (
+      await tx.occurrence.findUniqueOrThrow({
+        where: { checkin_id_date: { checkin_id: checkin.id, date: new Date(`${slot.date}T00:00:00Z`) } },
+        select: { id: true },
+      })
+    ).id;
+  if (!created) {
+    await tx.$executeRaw`
+      UPDATE occurrences SET closes_at = GREATEST(closes_at, ${closes}), trigger = CASE WHEN trigger = 'adhoc' THEN 'schedule'::"OccurrenceTrigger" ELSE trigger END
+      WHERE id = ${id} AND closed_at IS NULL`;
+  }
+  if (members.length) {
+    await tx.$executeRaw`
+      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, due_at, excused)
+      SELECT ${id}, u.user_id, ${checkin.team_id}, u.due_at, u.excused::"ExcuseReason"
+      FROM unnest(${members.map((m) => m.userId)}::int[], ${members.map((m) => m.due)}::timestamptz[], ${members.map((m) => absences.get(m.userId) ?? null)}::text[])
+           AS u(user_id, due_at, excused)
+      ON CONFLICT (occurrence_id, user_id) DO UPDATE
+        SET due_at = COALESCE(occurrence_members.due_at, EXCLUDED.due_at), excused = COALESCE(occurrence_members.excused, EXCLUDED.excused)`;
+  }
+  return { id, created };
+}
+
+/**
+ * Recomputes `next_run_at` of one checkin after its schedule, state, members or recurrence changed
+ * (writers call this in the same transaction as their change when they pass their transaction
+ * client). Active checkins with automatic asking get the next occurrence start after `now`
+ * (lib/domain/asking-times.ts `nextOccurrenceStart`); standups whose `wait_time` is null (asked
+ * only when started), other states and a one-shot poll that already ran get null. Writers of a poll
+ * that must broadcast immediately set `next_run_at = now` themselves instead.
  * @returns the new next_run_at (UTC) or null.
  * @throws Prisma's not-found error when the checkin does not exist.
  */
 export async function refreshNextRunAt(checkinId: number, db: TxClient | Db = defaultDb, now: Date = new Date()): Promise<Date | null> {
   const checkin = await db.checkin.findUniqueOrThrow({
     where: { id: checkinId },
-    select: { id: true, state: true, time: true, timezone: true, days: true, recurrence: true, _count: { select: { occurrences: true } } },
+    select: { ...scheduleSelect, state: true, _count: { select: { occurrences: true } } },
   });
   let next: Date | null = null;
   if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
-    next = safeNextRunAt({ time: checkin.time, timezone: checkin.timezone, days: checkin.days, after: now });
+    next =
+      safeNextStart(
+        askingScheduleOf(checkin),
+        checkin.members.map((m) => m.user.timezone),
+        now,
+      )?.at ?? null;
   }
   await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
   return next;
@@ -205,11 +263,47 @@ function isOneShot(recurrence: unknown): boolean {
   return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
 }
 
-/** nextRunAt that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
-function safeNextRunAt(opts: Parameters<typeof nextRunAt>[0]): Date | null {
+/** nextOccurrenceStart that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
+function safeNextStart(schedule: AskingSchedule, zones: readonly string[], after: Date): { date: string; at: Date } | null {
   try {
-    return nextRunAt(opts);
+    return nextOccurrenceStart(schedule, zones, after);
   } catch {
     return null;
   }
+}
+
+/** What one scheduler tick did (counts; `errors` of checkins that failed to open). */
+export type TickResult = {
+  opened: number;
+  asked: number;
+  reminded: number;
+  closed: number;
+  errors: SchedulerRunResult["errors"];
+  /** Milliseconds per step and in total. */
+  ms: { open: number; ask: number; remind: number; close: number; total: number };
+};
+
+/**
+ * One tick of the asking loop, in order: open the due occurrences (`runDueOccurrences`), ask every
+ * member due by now (wait_time, personalised), send due reminders, close the occurrences whose
+ * response window ended. Each step is safe to run from several app instances at once.
+ */
+export async function runSchedulerTick(now: Date, db: Db = defaultDb): Promise<TickResult> {
+  const t0 = performance.now();
+  const run = await runDueOccurrences(now, db);
+  const t1 = performance.now();
+  const asked = await askDueMembers(now, db);
+  const t2 = performance.now();
+  const reminded = await sendDueReminders(now, db);
+  const t3 = performance.now();
+  const closed = await closeDueOccurrences(now, db);
+  const t4 = performance.now();
+  return {
+    opened: run.created.length,
+    asked,
+    reminded,
+    closed,
+    errors: run.errors,
+    ms: { open: t1 - t0, ask: t2 - t1, remind: t3 - t2, close: t4 - t3, total: t4 - t0 },
+  };
 }

@@ -12,7 +12,8 @@ ALTER TABLE "checkins" ADD COLUMN     "late_answer_days" INTEGER NOT NULL DEFAUL
 ADD COLUMN     "reminder_after_minutes" INTEGER NOT NULL DEFAULT 60,
 ADD COLUMN     "reminder_count" INTEGER NOT NULL DEFAULT 1,
 ADD COLUMN     "response_window_minutes" INTEGER,
-ADD COLUMN     "share_results" BOOLEAN NOT NULL DEFAULT false;
+ADD COLUMN     "share_results" BOOLEAN NOT NULL DEFAULT false,
+ALTER COLUMN "wait_time" SET DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "occurrence_members" ADD COLUMN     "due_at" TIMESTAMPTZ(3),
