@@ -74,10 +74,15 @@ type DueRow = {
 };
 
 /**
- * Asks, in one transaction, up to BATCH members whose `due_at <= now` (see the module comment).
- * @returns the number of members asked.
+ * Asks, in one transaction, up to BATCH members whose `due_at <= now` (see the module comment),
+ * optionally only in some occurrences.
+ * @returns the members asked (those who had already answered are marked asked but get no message).
  */
-export async function askDueBatch(tx: Tx, now: Date, where: { occurrenceIds?: number[] } = {}): Promise<number> {
+export async function askDueBatch(
+  tx: Tx,
+  now: Date,
+  where: { occurrenceIds?: number[] } = {},
+): Promise<Array<{ occurrenceId: number; userId: number }>> {
   const only = where.occurrenceIds ?? null;
   const due = await tx.$queryRaw<DueRow[]>`
     WITH picked AS (
@@ -97,7 +102,7 @@ export async function askDueBatch(tx: Tx, now: Date, where: { occurrenceIds?: nu
            to_char(o.date, 'YYYY-MM-DD') AS date,
            (SELECT q.text FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL ORDER BY q.position, q.id LIMIT 1) AS first_question
     FROM asked a JOIN occurrences o ON o.id = a.occurrence_id JOIN checkins c ON c.id = o.checkin_id`;
-  if (due.length === 0) return 0;
+  if (due.length === 0) return [];
 
   // Standups: the member's pending report, unless they already have one (or answered early).
   const standupRows = due.filter((r) => r.kind === "standup");
@@ -140,7 +145,7 @@ export async function askDueBatch(tx: Tx, now: Date, where: { occurrenceIds?: nu
       }),
     })),
   );
-  return due.length;
+  return due.map((r) => ({ occurrenceId: r.occurrence_id, userId: r.user_id }));
 }
 
 /** A direct message to one member (question or reminder). */
@@ -184,7 +189,7 @@ export async function writeDirectMessages(tx: Tx, now: Date, messages: DirectMes
 export async function askDueMembers(now: Date, client: Db = defaultDb): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await client.$transaction((tx) => askDueBatch(tx, now), { timeout: 120_000, maxWait: 30_000 });
+    const n = (await client.$transaction((tx) => askDueBatch(tx, now), { timeout: 120_000, maxWait: 30_000 })).length;
     total += n;
     if (n < BATCH) return total;
   }

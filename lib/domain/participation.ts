@@ -11,7 +11,10 @@
  *   covering the occurrence date who did not report; expected = roster − excluded.vacation;
  * - polls: expected = the recipient count = roster (no vacation exclusion: a channel poll reaches
  *   everyone);
- * - participation_rate = responded / expected, rounded to 4 decimals; **0 when expected is 0**.
+ * - participation_rate = responded / expected, rounded to 4 decimals; **0 when expected is 0**;
+ * - an unscheduled (ad-hoc) occurrence (a report on a day the standup does not run, issue 10) has
+ *   no roster: it counts its authors only (expected = responded = authors) and is not listed at all
+ *   once none of its reports is submitted; members `excused` in the snapshot count as on leave.
  *
  * Range: an occurrence date D is in [since, until) when its UTC day overlaps the window, i.e.
  * D >= day(since) and D < ceil-day(until); for plain YYYY-MM-DD bounds this is simply
@@ -123,12 +126,14 @@ export async function countOccurrenceParticipation(
     : Prisma.sql`SELECT r.user_id FROM reports r WHERE r.occurrence_id = occ.id AND r.status = 'submitted'`;
   const onLeave = isPoll
     ? Prisma.sql`false`
-    : Prisma.sql`EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date)`;
+    : Prisma.sql`(EXISTS (SELECT 1 FROM occurrence_members e WHERE e.occurrence_id = occ.id AND e.user_id = u.user_id AND e.excused IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date))`;
 
   const rows = await client.$queryRaw<CountsRow[]>`
     WITH occ AS (
       SELECT o.id, o.checkin_id, o.date FROM occurrences o
       WHERE ${Prisma.join(opts.where, " AND ")}
+        AND (o.trigger <> 'adhoc' OR EXISTS (SELECT 1 FROM reports ar WHERE ar.occurrence_id = o.id AND ar.status = 'submitted'))
       ORDER BY o.date ${direction}, o.id ${direction}
       ${limit}
     )

@@ -3,18 +3,17 @@
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
  * passed) together with its broadcast outbox row (lib/domain/broadcasts.ts).
  *
- * Occurrence rule: a submission belongs to the standup's occurrence of the current local date in
- * the standup's timezone. When the scheduler already created it, the caller's pending report of
- * that occurrence is completed; otherwise the occurrence is created on the spot (trigger `manual`,
- * member snapshot = the standup's active members) and a new report is made. A member who submits
- * without being in the occurrence's snapshot (added to the standup later that day) is added to it.
+ * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
+ * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
+ * that expects nobody else. Edits are allowed while the occurrence is open and, for late answers,
+ * up to `late_answer_days` after it closed; the broadcast then shows "(edited)".
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/domain/broadcasts";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { resolvableStandupSelect, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
 import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
-import { instantAtLocal, isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 
 /** Largest value of a numeric id column (PostgreSQL `integer`). */
 const MAX_DB_ID = 2_147_483_647;
@@ -72,46 +71,6 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 }
 
 /**
- * Returns today's occurrence (local date `date`) of a checkin, creating it when missing with a
- * snapshot of the checkin's active members (race-safe: INSERT … ON CONFLICT DO NOTHING).
- */
-export async function ensureOccurrence(
-  tx: Tx,
-  checkin: { id: number; team_id: number; time: string; timezone: string },
-  date: string,
-  now: Date,
-): Promise<{ id: number; created: boolean }> {
-  let scheduled = now;
-  try {
-    scheduled = instantAtLocal(date, checkin.time, checkin.timezone);
-  } catch {
-    // keep `now` for a stored schedule that cannot be resolved
-  }
-  const day = new Date(`${date}T00:00:00.000Z`);
-  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
-    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, trigger, created_at)
-    VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduled}, ${now}, 'manual', ${now})
-    ON CONFLICT (checkin_id, date) DO NOTHING
-    RETURNING id`;
-  if (inserted.length) {
-    const id = inserted[0].id;
-    await tx.$executeRaw`
-      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
-      SELECT ${id}, cm.user_id, cm.team_id,
-             CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.user_id = cm.user_id AND a.start_date <= ${date}::date AND a.end_date >= ${date}::date)
-                  THEN NULL ELSE ${now}::timestamptz END
-      FROM checkin_members cm JOIN users u ON u.id = cm.user_id
-      WHERE cm.checkin_id = ${checkin.id} AND u.deactivated_at IS NULL`;
-    return { id, created: true };
-  }
-  const existing = await tx.occurrence.findUniqueOrThrow({
-    where: { checkin_id_date: { checkin_id: checkin.id, date: day } },
-    select: { id: true },
-  });
-  return { id: existing.id, created: false };
-}
-
-/**
  * Submits the actor's report to an active standup and broadcasts it to the standup's channel.
  * @returns ids, submission time (UTC) and the broadcast's `chatTs`.
  * @throws NotFoundError when the standup is missing, of another team, a poll, not active (paused,
@@ -126,11 +85,8 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     const standup = await t.checkin.findFirst({
       where: { id: input.standupId, team_id: actor.teamId, kind: "standup", state: "active" },
       select: {
-        id: true,
-        team_id: true,
+        ...resolvableStandupSelect,
         owner_id: true,
-        time: true,
-        timezone: true,
         is_anonymous: true,
         questions: { where: { archived_at: null }, select: { id: true } },
         members: { where: { user_id: actor.userId }, select: { user_id: true } },
@@ -143,21 +99,13 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     const questionIds = new Set(standup.questions.map((q) => q.id));
     checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
 
-    const timezone = isValidTimezone(standup.timezone) ? standup.timezone : "UTC";
-    const occurrence = await ensureOccurrence(t, { ...standup, timezone }, localDateOf(now, timezone), now);
-    await t.$executeRaw`
-      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
-      VALUES (${occurrence.id}, ${actor.userId}, ${actor.teamId}, ${now})
-      ON CONFLICT (occurrence_id, user_id) DO NOTHING`;
+    const author = await t.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, timezone: true } });
+    const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
 
     const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
-    const pending = await t.$queryRaw<Array<{ id: number }>>`
-      SELECT id FROM reports
-      WHERE occurrence_id = ${occurrence.id} AND user_id = ${actor.userId} AND status = 'pending'
-      ORDER BY id LIMIT 1 FOR UPDATE`;
     let reportId: number;
-    if (pending.length) {
-      reportId = pending[0].id;
+    if (occurrence.pendingReportId !== null) {
+      reportId = occurrence.pendingReportId;
       await t.$executeRaw`
         UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
           anonymous_requested = ${input.isAnonymous === true}, is_anonymous = ${isAnonymous}, updated_at = ${now}
@@ -167,7 +115,7 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
         data: {
           team_id: actor.teamId,
           checkin_id: standup.id,
-          occurrence_id: occurrence.id,
+          occurrence_id: occurrence.occurrenceId,
           user_id: actor.userId,
           status: "submitted",
           anonymous_requested: input.isAnonymous === true,
@@ -184,7 +132,7 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     return {
       reportId,
       standupId: standup.id,
-      occurrenceId: occurrence.id,
+      occurrenceId: occurrence.occurrenceId,
       submittedAt: now,
       chatTs: message?.ts ?? null,
       channelId: message?.channel_id ?? null,

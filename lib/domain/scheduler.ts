@@ -10,7 +10,7 @@
  * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
  * checkin's timezone; poll `duration` is in minutes.
  */
-import { type Db, db as defaultDb } from "@/lib/db";
+import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { absenceKindsOn } from "@/lib/domain/absences";
 import { askDueBatch, askDueMembers } from "@/lib/domain/asking";
 import { type AskingSchedule, closesAt, dueOn, nextOccurrenceStart, occurrenceDateAt } from "@/lib/domain/asking-times";
@@ -168,8 +168,8 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
  * slot + `duration` minutes). An occurrence that already exists (an early answer or a manual start
  * created it) keeps its rows and gains the members it lacks.
  */
-async function openScheduledOccurrence(
-  tx: TxClient,
+export async function openScheduledOccurrence(
+  tx: Tx,
   checkin: {
     id: number;
     team_id: number;
@@ -241,7 +241,7 @@ async function openScheduledOccurrence(
  * @returns the new next_run_at (UTC) or null.
  * @throws Prisma's not-found error when the checkin does not exist.
  */
-export async function refreshNextRunAt(checkinId: number, db: TxClient | Db = defaultDb, now: Date = new Date()): Promise<Date | null> {
+export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
   const checkin = await db.checkin.findUniqueOrThrow({
     where: { id: checkinId },
     select: { ...scheduleSelect, state: true, _count: { select: { occurrences: true } } },

@@ -24,15 +24,16 @@
  * chat-style ids (`U0123ABCD`); channels are chat ids (`C0123ABCD`) or names (with or without '#').
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { usersAbsentOn } from "@/lib/domain/absences";
+import { absenceKindsOn } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
+import { askDueBatch } from "@/lib/domain/asking";
+import { windowEnd } from "@/lib/domain/asking-times";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import { newChatTs } from "@/lib/domain/chat-ts";
 import { ForbiddenError, InvalidParameterError, NotFoundError, UnprocessableError, UserNotFoundError } from "@/lib/domain/errors";
 import { type CreatePollInput, createPoll } from "@/lib/domain/polls";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
 import { isValidTimezone, localDateOf, parseTimeOfDay } from "@/lib/domain/schedule";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
+import { askingScheduleOf, refreshNextRunAt } from "@/lib/domain/scheduler";
 import { createStandup, parseDays, parseQuestions, resolveUserIds } from "@/lib/domain/standup-create";
 import { currentQuestionsSelect, membersV1Select, type StandupV1View, standupV1Select, userV1Select } from "@/lib/domain/standups";
 import { listableReportWhere, v1AccessiblePollWhere, v1ListableStandupWhere } from "@/lib/domain/visibility";
@@ -353,7 +354,7 @@ export async function createStandupForV1(actor: Actor, input: StandupConfig, cli
         syncChannel: input.syncChannel ?? null,
         users: syncChannelMembers ? null : input.users,
         syncChannelMembers,
-        waitTime: input.waitTime ?? null,
+        waitTime: input.waitTime,
         personalised: input.personalised ?? false,
       },
       tx,
@@ -388,7 +389,7 @@ export async function updateStandup(actor: Actor, id: number, input: StandupConf
 
 /**
  * Replaces the whole configuration (PUT semantics): fields absent from `input` take their
- * defaults — three default questions, `waitTime` null, `personalised` false, no sync channel,
+ * defaults — three default questions, `waitTime` 0 (asked at the scheduled time), `personalised` false, no sync channel,
  * `syncChannelMembers` true when no `users` are given.
  * @throws as `updateStandup`; InvalidParameterError when name, channel, time, timezone or days are missing.
  */
@@ -396,7 +397,7 @@ export async function replaceStandup(actor: Actor, id: number, input: StandupCon
   const syncChannelMembers = checkFullConfig(input);
   const full: StandupConfig = {
     ...input,
-    waitTime: input.waitTime ?? null,
+    waitTime: input.waitTime === undefined ? 0 : input.waitTime,
     questions: input.questions?.length ? input.questions : [...DEFAULT_STANDUP_QUESTIONS],
     personalised: input.personalised ?? false,
     syncChannel: input.syncChannel ?? null,
@@ -517,9 +518,13 @@ export async function startStandup(
     const full = await tx.checkin.findUniqueOrThrow({
       where: { id },
       select: {
+        kind: true,
+        time: true,
         timezone: true,
-        name: true,
-        questions: { ...currentQuestionsSelect({ text: true }), take: 1 },
+        days: true,
+        personalised: true,
+        wait_time: true,
+        response_window_minutes: true,
         members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
       },
     });
@@ -539,75 +544,46 @@ export async function startStandup(
 
     const dateString = localDateOf(now, isValidTimezone(full.timezone) ? full.timezone : "UTC");
     const date = new Date(`${dateString}T00:00:00.000Z`);
-    // Race-safe with the scheduler and report submissions creating the same day's occurrence.
+    // Race-safe with the scheduler and report submissions creating the same day's occurrence; an
+    // ad-hoc occurrence of today becomes a manual run.
+    const windowEnds = windowEnd(askingScheduleOf(full), now, null);
     await tx.$executeRaw`
-      INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, trigger, created_at)
-      VALUES (${standup.team_id}, ${id}, ${dateString}::date, ${now}, ${now}, 'manual', ${now})
-      ON CONFLICT (checkin_id, date) DO NOTHING`;
+      INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, closes_at, trigger, created_at)
+      VALUES (${standup.team_id}, ${id}, ${dateString}::date, ${now}, ${now}, ${windowEnds}, 'manual', ${now})
+      ON CONFLICT (checkin_id, date) DO UPDATE
+        SET closes_at = GREATEST(occurrences.closes_at, EXCLUDED.closes_at), closed_at = NULL,
+            trigger = CASE WHEN occurrences.trigger = 'adhoc' THEN 'manual'::"OccurrenceTrigger" ELSE occurrences.trigger END`;
     const occurrence = await tx.occurrence.findUniqueOrThrow({
       where: { checkin_id_date: { checkin_id: id, date } },
       select: { id: true, started_at: true },
     });
     if (!occurrence.started_at) await tx.occurrence.update({ where: { id: occurrence.id }, data: { started_at: now } });
 
-    // explicitly targeted users are asked even when absent
-    const absent = explicit ? new Set<number>() : await usersAbsentOn(tx, targetIds, date);
-    const asked = targetIds.filter((u) => !absent.has(u));
-
+    // Explicitly targeted users are asked even when absent; everyone else on leave is excused.
+    const absent = explicit ? new Map<number, "vacation" | "out_of_office">() : await absenceKindsOn(tx, targetIds, dateString);
     if (targetIds.length) {
-      await tx.occurrenceMember.createMany({
-        data: targetIds.map((user_id) => ({
-          occurrence_id: occurrence.id,
-          user_id,
-          team_id: standup.team_id,
-          asked_at: absent.has(user_id) ? null : now,
-        })),
-        skipDuplicates: true,
-      });
-      if (asked.length) {
-        await tx.occurrenceMember.updateMany({ where: { occurrence_id: occurrence.id, user_id: { in: asked } }, data: { asked_at: now } });
-      }
+      await tx.$executeRaw`
+        INSERT INTO occurrence_members (occurrence_id, user_id, team_id, due_at, excused)
+        SELECT ${occurrence.id}, u.user_id, ${standup.team_id}, ${now}, u.excused::"ExcuseReason"
+        FROM unnest(${targetIds}::int[], ${targetIds.map((u) => absent.get(u) ?? null)}::text[]) AS u(user_id, excused)
+        ON CONFLICT (occurrence_id, user_id) DO NOTHING`;
+      // "Ask now" asks again whoever has not answered yet (a new question message).
+      const again = targetIds.filter((u) => !absent.has(u));
+      await tx.$executeRaw`
+        UPDATE occurrence_members om SET asked_at = NULL, due_at = ${now}, excused = NULL, missed_at = NULL
+        WHERE om.occurrence_id = ${occurrence.id} AND om.user_id = ANY(${again}::int[])
+          AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = om.occurrence_id AND r.user_id = om.user_id AND r.status = 'submitted')`;
     }
-
-    const existing = asked.length
-      ? await tx.report.findMany({
-          where: { occurrence_id: occurrence.id, user_id: { in: asked }, status: { in: ["pending", "submitted"] } },
-          select: { id: true, user_id: true, status: true },
-        })
-      : [];
-    const answered = new Set(existing.filter((r) => r.status === "submitted").map((r) => r.user_id));
-    const reportByUser = new Map(existing.filter((r) => r.status === "pending").map((r) => [r.user_id, r.id]));
-    const toAsk = asked.filter((u) => !answered.has(u));
-    const needReport = toAsk.filter((u) => !reportByUser.has(u));
-    if (needReport.length) {
-      const created = await tx.report.createManyAndReturn({
-        data: needReport.map((user_id) => ({
-          team_id: standup.team_id,
-          checkin_id: id,
-          occurrence_id: occurrence.id,
-          user_id,
-          status: "pending" as const,
-        })),
-        select: { id: true, user_id: true },
-      });
-      for (const r of created) reportByUser.set(r.user_id, r.id);
-    }
-    if (toAsk.length) {
-      const text = full.questions[0]?.text ?? full.name;
-      await tx.chatMessage.createMany({
-        data: toAsk.map((user_id) => ({
-          team_id: standup.team_id,
-          ts: newChatTs(now),
-          kind: "question" as const,
-          channel_id: null,
-          recipient_id: user_id,
-          checkin_id: id,
-          occurrence_id: occurrence.id,
-          report_id: reportByUser.get(user_id) ?? null,
-          text,
-        })),
-      });
-    }
+    const askedRows = await askDueBatch(tx, now, { occurrenceIds: [occurrence.id] });
+    const answered = await tx.report.findMany({
+      where: { occurrence_id: occurrence.id, status: "submitted" },
+      select: { user_id: true },
+    });
+    const done = new Set(answered.map((r) => r.user_id));
+    const toAsk = askedRows
+      .map((r) => r.userId)
+      .filter((u) => !done.has(u))
+      .sort((a, b) => a - b);
     return { occurrenceId: occurrence.id, date: dateString, asked: toAsk };
   });
 }
@@ -680,7 +656,7 @@ async function applyConfig(tx: TxClient, actor: Actor, current: LockedStandup, i
     if (!isValidTimezone(input.timezone)) throw new InvalidParameterError(`timezone: unknown timezone "${input.timezone}"`);
     data.timezone = input.timezone;
   }
-  if (input.waitTime !== undefined) data.wait_time = input.waitTime;
+  if (input.waitTime !== undefined) data.wait_time = input.waitTime === null || input.waitTime < 0 ? null : input.waitTime;
   if (input.days !== undefined) data.days = parseDays(input.days);
   if (input.personalised !== undefined) data.personalised = input.personalised;
 

@@ -7,7 +7,8 @@ import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { type ChannelRef, channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { InvalidParameterError, UserNotFoundError } from "@/lib/domain/errors";
-import { isValidTimezone, nextRunAt, parseTimeOfDay, WEEKDAYS } from "@/lib/domain/schedule";
+import { isValidTimezone, parseTimeOfDay, WEEKDAYS } from "@/lib/domain/schedule";
+import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import type { CheckinState } from "@/lib/generated/prisma/client";
 
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
@@ -164,7 +165,6 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
 
     const name = (typeof input.name === "string" ? input.name.trim() : "") || DEFAULT_STANDUP_NAME;
     const state = input.state ?? "active";
-    const next = state === "active" ? nextRunAt({ time, timezone, days, after: new Date() }) : null;
 
     const created = await t.checkin.create({
       data: {
@@ -175,7 +175,8 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
         time,
         timezone,
         days,
-        wait_time: input.waitTime === -1 ? null : (input.waitTime ?? null),
+        // spec §2.2/§2.8: omitted = automatic asking at the scheduled time (0); null or -1 = only when started.
+        wait_time: input.waitTime === undefined ? 0 : input.waitTime === null || input.waitTime < 0 ? null : input.waitTime,
         broadcast_channel_id: broadcast?.id ?? null,
         sync_channel_id: syncFrom?.id ?? null,
         sync_channel_members: syncFrom !== null,
@@ -183,12 +184,13 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
         is_confidential: input.isConfidential ?? false,
         personalised: input.personalised ?? false,
         owner_id: actor.userId,
-        next_run_at: next,
         questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
         members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
       },
       select: { id: true },
     });
+    // next_run_at from the stored schedule: null without automatic asking, personalised aware.
+    await refreshNextRunAt(created.id, t);
     return { id: created.id };
   };
   return inTransaction(tx, run);
