@@ -14,6 +14,9 @@
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { newChatTs } from "@/lib/domain/chat-ts";
 
+/** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */
+export type TickScope = { teamId?: number };
+
 /** At most this many members are asked per transaction (the pass loops until none is due). */
 const BATCH = 5_000;
 
@@ -81,15 +84,17 @@ type DueRow = {
 export async function askDueBatch(
   tx: Tx,
   now: Date,
-  where: { occurrenceIds?: number[] } = {},
+  where: { occurrenceIds?: number[] } & TickScope = {},
 ): Promise<Array<{ occurrenceId: number; userId: number }>> {
   const only = where.occurrenceIds ?? null;
+  const teamId = where.teamId ?? null;
   const due = await tx.$queryRaw<DueRow[]>`
     WITH picked AS (
       SELECT om.occurrence_id, om.user_id FROM occurrence_members om
       JOIN occurrences o ON o.id = om.occurrence_id
       WHERE om.asked_at IS NULL AND om.excused IS NULL AND om.due_at <= ${now} AND o.closed_at IS NULL
         AND (${only}::int[] IS NULL OR om.occurrence_id = ANY(${only}::int[]))
+        AND (${teamId}::int IS NULL OR om.team_id = ${teamId}::int)
       ORDER BY om.due_at
       LIMIT ${BATCH}
       FOR UPDATE OF om SKIP LOCKED
@@ -186,10 +191,10 @@ export async function writeDirectMessages(tx: Tx, now: Date, messages: DirectMes
  * Asks every member due at `now`, batch after batch, each batch in its own transaction.
  * @returns the number of members asked.
  */
-export async function askDueMembers(now: Date, client: Db = defaultDb): Promise<number> {
+export async function askDueMembers(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = (await client.$transaction((tx) => askDueBatch(tx, now), { timeout: 120_000, maxWait: 30_000 })).length;
+    const n = (await client.$transaction((tx) => askDueBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 })).length;
     total += n;
     if (n < BATCH) return total;
   }

@@ -10,6 +10,7 @@
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several app instances never close one twice.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import type { TickScope } from "@/lib/domain/asking";
 import { newChatTs } from "@/lib/domain/chat-ts";
 
 const BATCH = 200;
@@ -100,11 +101,12 @@ async function postPollResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promis
 }
 
 /** Closes up to BATCH occurrences whose window ended at `now`, in one transaction. @returns them. */
-export async function closeDueBatch(tx: Tx, now: Date): Promise<ClosedOccurrence[]> {
+export async function closeDueBatch(tx: Tx, now: Date, scope: TickScope = {}): Promise<ClosedOccurrence[]> {
+  const teamId = scope.teamId ?? null;
   const rows = await tx.$queryRaw<Array<{ id: number; team_id: number; checkin_id: number; kind: "standup" | "poll"; date: string }>>`
     WITH picked AS (
       SELECT o.id FROM occurrences o
-      WHERE o.closed_at IS NULL AND o.closes_at <= ${now}
+      WHERE o.closed_at IS NULL AND o.closes_at <= ${now} AND (${teamId}::int IS NULL OR o.team_id = ${teamId}::int)
       ORDER BY o.closes_at LIMIT ${BATCH}
       FOR UPDATE OF o SKIP LOCKED
     ), closed AS (
@@ -134,10 +136,10 @@ export async function closeDueBatch(tx: Tx, now: Date): Promise<ClosedOccurrence
 }
 
 /** Closes every occurrence whose window ended at `now`, batch after batch. @returns how many. */
-export async function closeDueOccurrences(now: Date, client: Db = defaultDb): Promise<number> {
+export async function closeDueOccurrences(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
   let total = 0;
   for (;;) {
-    const closed = await client.$transaction((tx) => closeDueBatch(tx, now), { timeout: 120_000, maxWait: 30_000 });
+    const closed = await client.$transaction((tx) => closeDueBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 });
     total += closed.length;
     if (closed.length < BATCH) return total;
   }

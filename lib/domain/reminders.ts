@@ -10,7 +10,7 @@
  * Times: UTC instants; `reminder_after_minutes` in minutes.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { answerPath, renderReminderText, writeDirectMessages } from "@/lib/domain/asking";
+import { answerPath, renderReminderText, type TickScope, writeDirectMessages } from "@/lib/domain/asking";
 
 const BATCH = 5_000;
 
@@ -27,7 +27,8 @@ type ReminderRow = {
 };
 
 /** Sends, in one transaction, up to BATCH due reminders. @returns how many were sent. */
-export async function sendDueRemindersBatch(tx: Tx, now: Date): Promise<number> {
+export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope = {}): Promise<number> {
+  const teamId = scope.teamId ?? null;
   const rows = await tx.$queryRaw<ReminderRow[]>`
     WITH picked AS (
       SELECT om.occurrence_id, om.user_id FROM occurrence_members om
@@ -36,6 +37,7 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date): Promise<number> 
       WHERE om.asked_at IS NOT NULL AND om.excused IS NULL
         AND o.closed_at IS NULL AND (o.closes_at IS NULL OR o.closes_at > ${now})
         AND c.state = 'active' AND c.reminder_count > 0
+        AND (${teamId}::int IS NULL OR om.team_id = ${teamId}::int)
         AND coalesce(cardinality(om.reminded_at), 0) < c.reminder_count
         AND om.asked_at + make_interval(mins => c.reminder_after_minutes * (coalesce(cardinality(om.reminded_at), 0) + 1)) <= ${now}
         AND CASE WHEN c.kind = 'poll'
@@ -77,10 +79,10 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date): Promise<number> 
 }
 
 /** Sends every reminder due at `now`, batch after batch. @returns how many were sent. */
-export async function sendDueReminders(now: Date, client: Db = defaultDb): Promise<number> {
+export async function sendDueReminders(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await client.$transaction((tx) => sendDueRemindersBatch(tx, now), { timeout: 120_000, maxWait: 30_000 });
+    const n = await client.$transaction((tx) => sendDueRemindersBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 });
     total += n;
     if (n < BATCH) return total;
   }

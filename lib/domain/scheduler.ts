@@ -12,7 +12,7 @@
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { absenceKindsOn } from "@/lib/domain/absences";
-import { askDueBatch, askDueMembers } from "@/lib/domain/asking";
+import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
 import { type AskingSchedule, closesAt, dueOn, nextOccurrenceStart, occurrenceDateAt } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
@@ -54,7 +54,8 @@ const MAX_PER_CALL = 5_000;
  * @param db a Prisma client (not a transaction client: one transaction per checkin is opened here).
  * Errors of one checkin are caught and reported in the result; they never stop the others.
  */
-export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<SchedulerRunResult> {
+export async function runDueOccurrences(now: Date, db: Db = defaultDb, scope: TickScope = {}): Promise<SchedulerRunResult> {
+  const teamId = scope.teamId ?? null;
   const result: SchedulerRunResult = { created: [], skipped: [], failed: [], errors: [] };
   for (let i = 0; i < MAX_PER_CALL; i++) {
     const exclude = result.failed.length ? result.failed : [0];
@@ -66,7 +67,7 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<
           const rows = await tx.$queryRaw<Array<{ id: number }>>`
             SELECT id FROM checkins
             WHERE state = 'active' AND kind IN ('standup', 'poll') AND next_run_at <= ${now}
-              AND id <> ALL(${exclude}::int[])
+              AND id <> ALL(${exclude}::int[]) AND (${teamId}::int IS NULL OR team_id = ${teamId}::int)
             ORDER BY next_run_at, id
             LIMIT 1
             FOR UPDATE SKIP LOCKED`;
@@ -286,17 +287,18 @@ export type TickResult = {
 /**
  * One tick of the asking loop, in order: open the due occurrences (`runDueOccurrences`), ask every
  * member due by now (wait_time, personalised), send due reminders, close the occurrences whose
- * response window ended. Each step is safe to run from several app instances at once.
+ * response window ended. Each step is safe to run from several app instances at once. `scope`
+ * limits every step to one team (tests); the job runs over all teams.
  */
-export async function runSchedulerTick(now: Date, db: Db = defaultDb): Promise<TickResult> {
+export async function runSchedulerTick(now: Date, db: Db = defaultDb, scope: TickScope = {}): Promise<TickResult> {
   const t0 = performance.now();
-  const run = await runDueOccurrences(now, db);
+  const run = await runDueOccurrences(now, db, scope);
   const t1 = performance.now();
-  const asked = await askDueMembers(now, db);
+  const asked = await askDueMembers(now, db, scope);
   const t2 = performance.now();
-  const reminded = await sendDueReminders(now, db);
+  const reminded = await sendDueReminders(now, db, scope);
   const t3 = performance.now();
-  const closed = await closeDueOccurrences(now, db);
+  const closed = await closeDueOccurrences(now, db, scope);
   const t4 = performance.now();
   return {
     opened: run.created.length,
