@@ -5,6 +5,7 @@
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { SerialClient } from "@/lib/pg-serial-client";
 
 export type Db = PrismaClient;
 /** A client or an interactive-transaction client: domain functions accept either. */
@@ -17,7 +18,7 @@ export function getDb(): PrismaClient {
   if (globalForDb.__checkinPrisma) return globalForDb.__checkinPrisma;
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded PostgreSQL)");
-  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), Client: SerialClient });
   globalForDb.__checkinPrisma = new PrismaClient({ adapter });
   return globalForDb.__checkinPrisma;
 }

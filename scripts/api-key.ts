@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { disconnectDb, getDb } from "@/lib/db";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
+import { webUrlHint } from "@/lib/runtime/web-address";
 
 const USAGE = 'Usage: npm run api-key -- --email someone@example.com [--name "CI"] [--team <team id>]';
 
@@ -61,13 +62,12 @@ try {
     const user = users[0] as (typeof users)[number];
     const name = values.name?.trim() || `CLI key ${new Date().toISOString().slice(0, 10)}`;
     const { key, prefix } = await createApiKey(db, { teamId: user.team.id, userId: user.id, name });
-    const port = process.env.PORT ?? 3000;
     console.log(`API key "${name}" (${prefix}…) for ${user.realname} <${user.email}>, ${user.chat_id} in ${user.team.name}:`);
     console.log("");
     console.log(`  ${key}`);
     console.log("");
     console.log("It is shown only once; store it now.");
-    console.log(`Try: curl -H "Authorization: ${key}" http://localhost:${port}/v1/me`);
+    console.log(`Try: curl -H "Authorization: ${key}" ${webUrlHint()}/v1/me`);
   }
 } catch (err) {
   console.error("Could not create the API key:", err);

@@ -8,7 +8,7 @@ test("sign-in page: no serious accessibility violations", async ({ page }) => {
 });
 
 test("every dashboard page: no serious accessibility violations, screenshot saved", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(480_000);
   await signIn(page);
   await page.goto(`${BASE_URL}/standups`);
   const standupHref = await page.locator('a[href^="/standups/"]').filter({ hasNotText: "New standup" }).first().getAttribute("href");

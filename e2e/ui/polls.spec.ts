@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { BASE_URL, screenshot, signIn, uniqueSuffix } from "./helpers";
 
 test("create a one-shot poll and read its results", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signIn(page);
   await page.goto(`${BASE_URL}/polls/new`);
   const name = `E2E poll ${uniqueSuffix()}`;

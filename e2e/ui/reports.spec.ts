@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { BASE_URL, screenshot, signIn } from "./helpers";
 
 test("reports feed: filters live in the URL and 'Load more' pages with a cursor", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await signIn(page);
   const since = new Date(Date.now() - 89 * 86_400_000).toISOString().slice(0, 10);
   await page.goto(`${BASE_URL}/reports`);

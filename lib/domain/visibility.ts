@@ -10,8 +10,10 @@
  *   paused, created by the caller or with the caller as a member.
  * - Report list (GET /v2/reports): submitted reports of ACTIVE standups visible to the caller.
  * - Single report (GET /v2/reports/{id}): submitted; its standup is a standup in state active or
- *   paused of the team; visible when the caller owns the standup, authored the report, or the
- *   standup is active, non-confidential and the caller is a member.
+ *   paused of the team; visible when the caller owns (created) the standup, or the standup is
+ *   active and non-confidential and the caller is a member or the report's author. Reports of
+ *   paused or confidential standups are 404 for everyone but the owner, the author included
+ *   (spec §4.2); authors keep their own history in the dashboard (My check-ins).
  * - v1 standup list (GET /v1/standups/, /v1/me/standups): any non-archived standup the caller
  *   participates in or created (or, with `admin` for team admins, every standup of the team);
  *   drafts and confidential standups only when the caller created them.
@@ -69,8 +71,9 @@ export function listableReportWhere(actor: Actor): Prisma.ReportWhereInput {
 }
 
 /**
- * A single report readable by GET /v2/reports/{id}: submitted, of a visible-state standup of the
- * team, and owned standup / own report / member of an active non-confidential standup.
+ * A single report readable by GET /v2/reports/{id} (spec §4.2): submitted, of a visible-state
+ * standup of the team, and either the standup is the actor's own, or it is active and
+ * non-confidential and the actor is a member or the report's author.
  */
 export function readableReportWhere(actor: Actor): Prisma.ReportWhereInput {
   return {
@@ -80,7 +83,7 @@ export function readableReportWhere(actor: Actor): Prisma.ReportWhereInput {
     checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] } },
     OR: [
       { checkin: { owner_id: actor.userId } },
-      { user_id: actor.userId },
+      { checkin: { state: "active", is_confidential: false }, user_id: actor.userId },
       { checkin: { state: "active", is_confidential: false, members: { some: { user_id: actor.userId } } } },
     ],
   };

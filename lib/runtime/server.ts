@@ -21,6 +21,7 @@ import { disconnectDb } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { DatabaseBusyError, dataDir, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { forgetWebUrl, recordWebUrl } from "@/lib/runtime/web-address";
 
 /** Line logger. */
 export type Log = (line: string) => void;
@@ -176,6 +177,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       if (why) log(why);
       if (next) await stopChild(next);
       if (worker) await worker.stop();
+      forgetWebUrl();
       await disconnectDb().catch(() => {});
       if (database) {
         await database.stop().catch((err: unknown) => log(`PostgreSQL stop: ${(err as Error)?.message ?? err}`));
@@ -242,6 +244,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     await waitUntilServing(port, { http: !dev, timeoutMs: dev ? 180_000 : 90_000, child: next });
     if (!stopping) {
       const base = `http://localhost:${port}`;
+      recordWebUrl(base);
       log("");
       log(`Team Check-in Service is ready: ${base}  (API: ${base}/v2/..., dashboard: ${base}/)`);
       for (const line of describeCredentials(path.join(dataDir(), "demo-credentials.json"))) log(line);

@@ -214,7 +214,7 @@ describe("GET /v1/me/standups", () => {
         expect.objectContaining({ id: q1.id, answer_type: "multiple_choice", answer_choices: ["a", "b"], hasAnswers: true }),
       ],
       users: [admin, m0, m1].map((u) => ({
-        id: u.id,
+        id: u.chat_id, // chat-style string ids inside v1 standups, as in /v1/teams/
         role: u.is_admin ? "admin" : "member",
         email: u.email,
         username: u.username,

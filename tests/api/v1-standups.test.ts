@@ -106,8 +106,8 @@ describe("GET /v1/standups/{id}", () => {
     expect(s.days).toEqual(["Mon", "Tue", "Wed", "Thu", "Fri"]);
     expect(s.questions).toHaveLength(3);
     expect(s.questions[0]).toMatchObject({ id: daily.questions[0].id, text: daily.questions[0].text, color: "EEEEEE" });
-    // v1 standup user ids are the numeric ids v1 bodies take as `users` (lib/api/v1/users.ts).
-    expect(s.users.map((u: { id: number }) => u.id)).toEqual([admin.id, m0.id, m1.id, m2.id]);
+    // v1 standup user ids are the chat-style string ids, as in /v1/teams/ (lib/api/v1/users.ts).
+    expect(s.users.map((u: { id: string }) => u.id)).toEqual([admin.chat_id, m0.chat_id, m1.chat_id, m2.chat_id]);
     expect(s.users[0]).toMatchObject({ role: "admin", email: admin.email, username: admin.username, realname: admin.realname });
     expect(typeof s.users[0].profile_img).toBe("string");
     expect(s).toMatchObject({
@@ -160,7 +160,7 @@ describe("POST /v1/standups/", () => {
     });
     expect(res.body.days).toEqual(["Mon", "Wed", "Fri"]);
     expect(res.body.questions).toHaveLength(3);
-    expect(res.body.users.map((u: { id: number }) => u.id).sort()).toEqual([m0.id, m1.id, m2.id].sort());
+    expect(res.body.users.map((u: { id: string }) => u.id).sort()).toEqual([m0.chat_id, m1.chat_id, m2.chat_id].sort());
     const row = await db.checkin.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row).toMatchObject({ owner_id: admin.id, wait_time: 0, kind: "standup", state: "active" });
     expect(row.next_run_at).not.toBeNull();
@@ -221,15 +221,18 @@ describe("POST /v1/standups/", () => {
 });
 
 describe("user ids in v1 standups", () => {
-  it("carries numeric user ids (users[].id, master) that PUT accepts back unchanged", async () => {
+  it("carries chat-style string user ids (users[].id) and the numeric master, which PUT accepts back unchanged", async () => {
     const s = await createTestCheckin(A, { name: "Round trip", owner: m0, members: [m0, m1] });
     const read = (await getOne(m0.key, s.id)).body;
-    for (const u of read.users) expect(typeof u.id).toBe("number");
+    for (const u of read.users) expect(u.id).toMatch(/^U[0-9A-Z]+$/);
+    expect(read.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
     expect(read.master).toBe(m0.id);
-    const body = { ...read, time: read.time, users: read.users.map((u: { id: number }) => u.id) };
+    const body = { ...read, time: read.time, users: read.users.map((u: { id: string }) => u.id) };
     const res = await put(m0.key, s.id, body);
     expect(res.status).toBe(200);
-    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id]);
+    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
+    // The numeric ids keep working in bodies.
+    expect((await patch(m0.key, s.id, { users: [m0.id, m1.id], sync_channel_members: false })).status).toBe(200);
     // User objects as read can be sent back too.
     expect((await patch(m0.key, s.id, { users: read.users, sync_channel_members: false })).status).toBe(200);
   });
@@ -248,7 +251,7 @@ describe("user ids in v1 standups", () => {
     const s = await createTestCheckin(A, { owner: m0, members: [m0, gone] });
     await db.user.update({ where: { id: gone.id }, data: { deactivated_at: new Date() } });
     const read = (await getOne(m0.key, s.id)).body;
-    expect(read.users.map((u: { id: number }) => u.id)).toEqual([m0.id]);
+    expect(read.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id]);
     expect(read.users_total).toBe(1);
   });
 });
@@ -306,7 +309,7 @@ describe("PATCH /v1/standups/{id}", () => {
     const s = await createTestCheckin(A, { owner: m0, members: [m0] });
     const res = await patch(m0.key, s.id, { users: [m1.chat_id, m2.id], sync_channel_members: false });
     expect(res.status).toBe(200);
-    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m1.id, m2.id]);
+    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m1.chat_id, m2.chat_id]);
     expect((await patch(m0.key, s.id, { sync_channel_members: false })).status).toBe(400);
     const synced = await patch(m0.key, s.id, { sync_channel_members: true });
     expect(synced.body.sync_channel_members).toBe(true);
@@ -368,7 +371,7 @@ describe("PUT /v1/standups/{id}", () => {
       days: ["Tue"],
     });
     expect(res.body.questions).toHaveLength(3);
-    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m1.id]);
+    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m1.chat_id]);
   });
   it("accepts bodies sent back from GET: question objects with text, user objects, empty questions → defaults", async () => {
     const s = await createTestCheckin(A, { owner: m0, members: [m0, m1] });
@@ -382,7 +385,7 @@ describe("PUT /v1/standups/{id}", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.questions.map((q: { id: number }) => q.id)).toEqual(s.questions.map((q) => q.id));
-    expect(res.body.users.map((u: { id: number }) => u.id)).toEqual([m0.id, m1.id]);
+    expect(res.body.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
     const reset = await put(m0.key, s.id, { ...current, questions: [], wait_time: null });
     expect(reset.status).toBe(200);
     expect(reset.body.questions.map((q: { text: string }) => q.text)).toEqual([
@@ -532,6 +535,6 @@ describe("channels and trailing slashes", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.channel).toBe(ch.name);
-    expect(res.body.users.map((u: { id: number }) => u.id).sort()).toEqual([m0.id, m1.id].sort());
+    expect(res.body.users.map((u: { id: string }) => u.id).sort()).toEqual([m0.chat_id, m1.chat_id].sort());
   });
 });

@@ -106,10 +106,10 @@ describe("visibility matrix", () => {
       [B.admin, "rB", 200],
       [m3, "r1", 404], // not a member
       [admin, "r10", 200], // paused standup, caller owns it
-      [m0, "r10", 200], // paused standup, caller wrote the report
+      [m0, "r10", 404], // paused standup, caller wrote the report but does not own the standup (spec §4.2)
       [m1, "r10", 404], // paused standup, member only
       [m1, "r11", 200], // confidential, caller owns the standup
-      [m0, "r11", 200], // confidential, caller wrote the report
+      [m0, "r11", 404], // confidential, caller wrote the report but does not own the standup (spec §4.2)
       [m0, "r12", 404], // confidential, someone else's report
       [m2, "r11", 404], // confidential, member only
       [admin, "r11", 404], // confidential, team admin is no exception

@@ -5,9 +5,10 @@
  * Decisions where the spec is silent:
  * - `time` is "HH:MM:SS" everywhere; `channel` / `sync_channel` are channel names (without '#'),
  *   null when the standup has none; `channel_ready` / `sync_channel_ready` tell whether that
- *   channel is set; `users` are v1 user objects of the active members with the numeric user id,
- *   and `master` is the creator's numeric user id (the ids v1 bodies take as `users`, see
- *   lib/api/v1/users.ts).
+ *   channel is set; `users` are v1 user objects of the active members with the chat-style string
+ *   id (`"U0123ABCD"`, as `/v1/teams/` and spec §2.7 give it: existing clients parse it so),
+ *   and `master` is the creator's numeric user id. v1 bodies accept either id form in `users`
+ *   (lib/api/v1/users.ts).
  * - `wait_time`: null means no automatic asking on the read endpoints (default); the create,
  *   update, duplicate and delete responses pass `{ noWaitTime: -1 }` to render -1 instead.
  * - Question `label` is "other", `text_id` is the question id, `hasAnswers` whether any answer
@@ -15,7 +16,7 @@
  */
 import { z } from "zod";
 import { zBoolString } from "@/lib/api/query";
-import { serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
+import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
 import type { StandupV1View } from "@/lib/domain/standups";
 
 /**
@@ -58,7 +59,7 @@ export type V1Standup = {
   channel: string | null;
   channel_ready: boolean;
   questions: V1StandupQuestion[];
-  users: V1LegacyUser[];
+  users: V1User[];
   users_total: number;
   webhooks: unknown[];
   master: number;
@@ -117,7 +118,7 @@ export function serializeStandupV1(row: StandupV1View, opts: SerializeStandupV1O
     channel: row.broadcast_channel?.name ?? null,
     channel_ready: row.broadcast_channel !== null,
     questions: row.questions.map(serializeStandupQuestionV1),
-    users: row.members.map((m) => serializeLegacyUserV1(m.user)),
+    users: row.members.map((m) => serializeUserV1(m.user)),
     users_total: row.members.length,
     webhooks: [],
     master: row.owner.id,

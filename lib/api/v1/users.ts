@@ -5,14 +5,13 @@
  *
  * User ids: the service has two ids per user, the chat-style string id (`U0123ABCD`) and a
  * numeric id. Which one a v1 user object carries follows the spec for each place:
- * - `/v1/me` `user.id` and `/v1/teams/` `users[].id`: the chat-style string (spec §2.7 says
- *   string) — `serializeUserV1`;
+ * - `/v1/me` `user.id`, `/v1/teams/` `users[].id` (spec §2.7 says string) and v1 standup
+ *   `users[].id` ("not shown" in the spec; existing clients parse the chat-style string there, as
+ *   in `/v1/teams/`, and fail on a number): the chat-style string — `serializeUserV1`;
  * - v1 poll `users[].id` (spec §2.8 says number), and therefore the poll's `creator` and the
  *   voters in `/v1/polls/{id}/votes`, which are the same user objects: the numeric id;
- * - v1 standup `users[].id` and `master` ("not shown" in the spec): the numeric id as well,
- *   because v1 standup bodies take `users` as "array of number, user ids" (spec §4.3), so what
- *   a client reads from a standup can be sent back in PUT/PATCH/duplicate/start unchanged —
- *   `serializeLegacyUserV1`;
+ * - v1 standup `master`: the creator's numeric id (the "array of number, user ids" form v1
+ *   standup bodies take, spec §4.3);
  * - v1 report `member.id` (spec §2.8 says string): the chat-style string (lib/api/v1/reports.ts).
  * v1 bodies accept either form anywhere a user id is expected (compatibility.md).
  *
@@ -51,13 +50,13 @@ export function profileImgOf(user: { avatar_url: string | null; email: string })
   return `https://www.gravatar.com/avatar/${hash}?s=192&d=identicon`;
 }
 
-/** v1 user object (compatibility.md) with the chat-style string id: `/v1/teams/` users (spec §2.7). */
+/** v1 user object (compatibility.md) with the chat-style string id: `/v1/teams/` users (spec §2.7) and v1 standup users. */
 export type V1User = { id: string; role: V1Role; email: string; username: string; realname: string; profile_img: string };
 
-/** v1 user object with the numeric id: inside v1 standups and polls, and poll voters (spec §2.8). */
+/** v1 user object with the numeric id: inside v1 polls, and poll voters (spec §2.8). */
 export type V1LegacyUser = Omit<V1User, "id"> & { id: number };
 
-/** Serializes a user object with the chat-style string id: `/v1/teams/` users (spec §2.7). */
+/** Serializes a user object with the chat-style string id: `/v1/teams/` users (spec §2.7), v1 standup users. */
 export function serializeUserV1(user: V1UserSource): V1User {
   return {
     id: user.chat_id,
@@ -69,7 +68,7 @@ export function serializeUserV1(user: V1UserSource): V1User {
   };
 }
 
-/** Serializes a user object with the numeric id: users of v1 standups and polls, poll `creator`, poll voters. */
+/** Serializes a user object with the numeric id: users of v1 polls, poll `creator`, poll voters (spec §2.8). */
 export function serializeLegacyUserV1(user: V1UserSource & { id: number }): V1LegacyUser {
   return { ...serializeUserV1(user), id: user.id };
 }
