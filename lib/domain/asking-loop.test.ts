@@ -12,6 +12,7 @@ import type { Actor } from "@/lib/domain/actor";
 import { addHoliday } from "@/lib/domain/holidays";
 import { refreshNextRunAt, runSchedulerTick } from "@/lib/domain/scheduler";
 import { castVote } from "@/lib/domain/vote-writes";
+import { createTestUser } from "@/tests/fixtures";
 
 /** One scheduler tick at `now`, scoped to this file's team. */
 const tick = (now: Date) => runSchedulerTick(now, db, { teamId: team.id });
@@ -19,7 +20,7 @@ const uid = () => randomBytes(5).toString("hex").toUpperCase();
 const MIN = 60_000;
 
 let team: { id: number };
-let users: Array<{ id: number; timezone: string }>;
+let users: Array<{ id: number; timezone: string; actor: Actor }>;
 let admin: Actor;
 
 beforeAll(async () => {
@@ -27,28 +28,15 @@ beforeAll(async () => {
   team = await db.team.create({ data: { chat_id: `T${tag}`, name: `Loop ${tag}`, timezone: "UTC" } });
   users = [];
   for (const [name, tz] of [
-    ["ada", "UTC"],
-    ["bob", "Asia/Kolkata"],
-    ["cyd", "America/New_York"],
-    ["dee", "UTC"],
+    ["Ada", "UTC"],
+    ["Bob", "Asia/Kolkata"],
+    ["Cyd", "America/New_York"],
+    ["Dee", "UTC"],
   ] as const) {
-    users.push(
-      await db.user.create({
-        data: {
-          chat_id: `U${tag}${name.toUpperCase()}`,
-          team_id: team.id,
-          username: name,
-          realname: `${name} Example`,
-          firstname: name,
-          email: `${name}.${tag}@example.com`,
-          timezone: tz,
-          is_admin: name === "ada",
-        },
-        select: { id: true, timezone: true },
-      }),
-    );
+    const u = await createTestUser(team.id, { name, timezone: tz, isAdmin: name === "Ada" });
+    users.push({ id: u.id, timezone: tz, actor: u.actor });
   }
-  admin = { teamId: team.id, userId: users[0].id, userChatId: `U${tag}ADA`, isAdmin: true };
+  admin = users[0].actor;
 });
 
 async function standup(opts: {

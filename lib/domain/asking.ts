@@ -65,7 +65,8 @@ export function renderReminderText(input: {
   return `Reminder: we are still waiting for ${what}.${until}\n${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.path}`;
 }
 
-type DueRow = {
+/** A member of an occurrence with its checkin, as the asking and reminder passes read them. */
+export type MemberRow = {
   occurrence_id: number;
   user_id: number;
   team_id: number;
@@ -73,8 +74,9 @@ type DueRow = {
   kind: "standup" | "poll";
   name: string;
   date: string;
-  first_question: string | null;
 };
+
+type DueRow = MemberRow & { first_question: string | null };
 
 /**
  * Asks, in one transaction, up to BATCH members whose `due_at <= now` (see the module comment),
@@ -192,10 +194,18 @@ export async function writeDirectMessages(tx: Tx, now: Date, messages: DirectMes
  * @returns the number of members asked.
  */
 export async function askDueMembers(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
+  return inBatches(client, BATCH, async (tx) => (await askDueBatch(tx, now, scope)).length);
+}
+
+/**
+ * Runs `batch` in its own transaction again and again until it handles fewer than `size` rows
+ * (the passes of the scheduler tick). @returns the rows handled in total.
+ */
+export async function inBatches(client: Db, size: number, batch: (tx: Tx) => Promise<number>): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = (await client.$transaction((tx) => askDueBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 })).length;
+    const n = await client.$transaction(batch, { timeout: 120_000, maxWait: 30_000 });
     total += n;
-    if (n < BATCH) return total;
+    if (n < size) return total;
   }
 }

@@ -10,7 +10,7 @@
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several app instances never close one twice.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import type { TickScope } from "@/lib/domain/asking";
+import { inBatches, type TickScope } from "@/lib/domain/asking";
 import { newChatTs } from "@/lib/domain/chat-ts";
 
 const BATCH = 200;
@@ -137,10 +137,5 @@ export async function closeDueBatch(tx: Tx, now: Date, scope: TickScope = {}): P
 
 /** Closes every occurrence whose window ended at `now`, batch after batch. @returns how many. */
 export async function closeDueOccurrences(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const closed = await client.$transaction((tx) => closeDueBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 });
-    total += closed.length;
-    if (closed.length < BATCH) return total;
-  }
+  return inBatches(client, BATCH, async (tx) => (await closeDueBatch(tx, now, scope)).length);
 }

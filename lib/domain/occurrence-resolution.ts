@@ -19,7 +19,13 @@ import type { Tx } from "@/lib/db";
 import { runsOn, slotOn, slotTimezone } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { localDateOf } from "@/lib/domain/schedule";
-import { askingScheduleOf, openScheduledOccurrence } from "@/lib/domain/scheduler";
+import {
+  activeMembersSelect,
+  askingScheduleOf,
+  askingScheduleSelect,
+  openScheduledOccurrence,
+  type ScheduleColumns,
+} from "@/lib/domain/scheduler";
 
 /** What the resolution chose. `pendingReportId` is set for rule 1 (complete that report). */
 export type ResolvedOccurrence = {
@@ -31,34 +37,10 @@ export type ResolvedOccurrence = {
 };
 
 /** The Prisma select of the standup fields the resolution reads. */
-export const resolvableStandupSelect = {
-  id: true,
-  team_id: true,
-  kind: true,
-  time: true,
-  timezone: true,
-  days: true,
-  personalised: true,
-  wait_time: true,
-  response_window_minutes: true,
-  late_answer_days: true,
-  duration: true,
-} as const;
+export const resolvableStandupSelect = { ...askingScheduleSelect, late_answer_days: true } as const;
 
 /** The standup fields the resolution reads. */
-export type ResolvableStandup = {
-  id: number;
-  team_id: number;
-  kind: string;
-  time: string;
-  timezone: string;
-  days: string[];
-  personalised: boolean;
-  wait_time: number | null;
-  response_window_minutes: number | null;
-  late_answer_days: number;
-  duration: number | null;
-};
+export type ResolvableStandup = ScheduleColumns & { id: number; team_id: number; late_answer_days: number; duration: number | null };
 
 /**
  * Resolves the occurrence of a submission by `user` at `now` (see the module rules), creating
@@ -92,11 +74,7 @@ export async function resolveSubmissionOccurrence(
     SELECT id, trigger::text AS trigger FROM occurrences WHERE checkin_id = ${standup.id} AND date = ${today}::date`;
   if (existing.length && existing[0].trigger !== "adhoc") return joinToday(tx, standup, existing[0].id, user.id, today, now);
   if (!existing.length && schedule.waitTime !== null && runsOn(today, standup.days) && !(await isTeamHoliday(tx, standup.team_id, today))) {
-    const members = await tx.checkinMember.findMany({
-      where: { checkin_id: standup.id, user: { deactivated_at: null } },
-      select: { user_id: true, user: { select: { timezone: true } } },
-      orderBy: { user_id: "asc" },
-    });
+    const { members } = await tx.checkin.findUniqueOrThrow({ where: { id: standup.id }, select: { members: activeMembersSelect } });
     const zones = members.length ? members.map((m) => m.user.timezone) : [user.timezone];
     const at = earliestSlot(schedule, today, zones, now);
     const opened = await openScheduledOccurrence(tx, { ...standup, members }, schedule, { date: today, at }, now);

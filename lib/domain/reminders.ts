@@ -10,18 +10,11 @@
  * Times: UTC instants; `reminder_after_minutes` in minutes.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { answerPath, renderReminderText, type TickScope, writeDirectMessages } from "@/lib/domain/asking";
+import { answerPath, inBatches, type MemberRow, renderReminderText, type TickScope, writeDirectMessages } from "@/lib/domain/asking";
 
 const BATCH = 5_000;
 
-type ReminderRow = {
-  occurrence_id: number;
-  user_id: number;
-  team_id: number;
-  checkin_id: number;
-  kind: "standup" | "poll";
-  name: string;
-  date: string;
+type ReminderRow = MemberRow & {
   closes_at: Date | null;
   report_id: number | null;
 };
@@ -80,10 +73,5 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
 
 /** Sends every reminder due at `now`, batch after batch. @returns how many were sent. */
 export async function sendDueReminders(now: Date, client: Db = defaultDb, scope: TickScope = {}): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await client.$transaction((tx) => sendDueRemindersBatch(tx, now, scope), { timeout: 120_000, maxWait: 30_000 });
-    total += n;
-    if (n < BATCH) return total;
-  }
+  return inBatches(client, BATCH, (tx) => sendDueRemindersBatch(tx, now, scope));
 }

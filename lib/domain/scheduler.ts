@@ -90,8 +90,8 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb, scope: Ti
   return result;
 }
 
-/** The asking schedule of a checkin row (polls: asked at their time, never personalised). */
-export function askingScheduleOf(checkin: {
+/** The schedule columns of a checkin row that decide asking times. */
+export type ScheduleColumns = {
   kind: string;
   time: string;
   timezone: string;
@@ -99,7 +99,10 @@ export function askingScheduleOf(checkin: {
   personalised: boolean;
   wait_time: number | null;
   response_window_minutes: number | null;
-}): AskingSchedule {
+};
+
+/** The asking schedule of a checkin row (polls: asked at their time, never personalised). */
+export function askingScheduleOf(checkin: ScheduleColumns): AskingSchedule {
   const isPoll = checkin.kind === "poll";
   return {
     time: checkin.time,
@@ -111,7 +114,8 @@ export function askingScheduleOf(checkin: {
   };
 }
 
-const scheduleSelect = {
+/** The Prisma select of the fields `askingScheduleOf` reads (plus id, team and duration). */
+export const askingScheduleSelect = {
   id: true,
   team_id: true,
   kind: true,
@@ -121,15 +125,17 @@ const scheduleSelect = {
   personalised: true,
   wait_time: true,
   response_window_minutes: true,
-  recurrence: true,
   duration: true,
-  next_run_at: true,
-  members: {
-    where: { user: { deactivated_at: null } },
-    select: { user_id: true, user: { select: { timezone: true } } },
-    orderBy: { user_id: "asc" },
-  },
 } as const;
+
+/** The Prisma select of a checkin's active members with their timezone (personalised asking). */
+export const activeMembersSelect = {
+  where: { user: { deactivated_at: null } },
+  select: { user_id: true, user: { select: { timezone: true } } },
+  orderBy: { user_id: "asc" },
+} as const;
+
+const scheduleSelect = { ...askingScheduleSelect, recurrence: true, next_run_at: true, members: activeMembersSelect } as const;
 
 /** Runs one locked checkin; returns the created occurrence id, or null when none was opened. */
 async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {

@@ -33,7 +33,7 @@ import { ForbiddenError, InvalidParameterError, NotFoundError, UnprocessableErro
 import { type CreatePollInput, createPoll } from "@/lib/domain/polls";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
 import { isValidTimezone, localDateOf, parseTimeOfDay } from "@/lib/domain/schedule";
-import { askingScheduleOf, refreshNextRunAt } from "@/lib/domain/scheduler";
+import { activeMembersSelect, askingScheduleOf, askingScheduleSelect, refreshNextRunAt } from "@/lib/domain/scheduler";
 import { createStandup, parseDays, parseQuestions, resolveUserIds } from "@/lib/domain/standup-create";
 import { currentQuestionsSelect, membersV1Select, type StandupV1View, standupV1Select, userV1Select } from "@/lib/domain/standups";
 import { listableReportWhere, v1AccessiblePollWhere, v1ListableStandupWhere } from "@/lib/domain/visibility";
@@ -517,16 +517,7 @@ export async function startStandup(
     if (standup.state === "draft") throw new UnprocessableError("A draft standup cannot be started");
     const full = await tx.checkin.findUniqueOrThrow({
       where: { id },
-      select: {
-        kind: true,
-        time: true,
-        timezone: true,
-        days: true,
-        personalised: true,
-        wait_time: true,
-        response_window_minutes: true,
-        members: { where: { user: { deactivated_at: null } }, select: { user_id: true }, orderBy: { user_id: "asc" } },
-      },
+      select: { ...askingScheduleSelect, members: activeMembersSelect },
     });
     const memberIds = full.members.map((m) => m.user_id);
     const explicit = Boolean(targets.users?.length || targets.emails?.length);

@@ -146,7 +146,14 @@ export function planHistory(input: { teams: TeamPlan[]; now: Date; days: number;
               ? new Date(at.getTime() + c.duration * MINUTE)
               : null
             : windowEnd(
-                { time: c.time, timezone: c.timezone, days: c.days, personalised: false, waitTime: c.wait_time ?? 0, responseWindowMinutes: null },
+                {
+                  time: c.time,
+                  timezone: c.timezone,
+                  days: c.days,
+                  personalised: false,
+                  waitTime: c.wait_time ?? 0,
+                  responseWindowMinutes: null,
+                },
                 at,
                 null,
               );
