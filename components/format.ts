@@ -20,11 +20,6 @@ export function formatShortDate(value: Date | string): string {
   return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(d);
 }
 
-/** "YYYY-MM-DD" of a Date (UTC calendar). */
-export function isoDate(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
 /** "73%" from a 0..1 rate, "—" for null. */
 export function formatPercent(rate: number | null | undefined): string {
   if (rate === null || rate === undefined || Number.isNaN(rate)) return "—";

@@ -4,6 +4,7 @@
  * Kept on globalThis so Next.js dev reloads and test files share one pool.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
+import { databasePoolSize, databaseUrl } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
 
@@ -16,9 +17,9 @@ const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
 /** Returns the shared Prisma client. Throws when DATABASE_URL is unset. */
 export function getDb(): PrismaClient {
   if (globalForDb.__checkinPrisma) return globalForDb.__checkinPrisma;
-  const url = process.env.DATABASE_URL;
+  const url = databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded PostgreSQL)");
-  const adapter = new PrismaPg({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), Client: SerialClient });
+  const adapter = new PrismaPg({ connectionString: url, max: databasePoolSize(), Client: SerialClient });
   globalForDb.__checkinPrisma = new PrismaClient({ adapter });
   return globalForDb.__checkinPrisma;
 }
@@ -38,6 +39,14 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
  */
 export function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
   return tx ? fn(tx) : db.$transaction((t) => fn(t));
+}
+
+/**
+ * Runs `fn` in a new interactive transaction of the shared client: how a route makes a domain
+ * write and the read that answers it one atomic unit.
+ */
+export function transaction<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction((t) => fn(t));
 }
 
 /** Disconnects the shared client (scripts and tests call this before exiting). */

@@ -1,31 +1,110 @@
 /**
- * Validated environment (parsed once with zod). Every variable is documented in `.env.example`.
- * `DATABASE_URL` is read lazily by lib/db.ts because `npm start` sets it after it has started the
- * embedded PostgreSQL.
+ * The environment, read in ONE place: this module is the only reader (and writer) of
+ * `process.env` in the application (Biome's `noProcessEnv` enforces it; tests, e2e specs and
+ * tool configs are exempt). Values are read at call time, so `npm start` can set `DATABASE_URL`
+ * after it has started the embedded PostgreSQL. Every variable is documented in `.env.example`.
  */
-import { z } from "zod";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: z.string().url().optional(),
-  /** Secret for next-auth JWTs and cursor signatures; generated under .data/ when unset. */
-  AUTH_SECRET: z.string().min(16).optional(),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-});
+/** `DATABASE_URL`, or undefined when unset (then `npm start` starts the embedded PostgreSQL). */
+export function databaseUrl(): string | undefined {
+  return process.env.DATABASE_URL || undefined;
+}
 
-export type Env = z.infer<typeof schema>;
+/** Sets `DATABASE_URL` for this process and the processes it starts (after starting the embedded database). */
+export function setDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
+}
 
-let cached: Env | undefined;
+/** Connections in the Prisma pool: `DATABASE_POOL_SIZE`, default 10. */
+export function databasePoolSize(): number {
+  const n = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
 
-/** Returns the parsed environment; throws a readable error listing invalid variables. */
-export function getEnv(): Env {
-  if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid environment:\n${lines}`);
+/** The data folder (embedded database, generated auth secret, demo credentials): `$CHECKIN_DATA_DIR` or `<cwd>/.data`, absolute. */
+export function dataDir(): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
+}
+
+/** The raw `PORT` value (validated by scripts/start.ts), or undefined. */
+export function portSetting(): string | undefined {
+  return process.env.PORT;
+}
+
+/** The HTTP port: `PORT`, default 3000. */
+export function port(): number {
+  return Number(process.env.PORT ?? 3000);
+}
+
+let generatedSecret: string | undefined;
+
+/**
+ * The one secret of the service (next-auth JWTs and cookies, v2 cursor signatures): `AUTH_SECRET`,
+ * else `NEXTAUTH_SECRET`, else a random 32-byte secret generated once into
+ * `<dataDir()>/auth-secret` (mode 0600), so sessions and cursors survive restarts and every
+ * process sharing the data folder agrees.
+ */
+export function authSecret(): string {
+  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
+  if (fromEnv) return fromEnv;
+  if (generatedSecret) return generatedSecret;
+  const dir = dataDir();
+  const file = path.join(dir, "auth-secret");
+  try {
+    generatedSecret = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      generatedSecret = secret;
+    } catch {
+      // another process created it first: use theirs
+      generatedSecret = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : secret;
+    }
   }
-  cached = parsed.data;
-  return cached;
+  return generatedSecret as string;
+}
+
+/** `NEXTAUTH_SECRET` when set explicitly (npm start passes it on unchanged). */
+export function nextAuthSecretSetting(): string | undefined {
+  return process.env.NEXTAUTH_SECRET || undefined;
+}
+
+/**
+ * next-auth takes the origin from the request's Host header unless `NEXTAUTH_URL` is set: the
+ * service is self-hosted behind a proxy you configure, so `AUTH_TRUST_HOST` defaults to true.
+ */
+export function defaultAuthTrustHost(): void {
+  if (!process.env.NEXTAUTH_URL && process.env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
+}
+
+/** OAuth client credentials of one provider. */
+export type OAuthClient = { clientId: string; clientSecret: string };
+
+/** Sign-in providers switched on by environment variables (each only when all its variables are set). */
+export function oauthSettings(): {
+  github: OAuthClient | null;
+  google: OAuthClient | null;
+  oidc: (OAuthClient & { issuer: string; name: string }) | null;
+} {
+  const e = process.env;
+  const pair = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : null);
+  const oidcClient = pair(e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET);
+  return {
+    github: pair(e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET),
+    google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET),
+    oidc:
+      e.OIDC_ISSUER && oidcClient
+        ? { ...oidcClient, issuer: e.OIDC_ISSUER.replace(/\/$/, ""), name: e.OIDC_NAME || "Single sign-on" }
+        : null,
+  };
+}
+
+/** The environment for a child process: this process's variables plus `extra`. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
 }

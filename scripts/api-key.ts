@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { disconnectDb, getDb } from "@/lib/db";
+import { setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { webUrlHint } from "@/lib/runtime/web-address";
 
@@ -44,7 +45,7 @@ if (teamId !== undefined && !(Number.isInteger(teamId) && teamId > 0)) {
 const database = await connectOrStart("api-key", () => {});
 let exitCode = 0;
 try {
-  process.env.DATABASE_URL = database.url;
+  setDatabaseUrl(database.url);
   const db = getDb();
   const users = await db.user.findMany({
     where: { email: { equals: email, mode: "insensitive" }, deactivated_at: null, ...(teamId ? { team_id: teamId } : {}) },

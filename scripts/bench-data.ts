@@ -28,11 +28,11 @@ import { checkinCursorPosition, checkinListQuerySchema, toCheckinListFilters } f
 import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/explain";
 import * as gen from "@/lib/bench/generate";
 import { median, ms, p95, printTable, timeIt } from "@/lib/bench/stats";
+import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
 import { getReport, listReports, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listStandups } from "@/lib/domain/standups";
-import { listableReportWhere } from "@/lib/domain/visibility";
 import { getPollVotes } from "@/lib/domain/votes";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
@@ -140,7 +140,7 @@ try {
 
   /** The OFFSET-based equivalent of listReports (same where, no keyset), for contrast only. */
   const offsetWhere = (actor: Actor, f: ReportListFilters): Prisma.ReportWhereInput => {
-    const and: Prisma.ReportWhereInput[] = [listableReportWhere(actor), { submitted_at: { gte: f.since, lt: f.until } }];
+    const and: Prisma.ReportWhereInput[] = [reportListWhere(actor), { submitted_at: { gte: f.since, lt: f.until } }];
     if (f.standupId !== undefined) and.push({ checkin_id: f.standupId });
     if (f.userChatId !== undefined) {
       and.push({ user: { chat_id: f.userChatId } });

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
-import { dataDir } from "@/lib/runtime/embedded-postgres";
+import { dataDir } from "@/lib/env";
 
 const base = (process.env.BASE_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { disconnectDb, getDb } from "@/lib/db";
+import { setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { SeedRefusedError, seedDemoData } from "@/lib/seed/index";
@@ -21,7 +22,7 @@ if (values.help) {
 const database = await connectOrStart("seed", () => {});
 let exitCode = 0;
 try {
-  process.env.DATABASE_URL = database.url;
+  setDatabaseUrl(database.url);
   const m = await applyMigrations(database.url, (l) => console.log(l));
   if (m.applied.length) console.log(`Applied ${m.applied.length} migration(s).`);
   const result = await seedDemoData({ db: getDb(), log: (l) => console.log(l), reset: values.reset });

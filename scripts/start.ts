@@ -13,16 +13,17 @@
  * CHECKIN_DATA_DIR (default ./.data). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
+import { databaseUrl, dataDir, portSetting } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
 const log = (line: string) => console.log(line);
-const port = Number(process.env.PORT ?? 3000);
+const port = Number(portSetting() ?? 3000);
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 if (!Number.isInteger(port) || port < 1 || port > 65535) {
-  console.error(`PORT must be a TCP port number, got "${process.env.PORT}"`);
+  console.error(`PORT must be a TCP port number, got "${portSetting()}"`);
   process.exit(1);
 }
 
@@ -52,8 +53,8 @@ async function withoutForeignSignalHandlers<T>(load: () => Promise<T>): Promise<
 async function launch(): Promise<void> {
   try {
     ensurePrismaClient(log);
-    if (!process.env.DATABASE_URL) {
-      const { readLiveLock, dataDir } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/embedded-postgres"));
+    if (!databaseUrl()) {
+      const { readLiveLock } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/embedded-postgres"));
       const live = readLiveLock();
       if (live) {
         console.error(

@@ -1,6 +1,6 @@
+import { listTeamChannels } from "@/lib/chat/builtin";
 import { listTeamMembers } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
-import { listTeamChannels } from "@/lib/domain/channel-feed";
 
 /** IANA timezones known to the runtime, UTC first. */
 export function timezoneList(): string[] {

@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
+import { DAY_NAMES } from "@/lib/domain/constants";
 
 export type StandupFormValues = {
   name: string;
@@ -20,8 +21,6 @@ export type StandupFormValues = {
 };
 
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
-
-const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 /** Create/edit form of a standup: question editor, day picker, time + timezone, channel, members, privacy. */
 export function StandupForm({
@@ -136,7 +135,7 @@ export function StandupForm({
       <fieldset>
         <legend className="mb-2 text-sm font-semibold text-slate-900">Days</legend>
         <div className="flex flex-wrap gap-3">
-          {DAYS.map((d) => (
+          {DAY_NAMES.map((d) => (
             <Checkbox key={d} id={`day-${d}`} name="days" value={d} label={d} defaultChecked={initial.days.includes(d)} />
           ))}
         </div>

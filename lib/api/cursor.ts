@@ -6,13 +6,10 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { authSecret } from "@/lib/env";
 
 /** A keyset position: scalar values of the sort key, e.g. [iso timestamp, id]. */
 export type CursorPosition = Array<string | number | null>;
-
-function secret(): string {
-  return process.env.AUTH_SECRET ?? `checkin-cursor:${process.env.DATABASE_URL ?? "dev"}`;
-}
 
 /**
  * JSON with object keys sorted at every level (arrays keep their order), `undefined` object
@@ -37,7 +34,7 @@ function bindingHash(binding: unknown): string {
 }
 
 function sign(payload: string): string {
-  return createHmac("sha256", secret()).update(payload).digest("base64url").slice(0, 22);
+  return createHmac("sha256", authSecret()).update(payload).digest("base64url").slice(0, 22);
 }
 
 /**

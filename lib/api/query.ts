@@ -4,6 +4,7 @@
  * which turns any zod failure into INVALID_PARAMETER with a readable message (spec §4.1, §7).
  */
 import { z } from "zod";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -157,6 +158,6 @@ export async function readJson(request: Request, opts: { allowEmpty?: boolean } 
 export function parseId(value: string | undefined, what = "Resource"): number {
   if (!value || !/^\d{1,9}$/.test(value)) throw new NotFoundError(what);
   const id = Number(value);
-  if (id < 1 || id > 2147483647) throw new NotFoundError(what);
+  if (id < 1 || id > MAX_DB_ID) throw new NotFoundError(what);
   return id;
 }

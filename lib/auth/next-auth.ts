@@ -12,9 +12,6 @@
  * The origin is taken from the request's Host header unless `NEXTAUTH_URL` is set
  * (`AUTH_TRUST_HOST` defaults to true: the app is self-hosted behind a proxy you configure).
  */
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
@@ -22,35 +19,9 @@ import GoogleProvider from "next-auth/providers/google";
 import type { OAuthConfig, Provider } from "next-auth/providers/index";
 import { verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
+import { authSecret, defaultAuthTrustHost, type OAuthClient, oauthSettings } from "@/lib/env";
 
-if (!process.env.NEXTAUTH_URL && process.env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
-
-let cachedSecret: string | undefined;
-
-/** The JWT/cookie secret: AUTH_SECRET, NEXTAUTH_SECRET, or a generated one kept under the data dir. */
-export function resolveAuthSecret(): string {
-  if (cachedSecret) return cachedSecret;
-  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
-  if (fromEnv) {
-    cachedSecret = fromEnv;
-    return fromEnv;
-  }
-  const dir = path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
-  const file = path.join(dir, "auth-secret");
-  try {
-    cachedSecret = fs.readFileSync(file, "utf8").trim();
-  } catch {
-    const secret = randomBytes(32).toString("base64url");
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
-      cachedSecret = secret;
-    } catch {
-      cachedSecret = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : secret;
-    }
-  }
-  return cachedSecret as string;
-}
+defaultAuthTrustHost();
 
 /** The active user a sign-in email belongs to (oldest account when several teams share it). */
 async function findActiveUserByEmail(email: string) {
@@ -61,17 +32,17 @@ async function findActiveUserByEmail(email: string) {
   });
 }
 
-/** A generic OpenID Connect provider configured by OIDC_ISSUER / OIDC_CLIENT_ID / OIDC_CLIENT_SECRET. */
-function oidcProvider(): OAuthConfig<Record<string, unknown>> {
-  const issuer = (process.env.OIDC_ISSUER ?? "").replace(/\/$/, "");
+/** A generic OpenID Connect provider configured by OIDC_ISSUER / OIDC_CLIENT_ID / OIDC_CLIENT_SECRET (lib/env.ts). */
+function oidcProvider(config: OAuthClient & { issuer: string; name: string }): OAuthConfig<Record<string, unknown>> {
+  const issuer = config.issuer;
   return {
     id: "oidc",
-    name: process.env.OIDC_NAME || "Single sign-on",
+    name: config.name,
     type: "oauth",
     wellKnown: `${issuer}/.well-known/openid-configuration`,
     issuer,
-    clientId: process.env.OIDC_CLIENT_ID,
-    clientSecret: process.env.OIDC_CLIENT_SECRET,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
     authorization: { params: { scope: "openid email profile" } },
     idToken: true,
     checks: ["pkce", "state"],
@@ -104,13 +75,10 @@ export function enabledProviders(): Provider[] {
       },
     }),
   ];
-  if (process.env.GITHUB_CLIENT_ID && process.env.GITHUB_CLIENT_SECRET) {
-    providers.push(GitHubProvider({ clientId: process.env.GITHUB_CLIENT_ID, clientSecret: process.env.GITHUB_CLIENT_SECRET }));
-  }
-  if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) {
-    providers.push(GoogleProvider({ clientId: process.env.GOOGLE_CLIENT_ID, clientSecret: process.env.GOOGLE_CLIENT_SECRET }));
-  }
-  if (process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET) providers.push(oidcProvider());
+  const oauth = oauthSettings();
+  if (oauth.github) providers.push(GitHubProvider(oauth.github));
+  if (oauth.google) providers.push(GoogleProvider(oauth.google));
+  if (oauth.oidc) providers.push(oidcProvider(oauth.oidc));
   return providers;
 }
 
@@ -127,7 +95,7 @@ export function oauthProviderButtons(): Array<{ id: string; name: string }> {
 /** next-auth options shared by the route handler and `getServerSession`. */
 export const authOptions: NextAuthOptions = {
   get secret() {
-    return resolveAuthSecret();
+    return authSecret();
   },
   get providers() {
     return enabledProviders();

@@ -25,7 +25,6 @@ export const USERS_A = 500;
 export const USERS_B = 50;
 export const STANDUPS_A = 50;
 export const STANDUPS_B = 5;
-export const MEMBERS_PER_STANDUP = 25;
 export const POLL_ID = STANDUPS_A + STANDUPS_B + 1;
 /** Extra standups of team 2 without history (realistic table sizes for checkins/questions). */
 export const OTHER_CHECKINS = 3000;

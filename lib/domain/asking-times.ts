@@ -17,7 +17,8 @@
  *   until that member's next slot or 24 h, whichever is first. The occurrence closes when the last
  *   member's window ends (`closesAt`).
  */
-import { instantAtLocal, isValidTimezone, localDateOf, nextRunAt, WEEKDAYS } from "@/lib/domain/schedule";
+import { WEEKDAYS } from "@/lib/domain/constants";
+import { instantAtLocal, isValidTimezone, localDateOf, nextRunAt } from "@/lib/domain/schedule";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -115,3 +116,48 @@ export function closesAt(schedule: AskingSchedule, asks: ReadonlyArray<{ askedAt
   if (asks.length === 0) return null;
   return new Date(Math.max(...asks.map((a) => windowEnd(schedule, a.askedAt, a.timezone).getTime())));
 }
+
+/** The schedule columns of a checkin row that decide asking times. */
+export type ScheduleColumns = {
+  kind: string;
+  time: string;
+  timezone: string;
+  days: string[];
+  personalised: boolean;
+  wait_time: number | null;
+  response_window_minutes: number | null;
+};
+
+/** The asking schedule of a checkin row (polls: asked at their time, never personalised). */
+export function askingScheduleOf(checkin: ScheduleColumns): AskingSchedule {
+  const isPoll = checkin.kind === "poll";
+  return {
+    time: checkin.time,
+    timezone: checkin.timezone,
+    days: checkin.days,
+    personalised: !isPoll && checkin.personalised,
+    waitTime: isPoll ? 0 : checkin.wait_time === null || checkin.wait_time < 0 ? null : checkin.wait_time,
+    responseWindowMinutes: isPoll ? null : checkin.response_window_minutes,
+  };
+}
+
+/** The Prisma select of the fields `askingScheduleOf` reads (plus id, team and duration). */
+export const askingScheduleSelect = {
+  id: true,
+  team_id: true,
+  kind: true,
+  time: true,
+  timezone: true,
+  days: true,
+  personalised: true,
+  wait_time: true,
+  response_window_minutes: true,
+  duration: true,
+} as const;
+
+/** The Prisma select of a checkin's active members with their timezone (personalised asking). */
+export const activeMembersSelect = {
+  where: { user: { deactivated_at: null } },
+  select: { user_id: true, user: { select: { timezone: true } } },
+  orderBy: { user_id: "asc" },
+} as const;

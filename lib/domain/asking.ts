@@ -11,8 +11,9 @@
  *
  * Times: `now` and `due_at` are UTC instants.
  */
+
+import { queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { newChatTs } from "@/lib/domain/chat-ts";
 
 /** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */
 export type TickScope = { teamId?: number };
@@ -133,9 +134,8 @@ export async function askDueBatch(
     : [];
   const skip = new Set(answered.map((a) => `${a.occurrence_id}:${a.user_id}`));
   const toMessage = due.filter((r) => !skip.has(`${r.occurrence_id}:${r.user_id}`));
-  await writeDirectMessages(
+  await queueDirectMessages(
     tx,
-    now,
     toMessage.map((r) => ({
       kind: "question",
       teamId: r.team_id,
@@ -151,42 +151,9 @@ export async function askDueBatch(
         path: answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id }),
       }),
     })),
+    now,
   );
   return due.map((r) => ({ occurrenceId: r.occurrence_id, userId: r.user_id }));
-}
-
-/** A direct message to one member (question or reminder). */
-export type DirectMessage = {
-  kind: "question" | "reminder";
-  teamId: number;
-  recipientId: number;
-  checkinId: number;
-  occurrenceId: number;
-  reportId: number | null;
-  text: string;
-};
-
-/**
- * Writes direct messages into the chat outbox in one statement (delivery reads them from there).
- * The `blocks` carry the answer action so adapters can render a button or open a form.
- */
-export async function writeDirectMessages(tx: Tx, now: Date, messages: DirectMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await tx.chatMessage.createMany({
-    data: messages.map((m) => ({
-      team_id: m.teamId,
-      ts: newChatTs(now),
-      kind: m.kind,
-      channel_id: null,
-      recipient_id: m.recipientId,
-      checkin_id: m.checkinId,
-      occurrence_id: m.occurrenceId,
-      report_id: m.reportId,
-      text: m.text,
-      blocks: { action: "answer", checkin_id: m.checkinId, occurrence_id: m.occurrenceId },
-      created_at: now,
-    })),
-  });
 }
 
 /**

@@ -1,17 +1,17 @@
 /**
  * Integration tests (real PostgreSQL) of the dashboard's own domain modules: participation
  * aggregates and heatmap (dashboard.ts), absences (absences.ts), API key management
- * (api-key-admin.ts), pause/resume (standup-state.ts) and the channel feed (channel-feed.ts).
+ * (api-key-admin.ts), pause/resume (standup-writes.ts) and the channel feed (lib/chat/builtin.ts).
  */
 import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { listChannelFeed } from "@/lib/chat/builtin";
 import { db } from "@/lib/db";
 import { addAbsence, listTeamMembers, removeAbsence } from "@/lib/domain/absences";
 import { createApiKeyForActor, listApiKeys, revokeApiKey } from "@/lib/domain/api-key-admin";
-import { listChannelFeed } from "@/lib/domain/channel-feed";
 import { addDaysIso, getOverview, getStandupHeatmap, getStandupParticipation, getStandupSummaries } from "@/lib/domain/dashboard";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
-import { setStandupState } from "@/lib/domain/standup-state";
+import { setStandupState } from "@/lib/domain/standup-writes";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam } from "@/tests/fixtures";
 
 const ALL_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];

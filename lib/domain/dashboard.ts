@@ -1,7 +1,7 @@
 /**
  * Dashboard aggregates: participation per occurrence, per-standup summaries, the member × date
  * heatmap and the overview (this week, 30-day trend). Standups in scope always come from
- * `dashboardStandupWhere` (built on lib/domain/visibility.ts, the rule of the v1 standup reads with
+ * `dashboardStandupWhere` (built on lib/domain/access.ts, the rule of the v1 standup reads with
  * `admin`), so no page shows another team's data; the counting is one SQL query per call (no N+1).
  *
  * Participation (spec §2.6) is counted by lib/domain/participation.ts (`countOccurrenceParticipation`,
@@ -13,21 +13,21 @@
  * participation at once.
  */
 import { db, type Tx } from "@/lib/db";
+import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { countOccurrenceParticipation } from "@/lib/domain/participation";
 import { localDateOf } from "@/lib/domain/schedule";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
-import { v1ListableStandupWhere } from "@/lib/domain/visibility";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Standups the dashboard shows to the actor: the ones they take part in or created, and for team
  * admins every standup of the team (drafts and confidential ones only for their creator; archived
- * never) — the rule of `getStandupForV1` / `listStandupsForV1`.
+ * never) — the rule of `getStandupSettings` (lib/domain/access.ts `standupWhere` with drafts and teamWide).
  */
 export function dashboardStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
-  return v1ListableStandupWhere(actor, { admin: true });
+  return standupWhere(actor, { drafts: true, teamWide: true });
 }
 
 export type OccurrenceParticipation = {

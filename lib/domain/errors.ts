@@ -66,6 +66,7 @@ export class UnprocessableError extends DomainError {
   }
 }
 
+/** The request conflicts with the resource's state (e.g. voting on a closed poll: `POLL_CLOSED`). */
 export class ConflictError extends DomainError {
   constructor(message: string, detailCode?: string) {
     super("CONFLICT", message, detailCode);

@@ -7,9 +7,9 @@
  *   caller (deactivated users excluded), ordered by user id.
  */
 import { db, type Tx } from "@/lib/db";
+import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { visibleStandupWhere } from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** User fields the v1 user serializers need (lib/api/v1/users.ts). */
@@ -48,7 +48,7 @@ export async function getMe(actor: Actor, client: Tx = db): Promise<{ user: User
 export async function listMyTeams(actor: Actor, client: Tx = db): Promise<Array<TeamSummary & { isAdmin: boolean; standupCount: number }>> {
   const [team, standupCount] = await Promise.all([
     client.team.findUnique({ where: { id: actor.teamId }, select: { id: true, name: true } }),
-    client.checkin.count({ where: visibleStandupWhere(actor) }),
+    client.checkin.count({ where: standupWhere(actor) }),
   ]);
   if (!team) return [];
   return [{ ...team, isAdmin: actor.isAdmin, standupCount }];
@@ -59,7 +59,7 @@ export async function getTeamWithUsers(actor: Actor, client: Tx = db): Promise<T
   const [team, users] = await Promise.all([
     client.team.findUnique({ where: { id: actor.teamId }, select: { id: true, name: true } }),
     client.user.findMany({
-      where: { team_id: actor.teamId, deactivated_at: null, checkin_members: { some: { checkin: visibleStandupWhere(actor) } } },
+      where: { team_id: actor.teamId, deactivated_at: null, checkin_members: { some: { checkin: standupWhere(actor) } } },
       select: userProfileSelect,
       orderBy: { id: "asc" },
     }),

@@ -9,9 +9,10 @@
  *   transaction (events and follow-up jobs are written there).
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several app instances never close one twice.
  */
+
+import { postPollResults } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
-import { newChatTs } from "@/lib/domain/chat-ts";
 
 const BATCH = 200;
 
@@ -51,7 +52,7 @@ export function renderPollResultsText(input: {
   return lines.join("\n");
 }
 
-async function postPollResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<void> {
+async function postResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<void> {
   const poll = await tx.checkin.findUniqueOrThrow({
     where: { id: occ.checkinId },
     select: {
@@ -86,18 +87,11 @@ async function postPollResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promis
       };
     }),
   });
-  await tx.chatMessage.create({
-    data: {
-      team_id: occ.teamId,
-      ts: newChatTs(now),
-      kind: "poll_results",
-      channel_id: poll.broadcast_channel_id,
-      checkin_id: occ.checkinId,
-      occurrence_id: occ.id,
-      text,
-      created_at: now,
-    },
-  });
+  await postPollResults(
+    tx,
+    { teamId: occ.teamId, pollId: occ.checkinId, occurrenceId: occ.id, channelId: poll.broadcast_channel_id, text },
+    now,
+  );
 }
 
 /** Closes up to BATCH occurrences whose window ended at `now`, in one transaction. @returns them. */
@@ -126,7 +120,7 @@ export async function closeDueBatch(tx: Tx, now: Date, scope: TickScope = {}): P
   }
   for (const occ of closed) {
     if (occ.kind === "poll") {
-      await postPollResults(tx, occ, now);
+      await postResults(tx, occ, now);
       await afterPollClosed(tx, occ);
     } else {
       await afterStandupClosed(tx, occ);

@@ -16,16 +16,19 @@
  *    and never changes another member's participation. It has no window and never closes.
  */
 import type { Tx } from "@/lib/db";
-import { runsOn, slotOn, slotTimezone } from "@/lib/domain/asking-times";
-import { isTeamHoliday } from "@/lib/domain/holidays";
-import { localDateOf } from "@/lib/domain/schedule";
 import {
   activeMembersSelect,
   askingScheduleOf,
   askingScheduleSelect,
-  openScheduledOccurrence,
+  runsOn,
   type ScheduleColumns,
-} from "@/lib/domain/scheduler";
+  slotOn,
+  slotTimezone,
+} from "@/lib/domain/asking-times";
+import { isTeamHoliday } from "@/lib/domain/holidays";
+import { openOccurrence } from "@/lib/domain/occurrences";
+import { localDateOf } from "@/lib/domain/schedule";
+import { openScheduledOccurrence } from "@/lib/domain/scheduler";
 
 /** What the resolution chose. `pendingReportId` is set for rule 1 (complete that report). */
 export type ResolvedOccurrence = {
@@ -82,12 +85,8 @@ export async function resolveSubmissionOccurrence(
   }
 
   if (existing.length) return { occurrenceId: existing[0].id, pendingReportId: null, rule: "adhoc", date: today };
-  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
-    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, trigger, created_at)
-    VALUES (${standup.team_id}, ${standup.id}, ${today}::date, ${now}, ${now}, 'adhoc', ${now})
-    ON CONFLICT (checkin_id, date) DO UPDATE SET trigger = occurrences.trigger
-    RETURNING id`;
-  return { occurrenceId: inserted[0].id, pendingReportId: null, rule: "adhoc", date: today };
+  const adhoc = await openOccurrence(tx, standup, { date: today, scheduledAt: now, trigger: "adhoc", now });
+  return { occurrenceId: adhoc.id, pendingReportId: null, rule: "adhoc", date: today };
 }
 
 /** Rule 2: the member answers today's occurrence; they join its roster if missing (asked now). */

@@ -22,9 +22,9 @@
  * The whole page is computed by one SQL statement (plus one visibility check).
  */
 import { db, type Tx } from "@/lib/db";
+import { type CheckinKind, checkinWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { type CheckinKind, visibleCheckinWhere } from "@/lib/domain/visibility";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Default page size (spec §8). */
@@ -165,7 +165,7 @@ export async function countOccurrenceParticipation(
   }));
 }
 
-/** A participation page of one standup or poll, after the visibility check (`visibleCheckinWhere`). */
+/** A participation page of one standup or poll, after the visibility check (`checkinWhere`). */
 async function participationOf(
   actor: Actor,
   kind: CheckinKind,
@@ -173,7 +173,7 @@ async function participationOf(
   filters: ParticipationFilters,
   client: Tx,
 ): Promise<ParticipationEntry[]> {
-  const checkin = await client.checkin.findFirst({ where: { AND: [{ id }, visibleCheckinWhere(actor, kind)] }, select: { id: true } });
+  const checkin = await client.checkin.findFirst({ where: { AND: [{ id }, checkinWhere(actor, kind)] }, select: { id: true } });
   if (!checkin) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
   return participationPage(checkin.id, kind === "poll", filters, client);
 }

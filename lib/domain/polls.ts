@@ -1,17 +1,30 @@
 /**
  * Polls (spec §2.3, §4.2 GET/POST /v2/polls, GET /v2/polls/{id}; §4.3 POST /v1/polls).
  * A poll is a `checkins` row of kind `poll`; through v2 it is visible only to its creator, in
- * state active or paused (lib/domain/visibility.ts). Reads return `CheckinView` rows (the shape
+ * state active or paused (lib/domain/access.ts); the legacy endpoints also open polls the caller
+ * takes part in (`listPollSettings`, `getPollSettings`). Reads return `CheckinView` rows (the shape
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
+
+import { broadcastPoll } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
-import { usersAbsentOn } from "@/lib/domain/absences";
+import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { broadcastPoll } from "@/lib/domain/broadcasts";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import { InvalidParameterError } from "@/lib/domain/errors";
-import { isValidTimezone, localDateOf, WEEKDAYS } from "@/lib/domain/schedule";
-import { type CheckinView, getCheckin, listCheckins, type StandupListFilters } from "@/lib/domain/standups";
+import { WEEKDAYS } from "@/lib/domain/constants";
+import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
+import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
+import {
+  type CheckinView,
+  currentQuestionsSelect,
+  getCheckin,
+  listCheckins,
+  memberUsersSelect,
+  type StandupListFilters,
+  userCardSelect,
+} from "@/lib/domain/standups";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Filters of GET /v2/polls: the same as GET /v2/standups (spec §4.1). */
 export type PollListFilters = StandupListFilters;
@@ -62,7 +75,8 @@ export const MAX_POLL_DURATION_MINUTES = 525_600;
  *   = now in the team's timezone, `next_run_at` null because it already ran);
  * - members synced from the channel (`sync_channel_members` true, `sync_channel_id` = channel);
  * - the occurrence of today's local date (trigger manual, `closes_at` = now + duration minutes),
- *   with a member snapshot (members on vacation/out-of-office today recorded with `asked_at` null);
+ *   with a member snapshot (`askMembers` of lib/domain/occurrences.ts: members on vacation or
+ *   out of office today recorded with `asked_at` null);
  * - one `chat_messages` row (kind poll) in the channel.
  * @throws InvalidParameterError (empty name/question, fewer than 2 or duplicate choices, bad
  *   duration), ChannelNotFoundError.
@@ -123,20 +137,17 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       select: { id: true },
     });
 
-    const day = new Date(`${date}T00:00:00.000Z`);
-    const absent = await usersAbsentOn(t, memberIds, day);
-    const occurrence = await t.occurrence.create({
-      data: {
-        team_id: actor.teamId,
-        checkin_id: poll.id,
-        date: day,
-        scheduled_at: now,
-        started_at: now,
-        closes_at: closesAt,
-        trigger: "manual",
-        members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id, asked_at: absent.has(user_id) ? null : now })) },
-      },
-      select: { id: true },
+    const occurrence = await openOccurrence(
+      t,
+      { id: poll.id, team_id: actor.teamId },
+      { date, scheduledAt: now, trigger: "manual", closesAt, now },
+    );
+    await askMembers(t, {
+      checkin: { id: poll.id, team_id: actor.teamId },
+      occurrence: { id: occurrence.id, date },
+      userIds: memberIds,
+      now,
+      question: false,
     });
     const message = await broadcastPoll(
       t,
@@ -155,4 +166,58 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
     return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
   };
   return inTransaction(tx, run);
+}
+
+/** The Prisma select of a poll with its full settings (legacy poll shape, spec §4.3). */
+export const pollSettingsSelect = {
+  id: true,
+  name: true,
+  state: true,
+  time: true,
+  timezone: true,
+  days: true,
+  is_anonymous: true,
+  sync_channel_members: true,
+  intro: true,
+  recurrence: true,
+  duration: true,
+  dm_mode: true,
+  created_at: true,
+  owner: { select: userCardSelect },
+  broadcast_channel: { select: { chat_id: true, name: true } },
+  sync_channel: { select: { chat_id: true, name: true } },
+  members: memberUsersSelect,
+  questions: currentQuestionsSelect({
+    id: true,
+    text: true,
+    answer_type: true,
+    choices: true,
+    add_own_options: true,
+    one_option_limit: true,
+  }),
+} satisfies Prisma.CheckinSelect;
+
+/** A poll loaded with `pollSettingsSelect`. */
+export type PollSettingsView = Prisma.CheckinGetPayload<{ select: typeof pollSettingsSelect }>;
+
+/** Polls the actor takes part in or created (active or paused), newest first. */
+export async function listPollSettings(actor: Actor, client: Tx = db): Promise<PollSettingsView[]> {
+  return client.checkin.findMany({
+    where: pollWhere(actor, { participants: true }),
+    orderBy: [{ created_at: "desc" }, { id: "desc" }],
+    select: pollSettingsSelect,
+  });
+}
+
+/**
+ * One poll of the actor's team that the actor takes part in or created.
+ * @throws NotFoundError otherwise (other teams, archived or draft polls, standups).
+ */
+export async function getPollSettings(actor: Actor, id: number, client: Tx = db): Promise<PollSettingsView> {
+  const row = await client.checkin.findFirst({
+    where: { AND: [{ id }, pollWhere(actor, { participants: true })] },
+    select: pollSettingsSelect,
+  });
+  if (!row) throw new NotFoundError("Poll");
+  return row;
 }

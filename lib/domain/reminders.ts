@@ -9,8 +9,10 @@
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`: several app instances never send one reminder twice.
  * Times: UTC instants; `reminder_after_minutes` in minutes.
  */
+
+import { queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { answerPath, inBatches, type MemberRow, renderReminderText, type TickScope, writeDirectMessages } from "@/lib/domain/asking";
+import { answerPath, inBatches, type MemberRow, renderReminderText, type TickScope } from "@/lib/domain/asking";
 
 const BATCH = 5_000;
 
@@ -49,9 +51,8 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
            to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
            (SELECT r.id FROM reports r WHERE r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id AND r.status = 'pending' ORDER BY r.id LIMIT 1) AS report_id
     FROM reminded m JOIN occurrences o ON o.id = m.occurrence_id JOIN checkins c ON c.id = o.checkin_id`;
-  await writeDirectMessages(
+  await queueDirectMessages(
     tx,
-    now,
     rows.map((r) => ({
       kind: "reminder",
       teamId: r.team_id,
@@ -67,6 +68,7 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
         path: answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id }),
       }),
     })),
+    now,
   );
   return rows.length;
 }

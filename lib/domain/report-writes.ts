@@ -1,22 +1,20 @@
 /**
  * Report writes shared by v2 (POST/PATCH/DELETE /v2/reports, spec §4.2) and v1 (POST /v1/reports/,
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
- * passed) together with its broadcast outbox row (lib/domain/broadcasts.ts).
+ * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
  *
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
- * that expects nobody else. Edits are allowed while the occurrence is open and, for late answers,
- * up to `late_answer_days` after it closed; the broadcast then shows "(edited)".
+ * that expects nobody else.
  */
+import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { lockOwnSubmittedReport } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/domain/broadcasts";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolvableStandupSelect, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
 import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
-
-/** Largest value of a numeric id column (PostgreSQL `integer`). */
-const MAX_DB_ID = 2_147_483_647;
 
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
@@ -144,22 +142,6 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
 export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
 
 /**
- * The caller's own submitted report (row lock taken), or NotFoundError. Like every read, it must
- * belong to a standup the API can see at all (state active or paused): reports of draft or
- * archived standups are "not visible" (spec §3, §7) and so cannot be edited or discarded either.
- */
-async function ownSubmittedReport(t: Tx, actor: Actor, reportId: number) {
-  const rows = await t.$queryRaw<Array<{ id: number; checkin_id: number }>>`
-    SELECT r.id, r.checkin_id FROM reports r
-    JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
-    WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
-      AND c.kind = 'standup' AND c.state IN ('active', 'paused')
-    FOR UPDATE OF r`;
-  if (!rows.length) throw new NotFoundError("Report");
-  return rows[0];
-}
-
-/**
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
  * (same `chat_ts`) when it was broadcast.
  * @returns the report id and the broadcast's `chatTs` (null when never broadcast).
@@ -174,7 +156,7 @@ export async function updateReportAnswers(
 ): Promise<{ reportId: number; chatTs: string | null }> {
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    const report = await ownSubmittedReport(t, actor, input.reportId);
+    const report = await lockOwnSubmittedReport(t, actor, input.reportId);
     const questions = await t.question.findMany({
       where: { checkin_id: report.checkin_id, OR: [{ archived_at: null }, { answers: { some: { report_id: report.id } } }] },
       select: { id: true },
@@ -196,7 +178,7 @@ export async function updateReportAnswers(
 export async function discardReport(actor: Actor, input: { reportId: number }, tx?: Tx): Promise<{ reportId: number }> {
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    const report = await ownSubmittedReport(t, actor, input.reportId);
+    const report = await lockOwnSubmittedReport(t, actor, input.reportId);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };

@@ -1,7 +1,8 @@
 /**
- * Reading reports (spec §2.4, §4.2 GET /v2/reports and GET /v2/reports/{id}).
+ * Reading reports (spec §2.4, §4.2 GET /v2/reports and GET /v2/reports/{id}; §4.3 GET /v1/reports/
+ * through `searchReports` and the answer of POST /v1/reports/ through `getOwnReport`).
  *
- * - Lists: submitted reports of active standups the caller can see (lib/domain/visibility.ts),
+ * - Lists: submitted reports of active standups the caller can see (lib/domain/access.ts),
  *   in the window [since, until), newest first by posted_at (submitted_at) then id, keyset
  *   paginated; answers are loaded in the same call (nested select), so the number of SQL queries
  *   does not depend on the page size.
@@ -13,9 +14,9 @@
  *   never attributes reports of an anonymous standup to a person.
  */
 import { db, type Tx } from "@/lib/db";
+import { authorFilterWhere, reportListWhere, reportReadWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { listableReportWhere, readableReportWhere } from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -91,12 +92,12 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
-  const and: Prisma.ReportWhereInput[] = [listableReportWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
+  const and: Prisma.ReportWhereInput[] = [reportListWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
   if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
   if (filters.userChatId !== undefined) {
     and.push({ user: { chat_id: filters.userChatId } });
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
-    if (filters.userChatId !== actor.userChatId) and.push({ is_anonymous: false, checkin: { is_anonymous: false } });
+    and.push(authorFilterWhere(actor));
   }
   if (filters.after) {
     const { postedAt, id } = filters.after;
@@ -118,9 +119,92 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
  */
 export async function getReport(actor: Actor, id: number, client: Tx = db): Promise<ReportView> {
   const row = await client.report.findFirst({
-    where: { AND: [{ id }, readableReportWhere(actor)] },
+    where: { AND: [{ id }, reportReadWhere(actor)] },
     select: reportViewSelect({ withAnswers: true }),
   });
   if (!row) throw new NotFoundError("Report");
   return row as unknown as ReportView;
+}
+
+/** The Prisma select of a report with its channel message and author card (legacy shapes, spec §2.8). */
+export const reportDetailSelect = {
+  id: true,
+  checkin_id: true,
+  status: true,
+  is_anonymous: true,
+  started_at: true,
+  submitted_at: true,
+  created_at: true,
+  checkin: {
+    select: {
+      name: true,
+      is_confidential: true,
+      broadcast_thread: true,
+      broadcast_channel: { select: { chat_id: true, name: true } },
+    },
+  },
+  user: {
+    select: { chat_id: true, username: true, realname: true, email: true, avatar_url: true, is_admin: true, is_billing_admin: true },
+  },
+  answers: {
+    select: { id: true, question_id: true, text: true, question: { select: { text: true, color: true } } },
+    orderBy: [{ question: { position: "asc" } }, { question_id: "asc" }],
+  },
+  chat_messages: {
+    where: { kind: "report", deleted_at: null },
+    select: { ts: true, created_at: true },
+    orderBy: { id: "desc" },
+    take: 1,
+  },
+} satisfies Prisma.ReportSelect;
+
+/** A report loaded with `reportDetailSelect`. */
+export type ReportDetailView = Prisma.ReportGetPayload<{ select: typeof reportDetailSelect }>;
+
+/** Filters of a report search (GET /v1/reports/), already validated. No time window limit. */
+export type ReportSearchFilters = {
+  /** Page size (1..100). */
+  limit: number;
+  standupId?: number;
+  /** Authors: numeric user ids or chat ids. Unknown references match nothing. */
+  userRefs?: Array<number | string>;
+  /** Exclusive lower bound on the submission time. */
+  after?: Date;
+  /** Exclusive upper bound on the submission time. */
+  before?: Date;
+  /** Only answers to these questions are loaded (reports themselves are not filtered). */
+  questionIds?: number[];
+};
+
+/**
+ * Submitted reports of active standups the actor can see (`reportListWhere`, as `listReports`),
+ * newest first (submission time, then id), at most `limit`, without a window limit. Filtering by
+ * authors other than the actor skips anonymous reports (`authorFilterWhere`).
+ */
+export async function searchReports(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportDetailView[]> {
+  const and: Prisma.ReportWhereInput[] = [reportListWhere(actor)];
+  if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
+  if (filters.after) and.push({ submitted_at: { gt: filters.after } });
+  if (filters.before) and.push({ submitted_at: { lt: filters.before } });
+  if (filters.userRefs?.length) {
+    const numeric = filters.userRefs.filter((r): r is number => typeof r === "number");
+    const chat = filters.userRefs.filter((r): r is string => typeof r === "string");
+    and.push({ user: { team_id: actor.teamId, OR: [{ id: { in: numeric } }, { chat_id: { in: chat } }] } });
+    const onlySelf = filters.userRefs.every((r) => r === actor.userId || r === actor.userChatId);
+    if (!onlySelf) and.push(authorFilterWhere(actor));
+  }
+  const select = filters.questionIds
+    ? { ...reportDetailSelect, answers: { ...reportDetailSelect.answers, where: { question_id: { in: filters.questionIds } } } }
+    : reportDetailSelect;
+  return client.report.findMany({ where: { AND: and }, orderBy: [{ submitted_at: "desc" }, { id: "desc" }], take: filters.limit, select });
+}
+
+/**
+ * One report of the actor (any status) with `reportDetailSelect`.
+ * @throws NotFoundError when it does not exist or the actor did not write it.
+ */
+export async function getOwnReport(actor: Actor, id: number, client: Tx = db): Promise<ReportDetailView> {
+  const row = await client.report.findFirst({ where: { id, team_id: actor.teamId, user_id: actor.userId }, select: reportDetailSelect });
+  if (!row) throw new NotFoundError("Report");
+  return row;
 }

@@ -15,10 +15,10 @@
  *   the earlier of the two instants, once.
  */
 import { TZDate, tzOffset } from "@date-fns/tz";
+import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 
 /** Three-letter weekday names in JavaScript `getDay()` order (0 = Sunday). */
-export const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 const DAY_MS = 86_400_000;

@@ -11,11 +11,20 @@
  * checkin's timezone; poll `duration` is in minutes.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { absenceKindsOn } from "@/lib/domain/absences";
 import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
-import { type AskingSchedule, closesAt, dueOn, nextOccurrenceStart, occurrenceDateAt } from "@/lib/domain/asking-times";
+import {
+  type AskingSchedule,
+  activeMembersSelect,
+  askingScheduleOf,
+  askingScheduleSelect,
+  closesAt,
+  dueOn,
+  nextOccurrenceStart,
+  occurrenceDateAt,
+} from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
+import { openOccurrence, recordMembers } from "@/lib/domain/occurrences";
 import { sendDueReminders } from "@/lib/domain/reminders";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -90,51 +99,6 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb, scope: Ti
   return result;
 }
 
-/** The schedule columns of a checkin row that decide asking times. */
-export type ScheduleColumns = {
-  kind: string;
-  time: string;
-  timezone: string;
-  days: string[];
-  personalised: boolean;
-  wait_time: number | null;
-  response_window_minutes: number | null;
-};
-
-/** The asking schedule of a checkin row (polls: asked at their time, never personalised). */
-export function askingScheduleOf(checkin: ScheduleColumns): AskingSchedule {
-  const isPoll = checkin.kind === "poll";
-  return {
-    time: checkin.time,
-    timezone: checkin.timezone,
-    days: checkin.days,
-    personalised: !isPoll && checkin.personalised,
-    waitTime: isPoll ? 0 : checkin.wait_time === null || checkin.wait_time < 0 ? null : checkin.wait_time,
-    responseWindowMinutes: isPoll ? null : checkin.response_window_minutes,
-  };
-}
-
-/** The Prisma select of the fields `askingScheduleOf` reads (plus id, team and duration). */
-export const askingScheduleSelect = {
-  id: true,
-  team_id: true,
-  kind: true,
-  time: true,
-  timezone: true,
-  days: true,
-  personalised: true,
-  wait_time: true,
-  response_window_minutes: true,
-  duration: true,
-} as const;
-
-/** The Prisma select of a checkin's active members with their timezone (personalised asking). */
-export const activeMembersSelect = {
-  where: { user: { deactivated_at: null } },
-  select: { user_id: true, user: { select: { timezone: true } } },
-  orderBy: { user_id: "asc" },
-} as const;
-
 const scheduleSelect = { ...askingScheduleSelect, recurrence: true, next_run_at: true, members: activeMembersSelect } as const;
 
 /** Runs one locked checkin; returns the created occurrence id, or null when none was opened. */
@@ -191,13 +155,8 @@ export async function openScheduledOccurrence(
   const members = checkin.members.map((m) => ({
     userId: m.user_id,
     timezone: m.user.timezone,
-    due: dueOn(schedule, slot.date, m.user.timezone),
+    dueAt: dueOn(schedule, slot.date, m.user.timezone),
   }));
-  const absences = await absenceKindsOn(
-    tx,
-    members.map((m) => m.userId),
-    slot.date,
-  );
   const closes =
     checkin.kind === "poll"
       ? checkin.duration
@@ -205,37 +164,11 @@ export async function openScheduledOccurrence(
         : null
       : closesAt(
           schedule,
-          members.map((m) => ({ askedAt: m.due, timezone: m.timezone })),
+          members.map((m) => ({ askedAt: m.dueAt, timezone: m.timezone })),
         );
-  const inserted = await tx.$queryRaw<Array<{ id: number }>>`
-    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, closes_at, trigger, created_at)
-    VALUES (${checkin.team_id}, ${checkin.id}, ${slot.date}::date, ${slot.at}, ${now}, ${closes}, 'schedule', ${now})
-    ON CONFLICT (checkin_id, date) DO NOTHING
-    RETURNING id`;
-  const created = inserted.length > 0;
-  const id =
-    inserted[0]?.id ??
-    (
-      await tx.occurrence.findUniqueOrThrow({
-        where: { checkin_id_date: { checkin_id: checkin.id, date: new Date(`${slot.date}T00:00:00Z`) } },
-        select: { id: true },
-      })
-    ).id;
-  if (!created) {
-    await tx.$executeRaw`
-      UPDATE occurrences SET closes_at = GREATEST(closes_at, ${closes}), trigger = CASE WHEN trigger = 'adhoc' THEN 'schedule'::"OccurrenceTrigger" ELSE trigger END
-      WHERE id = ${id} AND closed_at IS NULL`;
-  }
-  if (members.length) {
-    await tx.$executeRaw`
-      INSERT INTO occurrence_members (occurrence_id, user_id, team_id, due_at, excused)
-      SELECT ${id}, u.user_id, ${checkin.team_id}, u.due_at, u.excused::"ExcuseReason"
-      FROM unnest(${members.map((m) => m.userId)}::int[], ${members.map((m) => m.due)}::timestamptz[], ${members.map((m) => absences.get(m.userId) ?? null)}::text[])
-           AS u(user_id, due_at, excused)
-      ON CONFLICT (occurrence_id, user_id) DO UPDATE
-        SET due_at = COALESCE(occurrence_members.due_at, EXCLUDED.due_at), excused = COALESCE(occurrence_members.excused, EXCLUDED.excused)`;
-  }
-  return { id, created };
+  const opened = await openOccurrence(tx, checkin, { date: slot.date, scheduledAt: slot.at, trigger: "schedule", closesAt: closes, now });
+  await recordMembers(tx, { checkin, occurrence: { id: opened.id, date: slot.date }, members });
+  return opened;
 }
 
 /**

@@ -1,21 +1,21 @@
 /**
  * Reading standups (spec §2.2, §2.8, §4.2 GET /v2/standups, GET /v2/standups/{id},
- * GET /v1/standups/ and its alias /v1/me/standups), and the v2 reads shared with polls
+ * §4.3 GET /v1/standups/ and /v1/standups/{id}, the dashboard), and the list reads shared with polls
  * (`listCheckins` / `getCheckin`, which lib/domain/polls.ts calls with kind "poll"). Visibility
- * comes from lib/domain/visibility.ts and is applied in the queries. Lists are keyset-paginated,
+ * comes from lib/domain/access.ts and is applied in the queries. Lists are keyset-paginated,
  * newest first (created_at desc, id desc), and load members/questions with nested selects, so the
  * number of SQL queries per call is fixed whatever the page size.
  */
 import { db, type Tx } from "@/lib/db";
+import { type CheckinKind, checkinWhere, type StandupScope, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { type CheckinKind, v1ListableStandupWhere, visibleCheckinWhere } from "@/lib/domain/visibility";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * The current questions of a standup or poll (not archived), in position order (then id), with
  * the fields of `select`. Used by the v2 and v1 standup/poll selects, starting a standup now
- * (lib/domain/standup-admin.ts) and the dashboard's own check-ins (lib/domain/dashboard.ts).
+ * (lib/domain/occurrences.ts) and the dashboard's own check-ins (lib/domain/dashboard.ts).
  */
 export function currentQuestionsSelect<S extends Prisma.QuestionSelect>(select: S) {
   return {
@@ -90,13 +90,13 @@ function createdKeyset(after: { createdAt: Date; id: number } | undefined): Pris
 }
 
 /**
- * Lists the standups or polls visible to `actor` (`visibleCheckinWhere` of
- * lib/domain/visibility.ts), filtered, newest first (created_at desc, id desc), keyset paginated:
+ * Lists the standups or polls visible to `actor` (`checkinWhere` of
+ * lib/domain/access.ts), filtered, newest first (created_at desc, id desc), keyset paginated:
  * the one list query behind `listStandups` and `listPolls` (lib/domain/polls.ts).
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listCheckins(actor: Actor, kind: CheckinKind, filters: StandupListFilters, client: Tx = db): Promise<CheckinView[]> {
-  const and: Prisma.CheckinWhereInput[] = [visibleCheckinWhere(actor, kind), { state: { in: filters.states } }];
+  const and: Prisma.CheckinWhereInput[] = [checkinWhere(actor, kind), { state: { in: filters.states } }];
   if (filters.isAnonymous !== undefined) and.push({ is_anonymous: filters.isAnonymous });
   if (filters.broadcastChannel !== undefined) and.push({ broadcast_channel: { chat_id: filters.broadcastChannel } });
   if (filters.createdSince) and.push({ created_at: { gte: filters.createdSince } });
@@ -112,7 +112,7 @@ export async function listCheckins(actor: Actor, kind: CheckinKind, filters: Sta
 }
 
 /**
- * One standup or poll visible to `actor` (`visibleCheckinWhere`): the one read behind
+ * One standup or poll visible to `actor` (`checkinWhere`): the one read behind
  * `getStandup` and `getPoll` (lib/domain/polls.ts).
  * @throws NotFoundError ("Standup" / "Poll") for anything not visible.
  */
@@ -124,7 +124,7 @@ export async function getCheckin(
   client: Tx = db,
 ): Promise<CheckinView> {
   const row = await client.checkin.findFirst({
-    where: { AND: [{ id }, visibleCheckinWhere(actor, kind)] },
+    where: { AND: [{ id }, checkinWhere(actor, kind)] },
     select: checkinViewSelect(opts),
   });
   if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
@@ -147,8 +147,8 @@ export async function getStandup(actor: Actor, id: number, opts: { withQuestions
   return getCheckin(actor, "standup", id, opts, client);
 }
 
-/** The user fields a legacy (v1) user object is built from (lib/api/v1/users.ts): members, owners, voters. */
-export const userV1Select = {
+/** The user fields of a user card (legacy user objects, members, owners, voters; lib/api/v1/users.ts). */
+export const userCardSelect = {
   id: true,
   chat_id: true,
   username: true,
@@ -160,17 +160,20 @@ export const userV1Select = {
 } satisfies Prisma.UserSelect;
 
 /**
- * Members of a standup or poll as the legacy (v1) shapes list them: users not deactivated, in
- * the order they were added, with `userV1Select`. Shared by `standupV1Select` and `pollV1Select`.
+ * Members of a standup or poll as user cards: users not deactivated, in the order they were
+ * added. Shared by `standupSettingsSelect` and `pollSettingsSelect` (lib/domain/polls.ts).
  */
-export const membersV1Select = {
+export const memberUsersSelect = {
   where: { user: { deactivated_at: null } },
-  select: { user: { select: userV1Select } },
+  select: { user: { select: userCardSelect } },
   orderBy: [{ added_at: "asc" }, { user_id: "asc" }],
 } satisfies Prisma.Checkin$membersArgs;
 
-/** The Prisma select of a legacy (v1) standup (spec §2.8, compatibility.md "Standup"). */
-export const standupV1Select = {
+/**
+ * The Prisma select of a standup with its full settings: sync channel, members as user cards,
+ * questions with answer counts (the legacy standup shape, spec §2.8, and the dashboard).
+ */
+export const standupSettingsSelect = {
   id: true,
   name: true,
   state: true,
@@ -185,7 +188,7 @@ export const standupV1Select = {
   owner: { select: { id: true, chat_id: true } },
   broadcast_channel: { select: { chat_id: true, name: true } },
   sync_channel: { select: { chat_id: true, name: true } },
-  members: membersV1Select,
+  members: memberUsersSelect,
   questions: currentQuestionsSelect({
     id: true,
     text: true,
@@ -197,19 +200,28 @@ export const standupV1Select = {
   }),
 } satisfies Prisma.CheckinSelect;
 
-/** A standup loaded with `standupV1Select`. */
-export type StandupV1View = Prisma.CheckinGetPayload<{ select: typeof standupV1Select }>;
+/** A standup loaded with `standupSettingsSelect`. */
+export type StandupSettingsView = Prisma.CheckinGetPayload<{ select: typeof standupSettingsSelect }>;
 
 /**
- * Standups of the legacy list (GET /v1/standups/, GET /v1/me/standups): the ones the caller
- * participates in or created; with `admin` (team admins only; ignored otherwise) every standup of
- * the team. Drafts and confidential standups only when the caller created them; archived never.
- * Ordered by id ascending; not paginated (the legacy shape is a bare array).
+ * Standups with their settings, by `standupWhere(actor, scope)` (lib/domain/access.ts); the legacy
+ * list uses `{ drafts: true, teamWide: admin }`. Ordered by id ascending; not paginated.
  */
-export async function listStandupsForV1(actor: Actor, opts: { admin?: boolean } = {}, client: Tx = db): Promise<StandupV1View[]> {
-  return client.checkin.findMany({
-    where: v1ListableStandupWhere(actor, opts),
-    orderBy: { id: "asc" },
-    select: standupV1Select,
+export async function listStandupSettings(actor: Actor, scope: StandupScope, client: Tx = db): Promise<StandupSettingsView[]> {
+  return client.checkin.findMany({ where: standupWhere(actor, scope), orderBy: { id: "asc" }, select: standupSettingsSelect });
+}
+
+/**
+ * One standup with its settings that the actor can see or manage: participant, creator, or any
+ * team admin; drafts and confidential standups only for their creator; archived never
+ * (`standupWhere(actor, { drafts: true, teamWide: true })`).
+ * @throws NotFoundError otherwise.
+ */
+export async function getStandupSettings(actor: Actor, id: number, client: Tx = db): Promise<StandupSettingsView> {
+  const row = await client.checkin.findFirst({
+    where: { AND: [{ id }, standupWhere(actor, { drafts: true, teamWide: true })] },
+    select: standupSettingsSelect,
   });
+  if (!row) throw new NotFoundError("Standup");
+  return row;
 }

@@ -21,10 +21,11 @@
  * categorizations for all instances at once), whatever the number of instances.
  */
 import { db, type Tx } from "@/lib/db";
+import { pollWhere as accessiblePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
-import { v1AccessiblePollWhere, visiblePollWhere } from "@/lib/domain/visibility";
+import { userCardSelect } from "@/lib/domain/standups";
 import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
 
 /** Time filter of the results. Neither bound: the latest broadcast only. */
@@ -69,12 +70,12 @@ export type PollResults = {
 
 /**
  * Who may read the results: "creator" (v2: a poll is visible only to its creator) or
- * "creator_or_member" (v1: polls the user participates in). Both: the team's active/paused polls.
+ * "creator_or_member" (legacy endpoints: also polls the user participates in). Both: the team's active/paused polls.
  */
 export type PollAccess = "creator" | "creator_or_member";
 
 function pollWhere(actor: Actor, access: PollAccess): Prisma.CheckinWhereInput {
-  return access === "creator" ? visiblePollWhere(actor) : v1AccessiblePollWhere(actor);
+  return accessiblePollWhere(actor, { participants: access === "creator_or_member" });
 }
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
@@ -234,4 +235,47 @@ export async function getPollVotes(
       };
     }),
   };
+}
+
+/** A voter as a user card (lib/domain/standups.ts `userCardSelect`). */
+export type PollVoter = Prisma.UserGetPayload<{ select: typeof userCardSelect }>;
+
+/**
+ * Results of a poll with its voters (GET /v1/polls/{id}/votes): the shared results, the voters' user rows, and the
+ * poll's current questions (so each is listed even when no instance falls in the range).
+ */
+export type PollResultsWithVoters = { results: PollResults; voters: PollVoter[]; questions: PollQuestionRef[] };
+
+/** Start of the "every instance" range (no date is earlier). */
+const BEGINNING = new Date(Date.UTC(1970, 0, 1));
+
+/**
+ * Results of a poll the caller takes part in or created, computed by the shared `getPollVotes`
+ * (lib/domain/votes.ts, as GET /v2/polls/{id}/votes) over the instances whose date falls in
+ * [from, to) — every instance up to today when neither bound is given (the legacy endpoint has no
+ * "latest only" default) — plus the user rows of every voter (one query); the poll's current
+ * questions come with the results (`currentQuestions`, loaded with the poll).
+ * @throws NotFoundError, InvalidParameterError (reversed range).
+ */
+export async function getPollResultsWithVoters(
+  actor: Actor,
+  id: number,
+  range: { from?: Date; to?: Date },
+  client: Tx = db,
+): Promise<PollResultsWithVoters> {
+  const now = new Date();
+  // A `from` in the future with no `to` is an empty range here, not a reversed one.
+  const until = range.to ?? (range.from && range.from.getTime() > now.getTime() ? range.from : undefined);
+  const results = await getPollVotes(actor, id, { since: range.from ?? BEGINNING, until }, { access: "creator_or_member", now }, client);
+  const voterIds = new Set<number>();
+  for (const instance of results.instances) {
+    for (const q of instance.questions) {
+      for (const c of q.choices ?? []) for (const v of c.voters ?? []) voterIds.add(v.id);
+      for (const r of q.responses ?? []) if (r.voter) voterIds.add(r.voter.id);
+    }
+  }
+  const voters = voterIds.size
+    ? await client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userCardSelect })
+    : [];
+  return { results, voters, questions: results.currentQuestions };
 }

@@ -10,9 +10,10 @@ import { z } from "zod";
 import type {} from "zod-openapi";
 import { zDate } from "@/lib/api/query";
 import { V1_REPORT_LIMIT, zStandupPartial, zUserRef, zV1Bool, zV1Id } from "@/lib/api/v1/requests";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 
 /** A numeric path id (`parseId`: 1..2147483647; anything else is 404). */
-const zPathId = (description: string) => z.number().int().min(1).max(2147483647).meta({ description, example: 42 });
+const zPathId = (description: string) => z.number().int().min(1).max(MAX_DB_ID).meta({ description, example: 42 });
 
 export const standupIdPath = z.object({ standupId: zPathId("Standup id.") });
 export const pollIdPath = z.object({ pollId: zPathId("Poll id.") });

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { childEnv } from "@/lib/env";
 
 /** Line logger. */
 export type Log = (line: string) => void;
@@ -69,7 +70,7 @@ export function prismaClientMissing(root = process.cwd()): boolean {
 }
 
 function runNode(args: string[], env: Record<string, string>, root: string): number {
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: childEnv(env) });
   if (r.error) throw r.error;
   return r.status ?? 1;
 }

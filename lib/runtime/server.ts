@@ -11,15 +11,15 @@
  * PostgreSQL, and exits 0.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { disconnectDb } from "@/lib/db";
+import { authSecret, childEnv, databaseUrl, dataDir, nextAuthSecretSetting, setDatabaseUrl } from "@/lib/env";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
-import { DatabaseBusyError, dataDir, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
+import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { forgetWebUrl, recordWebUrl } from "@/lib/runtime/web-address";
 
@@ -42,18 +42,6 @@ export function assertPortFree(port: number, host = "0.0.0.0"): Promise<void> {
     );
     srv.listen(port, host, () => srv.close(() => resolve()));
   });
-}
-
-/** Reads `AUTH_SECRET` (or `NEXTAUTH_SECRET`), else reads or creates `<data dir>/auth-secret` (mode 0600) with 32 random bytes. */
-export function ensureAuthSecret(dir = dataDir()): string {
-  const fromEnv = process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET;
-  if (fromEnv) return fromEnv;
-  const file = path.join(dir, "auth-secret");
-  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
-  fs.mkdirSync(dir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
 }
 
 /** True when the database has at least one team (the seed has run or real data exists). */
@@ -202,7 +190,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
 
   try {
     await assertPortFree(port);
-    let url = process.env.DATABASE_URL;
+    let url = databaseUrl();
     if (url) {
       log(`Using the PostgreSQL of DATABASE_URL (${new URL(url).host}).`);
     } else {
@@ -213,14 +201,14 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
         },
       });
       url = database.url;
-      process.env.DATABASE_URL = url;
+      setDatabaseUrl(url);
       log(`Embedded PostgreSQL running on 127.0.0.1:${database.port} (data in ${dataDir()}).`);
     }
     if (await abortIfStopping()) return await stopped;
     const migrations = await applyMigrations(url, log);
     log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
     await seedIfEmpty(url, log, root);
-    const authSecret = ensureAuthSecret();
+    const secret = authSecret();
     if (await abortIfStopping()) return await stopped;
     worker = await startWorker({ connectionString: url, log });
     if (await abortIfStopping()) return await stopped;
@@ -229,14 +217,13 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     next = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
-      env: {
-        ...process.env,
+      env: childEnv({
         DATABASE_URL: url,
-        AUTH_SECRET: authSecret,
-        NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? authSecret,
+        AUTH_SECRET: secret,
+        NEXTAUTH_SECRET: nextAuthSecretSetting() ?? secret,
         PORT: String(port),
         NEXT_TELEMETRY_DISABLED: "1",
-      },
+      }),
     });
     next.once("exit", (code, signal) => {
       if (!stopping) void shutdown(1, `The Next.js server exited unexpectedly (${signal ?? `code ${code}`}): stopping.`);

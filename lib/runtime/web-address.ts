@@ -7,7 +7,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { dataDir, readLiveLock } from "@/lib/runtime/embedded-postgres";
+import { dataDir, portSetting } from "@/lib/env";
+import { readLiveLock } from "@/lib/runtime/embedded-postgres";
 
 const FILE = "web-url";
 
@@ -26,7 +27,7 @@ export function forgetWebUrl(dir = dataDir()): void {
  * Base URL of the server to show in hints: `PORT` of the environment when set, else the URL the
  * running `npm start` recorded (while its lock is live), else http://localhost:3000.
  */
-export function webUrlHint(env: Record<string, string | undefined> = process.env, dir = dataDir()): string {
+export function webUrlHint(env: Record<string, string | undefined> = { PORT: portSetting() }, dir = dataDir()): string {
   if (env.PORT) return `http://localhost:${env.PORT}`;
   const file = path.join(dir, FILE);
   if (readLiveLock(dir) && fs.existsSync(file)) {

@@ -2,12 +2,12 @@
  * Calendar helpers for the seed: local dates as "YYYY-MM-DD" keys, weekday names ("Mon".."Sun")
  * and the UTC instant of a local wall-clock time in an IANA timezone (DST rules of lib/domain/schedule.ts).
  */
+import { WEEKDAYS } from "@/lib/domain/constants";
 import { instantAtLocal, localDateOf } from "@/lib/domain/schedule";
 
 /** A local calendar date, "YYYY-MM-DD". */
 export type DateKey = string;
 
-export const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 const MS_PER_DAY = 86_400_000;
@@ -25,11 +25,6 @@ export function addDays(key: DateKey, days: number): DateKey {
 /** Weekday name of a local date. */
 export function weekdayOf(key: DateKey): Weekday {
   return WEEKDAYS[new Date(`${key}T00:00:00Z`).getUTCDay()] as Weekday;
-}
-
-/** Whole days from `a` to `b` (positive when b is later). */
-export function daysBetween(a: DateKey, b: DateKey): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / MS_PER_DAY);
 }
 
 /** The value Prisma expects for a `@db.Date` column: midnight UTC of the date. */

@@ -9,7 +9,7 @@ import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { hashPassword } from "@/lib/auth/password";
 import type { Db, Tx } from "@/lib/db";
-import { dataDir } from "@/lib/runtime/embedded-postgres";
+import { dataDir, port } from "@/lib/env";
 import { type DemoPlan, planDemoData } from "@/lib/seed/plan";
 import { type SeedCounts, writePlan } from "@/lib/seed/write";
 
@@ -125,7 +125,7 @@ export async function seedDemoData(options: SeedOptions): Promise<SeedResult> {
       `${h.reports.length} reports, ${h.votes.length} votes (${Date.now() - started} ms)`,
   );
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const baseUrl = options.baseUrl ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  const baseUrl = options.baseUrl ?? `http://localhost:${port()}`;
 
   const { counts, credentials, teams } = await options.db.$transaction(
     async (tx) => {

@@ -2,6 +2,7 @@
  * Writes a DemoPlan into the database in batches (createMany / createManyAndReturn, at most
  * CHUNK rows per statement), resolving the plan's string keys to the generated ids.
  */
+import { recordHistoricalMessages } from "@/lib/chat/outbox";
 import type { Tx } from "@/lib/db";
 import type { DateKey } from "@/lib/seed/dates";
 import { dbDate } from "@/lib/seed/dates";
@@ -332,7 +333,7 @@ export async function writePlan(
       updated_at: p.message.created_at,
     })),
   ];
-  const chatMessages = await inChunksCount(messageRows, (chunk) => tx.chatMessage.createMany({ data: chunk }));
+  const chatMessages = await inChunksCount(messageRows, async (chunk) => ({ count: await recordHistoricalMessages(tx, chunk) }));
 
   const votes = await inChunksCount(
     h.votes.map((v) => ({

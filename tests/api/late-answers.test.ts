@@ -12,7 +12,7 @@ import { DELETE as deleteReport } from "@/app/v2/reports/[reportId]/route";
 import { POST as v2Submit } from "@/app/v2/reports/route";
 import { GET as participationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { db } from "@/lib/db";
-import { WEEKDAYS } from "@/lib/domain/schedule";
+import { WEEKDAYS } from "@/lib/domain/constants";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 

@@ -20,7 +20,7 @@ import {
 import { formatTimeV1, serializeStandupV1 } from "@/lib/api/v1/standups";
 import { profileImgOf } from "@/lib/api/v1/users";
 import { db } from "@/lib/db";
-import { standupV1Select } from "@/lib/domain/standups";
+import { standupSettingsSelect } from "@/lib/domain/standups";
 import { createTestCheckin, createTestReport, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
@@ -246,7 +246,7 @@ describe("GET /v1/me/standups", () => {
 
 describe("v1 standup serializer options", () => {
   it("renders -1 for no automatic asking when asked (create/update responses), HH:MM:SS always", async () => {
-    const row = await db.checkin.findUniqueOrThrow({ where: { id: s.conf.id }, select: standupV1Select });
+    const row = await db.checkin.findUniqueOrThrow({ where: { id: s.conf.id }, select: standupSettingsSelect });
     expect(serializeStandupV1(row).wait_time).toBeNull();
     expect(serializeStandupV1(row, { noWaitTime: -1 }).wait_time).toBe(-1);
     expect(serializeStandupV1({ ...row, wait_time: -1 }).wait_time).toBeNull();

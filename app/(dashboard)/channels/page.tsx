@@ -4,7 +4,7 @@ import { formatDateTime } from "@/components/format";
 import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
-import { listChannelFeed, listTeamChannels } from "@/lib/domain/channel-feed";
+import { listChannelFeed, listTeamChannels } from "@/lib/chat/builtin";
 import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
-import { listStandupsForV1 } from "@/lib/domain/standups";
+import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
 import { loadReportsAction } from "./actions";
 
@@ -26,7 +26,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   };
   const [first, standups, members] = await Promise.all([
     fetchReportsPage(user, filters, null),
-    listStandupsForV1(user, { admin: true }),
+    listStandupSettings(user, { drafts: true, teamWide: true }),
     listTeamMembers(user),
   ]);
   return (

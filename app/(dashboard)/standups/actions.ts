@@ -4,10 +4,16 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getActor } from "@/lib/auth/session";
+import { MAX_QUESTIONS } from "@/lib/domain/constants";
 import { DomainError } from "@/lib/domain/errors";
-import { archiveStandup, duplicateStandup, updateStandup } from "@/lib/domain/standup-admin";
-import { createStandup } from "@/lib/domain/standup-create";
-import { setStandupPrivacy, setStandupState } from "@/lib/domain/standup-state";
+import {
+  archiveStandup,
+  createStandup,
+  duplicateStandup,
+  setStandupPrivacy,
+  setStandupState,
+  updateStandup,
+} from "@/lib/domain/standup-writes";
 
 export type StandupFormState = { error?: string };
 
@@ -18,7 +24,7 @@ const questionSchema = z.object({
 
 const formSchema = z.object({
   name: z.string().trim().min(1, "Give the standup a name").max(200),
-  questions: z.array(questionSchema).min(1, "Add at least one question").max(30),
+  questions: z.array(questionSchema).min(1, "Add at least one question").max(MAX_QUESTIONS),
   days: z.array(z.string()).min(1, "Pick at least one day"),
   time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, "Pick a time"),
   timezone: z.string().min(1),

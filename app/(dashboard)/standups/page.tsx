@@ -4,7 +4,7 @@ import { formatPercent, formatTime } from "@/components/format";
 import { LinkButton } from "@/components/ui/button";
 import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { getStandupSummaries } from "@/lib/domain/dashboard";
-import { listStandupsForV1 } from "@/lib/domain/standups";
+import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Standups" };
 export default async function StandupsPage() {
   const user = await requireUser();
   // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
-  const standups = (await listStandupsForV1(user, { admin: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const standups = (await listStandupSettings(user, { drafts: true, teamWide: true })).sort((a, b) => a.name.localeCompare(b.name));
   const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
   return (
     <>

@@ -9,22 +9,24 @@ import { readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollV1 } from "@/lib/api/v1/polls";
 import { parseV1PollCreateBody } from "@/lib/api/v1/requests";
-import { createPollForV1, listPollsForV1 } from "@/lib/domain/standup-admin";
+import { transaction } from "@/lib/db";
+import { createPoll, getPollSettings, listPollSettings } from "@/lib/domain/polls";
 
 export const GET = apiRoute("v1", async ({ actor }) => {
-  const rows = await listPollsForV1(actor);
+  const rows = await listPollSettings(actor);
   return json(rows.map(serializePollV1));
 });
 
 export const POST = apiRoute("v1", async ({ request, actor }) => {
   const body = parseV1PollCreateBody(await readJson(request));
-  const row = await createPollForV1(actor, {
+  const input = {
     name: body.name,
     question: body.question,
     choices: body.choices,
     broadcastChannel: body.channel,
     duration: body.duration,
-  });
+  };
+  const row = await transaction(async (tx) => getPollSettings(actor, (await createPoll(actor, input, tx)).id, tx));
   return json(serializePollV1(row));
 });
 

@@ -11,17 +11,23 @@ import { readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
 import { parseV1ReportCreateBody, parseV1ReportListQuery } from "@/lib/api/v1/requests";
-import { listReportsForV1, submitReportForV1 } from "@/lib/domain/standup-admin";
+import { transaction } from "@/lib/db";
+import { submitReport } from "@/lib/domain/report-writes";
+import { getOwnReport, searchReports } from "@/lib/domain/reports";
 
 export const GET = apiRoute("v1", async ({ url, actor }) => {
   const { html, ...filters } = parseV1ReportListQuery(url);
-  const rows = await listReportsForV1(actor, filters);
+  const rows = await searchReports(actor, filters);
   return json(rows.map((row) => serializeReportListItemV1(row, { html })));
 });
 
 export const POST = apiRoute("v1", async ({ request, actor }) => {
   const body = parseV1ReportCreateBody(await readJson(request));
-  const row = await submitReportForV1(actor, body);
+  // v1 rules: the standup's creator may submit without being a member; any subset of the questions.
+  const row = await transaction(async (tx) => {
+    const { reportId } = await submitReport(actor, { ...body, allowOwner: true, requireAllQuestions: false }, tx);
+    return getOwnReport(actor, reportId, tx);
+  });
   return json(serializeReportCreatedV1(row));
 });
 

@@ -10,18 +10,18 @@ import { parseWith, queryObject, readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupCreateBody } from "@/lib/api/v1/requests";
 import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
-import { createStandupForV1 } from "@/lib/domain/standup-admin";
-import { listStandupsForV1 } from "@/lib/domain/standups";
+import { createStandupFromConfig } from "@/lib/domain/standup-writes";
+import { listStandupSettings } from "@/lib/domain/standups";
 
 export const GET = apiRoute("v1", async ({ url, actor }) => {
   const { admin } = parseWith(v1StandupListQuerySchema, queryObject(url));
-  const rows = await listStandupsForV1(actor, { admin });
+  const rows = await listStandupSettings(actor, { drafts: true, teamWide: admin });
   return json(rows.map((row) => serializeStandupV1(row)));
 });
 
 export const POST = apiRoute("v1", async ({ request, actor }) => {
   const input = parseV1StandupCreateBody(await readJson(request));
-  const row = await createStandupForV1(actor, input);
+  const row = await createStandupFromConfig(actor, input);
   return json(serializeStandupV1(row, { noWaitTime: -1 }));
 });
 

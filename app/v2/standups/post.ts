@@ -7,7 +7,7 @@ import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
 import { checkinReadQuerySchema, serializeCheckinV2 } from "@/lib/api/v2/standups";
-import { createStandup } from "@/lib/domain/standup-create";
+import { createStandup } from "@/lib/domain/standup-writes";
 import { getStandup } from "@/lib/domain/standups";
 
 export const POST = apiWriteRoute({

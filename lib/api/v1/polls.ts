@@ -1,7 +1,7 @@
 /**
  * Legacy (v1) poll serializers: the v1 poll (spec §2.8 + compatibility.md "Poll") and the v1 poll
  * results (spec §2.8 "v1 poll results" + compatibility.md "Poll votes"). Rows come from
- * `pollV1Select` / `getPollResultsForV1` (lib/domain/standup-admin.ts).
+ * `pollSettingsSelect` / `getPollResultsWithVoters` (lib/domain/polls.ts, lib/domain/votes.ts).
  *
  * Decisions where the spec is silent:
  * - `time` is "HH:MM:SS"; `sync_channel` and `channel` are channel names ("" when none).
@@ -17,7 +17,8 @@
  */
 import { formatTimeV1 } from "@/lib/api/v1/standups";
 import { serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
-import type { PollResultsWithVoters, PollV1View } from "@/lib/domain/standup-admin";
+import type { PollSettingsView } from "@/lib/domain/polls";
+import type { PollResultsWithVoters } from "@/lib/domain/votes";
 
 export type V1Recurrence = { type: string; repeat: unknown; every: unknown; day: unknown; month: unknown };
 
@@ -52,7 +53,7 @@ export type V1Poll = {
   duration: number | null;
 };
 
-function recurrenceOf(row: PollV1View): V1Recurrence {
+function recurrenceOf(row: PollSettingsView): V1Recurrence {
   const r = row.recurrence;
   if (r && typeof r === "object" && !Array.isArray(r) && typeof (r as { type?: unknown }).type === "string") {
     const o = r as Record<string, unknown>;
@@ -61,8 +62,8 @@ function recurrenceOf(row: PollV1View): V1Recurrence {
   return { type: "weekly", repeat: null, every: 1, day: [...row.days], month: null };
 }
 
-/** Serializes a v1 poll loaded with `pollV1Select`. */
-export function serializePollV1(row: PollV1View): V1Poll {
+/** Serializes a v1 poll loaded with `pollSettingsSelect`. */
+export function serializePollV1(row: PollSettingsView): V1Poll {
   return {
     id: row.id,
     name: row.name,

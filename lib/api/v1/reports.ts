@@ -1,7 +1,7 @@
 /**
  * Legacy (v1) report serializers (spec §2.8 "v1 report (list item)" and "(create response)",
  * compatibility.md "Report list item" / "Report create response"). Rows come from
- * `reportV1Select` (lib/domain/standup-admin.ts).
+ * `reportDetailSelect` (lib/domain/reports.ts).
  *
  * Decisions where the spec is silent:
  * - `timestamp` is the submission time in whole Unix seconds (floored); `started_at` falls back to
@@ -18,7 +18,8 @@
  */
 import { renderAnswerHtml } from "@/lib/api/v1/html";
 import { profileImgOf, roleOf, type V1Role } from "@/lib/api/v1/users";
-import type { ReportV1View } from "@/lib/domain/standup-admin";
+import { reportAuthor } from "@/lib/domain/access";
+import type { ReportDetailView } from "@/lib/domain/reports";
 
 export type V1ProfileImg = Record<"image_24" | "image_32" | "image_48" | "image_72" | "image_192" | "image_512" | "image_original", string>;
 
@@ -74,11 +75,11 @@ export function profileImgSizes(user: { avatar_url: string | null; email: string
   return { image_24: url, image_32: url, image_48: url, image_72: url, image_192: url, image_512: url, image_original: url };
 }
 
-function memberOf(row: ReportV1View): V1ReportMember {
+function memberOf(row: ReportDetailView): V1ReportMember {
   return { id: row.user.chat_id, username: row.user.username, realname: row.user.realname, profileImg: profileImgSizes(row.user) };
 }
 
-function answersOf(row: ReportV1View, html: boolean): V1ReportAnswer[] {
+function answersOf(row: ReportDetailView, html: boolean): V1ReportAnswer[] {
   return row.answers.map((a) => ({
     id: a.id,
     question: a.question.text,
@@ -89,20 +90,9 @@ function answersOf(row: ReportV1View, html: boolean): V1ReportAnswer[] {
   }));
 }
 
-/**
- * True when the report hides its author: the report's stored flag, fixed at submission to
- * "standup anonymous OR report anonymous" — the same rule as v2 (lib/api/v2/reports.ts), so one
- * report reads the same through both versions; making a standup anonymous later does not rewrite
- * past reports. (Filtering by another user's id still skips every report of a standup that is
- * anonymous now: lib/domain/standup-admin.ts `listReportsForV1`.)
- */
-function isAnonymous(row: ReportV1View): boolean {
-  return row.is_anonymous;
-}
-
-/** Serializes a v1 report list item; `member` is omitted for anonymous reports; `html` renders answers as safe HTML. */
-export function serializeReportListItemV1(row: ReportV1View, opts: { html?: boolean } = {}): V1ReportListItem {
-  const anonymous = isAnonymous(row);
+/** Serializes a v1 report list item; `member` is omitted for anonymous reports (`reportAuthor`, lib/domain/access.ts); `html` renders answers as safe HTML. */
+export function serializeReportListItemV1(row: ReportDetailView, opts: { html?: boolean } = {}): V1ReportListItem {
+  const member = reportAuthor(row, row.user);
   const ts = row.chat_messages[0]?.ts ?? null;
   const out: V1ReportListItem = {
     id: row.id,
@@ -110,19 +100,19 @@ export function serializeReportListItemV1(row: ReportV1View, opts: { html?: bool
     standup_name: row.checkin.name,
     timestamp: unix(row.submitted_at ?? row.created_at),
     channel: row.checkin.broadcast_channel?.name ?? "",
-    is_anonymous: anonymous,
+    is_anonymous: member === null,
     broadcast_thread: row.checkin.broadcast_thread,
     is_confidential: row.checkin.is_confidential,
     chat_ts: ts,
     slack_ts: ts,
     questions: answersOf(row, opts.html ?? false),
   };
-  if (!anonymous) out.member = memberOf(row);
+  if (member) out.member = memberOf(row);
   return out;
 }
 
 /** Serializes the create response of POST /v1/reports/ (always with `member` and its `role`: it is the caller's own report). */
-export function serializeReportCreatedV1(row: ReportV1View): V1ReportCreated {
+export function serializeReportCreatedV1(row: ReportDetailView): V1ReportCreated {
   const message = row.chat_messages[0];
   const doneAt = row.submitted_at ?? row.created_at;
   return {
@@ -135,7 +125,7 @@ export function serializeReportCreatedV1(row: ReportV1View): V1ReportCreated {
     done_at: Math.max(1, unix(doneAt)),
     broadcasted_at: message ? message.created_at.toISOString() : null,
     channel: row.checkin.broadcast_channel?.name ?? "",
-    is_anonymous: isAnonymous(row),
+    is_anonymous: reportAuthor(row, row.user) === null,
     member: { ...memberOf(row), role: roleOf(row.user) },
     answers: answersOf(row, false),
   };

@@ -11,8 +11,11 @@
  */
 import { z } from "zod";
 import { isDateOnly, parseDateValue, parseWith } from "@/lib/api/query";
+import { DAY_NAMES, MAX_DB_ID, MAX_QUESTIONS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
-import type { LegacyReportFilters, StandupConfig, StandupQuestionConfig, UserRef } from "@/lib/domain/standup-admin";
+import type { UserRef } from "@/lib/domain/members";
+import type { ReportSearchFilters } from "@/lib/domain/reports";
+import type { StandupConfig, StandupQuestionConfig } from "@/lib/domain/standup-config";
 
 // ---------------------------------------------------------------------------------------------
 // building blocks
@@ -27,13 +30,10 @@ export const zV1Bool = z.union([z.boolean(), z.number(), z.string()]).transform(
   return z.NEVER;
 });
 
-/** Largest numeric id (PostgreSQL integer); larger numbers cannot name a row. */
-const MAX_ID = 2147483647;
-
 /** A positive integer id as a JSON number or a numeric string. */
 export const zV1Id = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const v = typeof value === "number" ? value : /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(v) || v < 1 || v > MAX_ID) {
+  if (!Number.isInteger(v) || v < 1 || v > MAX_DB_ID) {
     ctx.addIssue({ code: "custom", message: "must be a positive integer id" });
     return z.NEVER;
   }
@@ -46,14 +46,14 @@ export const zV1Id = z.union([z.number(), z.string()]).transform((value, ctx) =>
  */
 export const zUserRef = z.union([z.number(), z.string()]).transform((value, ctx): UserRef => {
   if (typeof value === "number") {
-    if (Number.isInteger(value) && value > 0 && value <= MAX_ID) return value;
+    if (Number.isInteger(value) && value > 0 && value <= MAX_DB_ID) return value;
     ctx.addIssue({ code: "custom", message: "must be a user id" });
     return z.NEVER;
   }
   const v = value.trim();
   if (/^\d+$/.test(v)) {
     const n = Number(v);
-    if (n > 0 && n <= MAX_ID) return n;
+    if (n > 0 && n <= MAX_DB_ID) return n;
     ctx.addIssue({ code: "custom", message: `invalid user id "${value}"` });
     return z.NEVER;
   }
@@ -86,7 +86,6 @@ const zText = (label: string, max = 200) =>
     .pipe(z.string().min(1, `${label} must not be empty`).max(max, `${label} is too long (max ${max})`));
 
 /** `days`: three-letter day names, case-insensitive, normalised to "Mon".."Sun" (a CSV string is accepted too). */
-const DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 const zDays = z.union([z.array(z.string()), z.string()]).transform((value, ctx) => {
   const parts = (Array.isArray(value) ? value : value.split(",")).map((d) => d.trim()).filter(Boolean);
   const out: string[] = [];
@@ -124,12 +123,8 @@ const zQuestion = z.union([
     })
     .transform((q) => ({ text: q.question ?? q.text ?? "", choices: q.answer_choices ?? q.choices ?? undefined })),
 ]);
-/**
- * Most questions a v1 standup body may carry: the limit PATCH/PUT/duplicate already hit in
- * lib/domain/standup-admin.ts, applied here so POST /v1/standups/ (the shared `createStandup`,
- * which has none) answers the same 400.
- */
-const MAX_QUESTIONS = 30;
+// MAX_QUESTIONS: the limit PATCH/PUT/duplicate already hit in lib/domain/standup-config.ts,
+// applied here so POST /v1/standups/ (the shared `createStandup`, which has none) answers the same 400.
 
 const zQuestions = z
   .array(zQuestion)
@@ -188,10 +183,10 @@ function unixSeconds(label: string, value: string | null): Date | undefined {
 }
 
 /**
- * Parsed query of GET /v1/reports/: the domain filters of `listReportsForV1` (`userRefs` combines
+ * Parsed query of GET /v1/reports/: the domain filters of `searchReports` (`userRefs` combines
  * user_id and user_ids) plus the `html` rendering flag.
  */
-export type V1ReportListQuery = LegacyReportFilters & { html: boolean };
+export type V1ReportListQuery = ReportSearchFilters & { html: boolean };
 
 /** Default and maximum page size of GET /v1/reports/ (spec §8). */
 export const V1_REPORT_LIMIT = { default: 30, max: 100 } as const;

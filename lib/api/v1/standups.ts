@@ -1,6 +1,6 @@
 /**
  * Legacy (v1) standup serializer: spec §2.8 plus every extra field of compatibility.md
- * ("Standup", "Standup question"). Rows come from `standupV1Select` (lib/domain/standups.ts).
+ * ("Standup", "Standup question"). Rows come from `standupSettingsSelect` (lib/domain/standups.ts).
  *
  * Decisions where the spec is silent:
  * - `time` is "HH:MM:SS" everywhere; `channel` / `sync_channel` are channel names (without '#'),
@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { zBoolString } from "@/lib/api/query";
 import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
-import type { StandupV1View } from "@/lib/domain/standups";
+import type { StandupSettingsView } from "@/lib/domain/standups";
 
 /**
  * Query of GET /v1/standups/ and /v1/me/standups: `admin` is true/false/1/0; a bare `?admin`
@@ -86,7 +86,7 @@ export function formatTimeV1(time: string): string {
 }
 
 /** Serializes one v1 standup question. */
-export function serializeStandupQuestionV1(q: StandupV1View["questions"][number]): V1StandupQuestion {
+export function serializeStandupQuestionV1(q: StandupSettingsView["questions"][number]): V1StandupQuestion {
   return {
     id: q.id,
     color: q.color,
@@ -105,8 +105,8 @@ export function serializeStandupQuestionV1(q: StandupV1View["questions"][number]
   };
 }
 
-/** Serializes a v1 standup loaded with `standupV1Select`. */
-export function serializeStandupV1(row: StandupV1View, opts: SerializeStandupV1Options = {}): V1Standup {
+/** Serializes a v1 standup loaded with `standupSettingsSelect`. */
+export function serializeStandupV1(row: StandupSettingsView, opts: SerializeStandupV1Options = {}): V1Standup {
   const noWaitTime = opts.noWaitTime === undefined ? null : opts.noWaitTime;
   return {
     id: row.id,

@@ -4,13 +4,14 @@
  * use the v2 report serializer of lib/api/v2/reports.ts.
  */
 import { z } from "zod";
+import { MAX_DB_ID } from "@/lib/domain/constants";
 import type { AnswerInput, SubmitReportInput } from "@/lib/domain/report-writes";
 
 const zDbId = z
   .number({ message: "must be a number" })
   .int("must be an integer")
   .min(1, "must be a positive integer")
-  .max(2147483647, "is out of range");
+  .max(MAX_DB_ID, "is out of range");
 
 const zAnswers = z
   .array(z.object({ question_id: zDbId, text: z.string({ message: "must be a string" }) }), {

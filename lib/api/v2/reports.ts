@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { zDate, zLimit } from "@/lib/api/query";
+import { reportAuthor } from "@/lib/domain/access";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { type ReportListFilters, type ReportView, resolveReportWindow } from "@/lib/domain/reports";
 
@@ -94,21 +95,20 @@ export type V2Report = {
 };
 
 /**
- * Serializes a report (spec §2.4). Anonymity is the report's stored flag, set at submission to
- * "standup anonymous OR report anonymous" (spec: "True if either the standup or the report was
- * anonymous at submission"); changing the standup's flag later does not rewrite past reports.
+ * Serializes a report (spec §2.4). Anonymity is the one rule of `reportAuthor` (lib/domain/access.ts):
+ * the stored flag, set at submission to "standup anonymous OR report anonymous".
  * Anonymous: `user_id` null and `is_anonymous` true. `answers` appear when loaded (omitted for
  * view=summary).
  */
 export function serializeReportV2(row: ReportView): V2Report {
-  const anonymous = row.is_anonymous;
+  const author = reportAuthor(row, row.user.chat_id);
   const out: V2Report = {
     id: row.id,
     standup_id: row.checkin_id,
     standup_name: row.checkin.name,
-    user_id: anonymous ? null : row.user.chat_id,
+    user_id: author,
     posted_at: row.submitted_at.toISOString(),
-    is_anonymous: anonymous,
+    is_anonymous: author === null,
     is_confidential: row.checkin.is_confidential,
   };
   if (row.answers) {

@@ -1,10 +1,10 @@
 /**
  * POST /v2/standups at the HTTP edge (spec §4.2): the body schema and its mapping onto the
- * version-neutral `createStandup` input (lib/domain/standup-create.ts). The response is the v2
+ * version-neutral `createStandup` input (lib/domain/standup-writes.ts). The response is the v2
  * standup serializer of lib/api/v2/standups.ts.
  */
 import { z } from "zod";
-import type { CreateStandupInput } from "@/lib/domain/standup-create";
+import type { CreateStandupInput } from "@/lib/domain/standup-writes";
 
 const zText = z.string().trim().min(1, "must not be empty");
 

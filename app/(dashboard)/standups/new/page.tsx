@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { loadFormOptions } from "@/components/standups/form-options";
 import { StandupForm } from "@/components/standups/standup-form";
 import { Card, PageHeader } from "@/components/ui/card";
+import { WORK_DAYS } from "@/lib/domain/constants";
 import { requireUser } from "../../load";
 import { createStandupAction } from "../actions";
 
@@ -31,7 +32,7 @@ export default async function NewStandupPage() {
               { text: "What will you do today?", choices: [] },
               { text: "Anything blocking your progress?", choices: [] },
             ],
-            days: ["Mon", "Tue", "Wed", "Thu", "Fri"],
+            days: [...WORK_DAYS],
             time: "09:30",
             timezone: user.timezone,
             broadcastChannel: "",

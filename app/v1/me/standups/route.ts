@@ -7,11 +7,11 @@ import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
-import { listStandupsForV1 } from "@/lib/domain/standups";
+import { listStandupSettings } from "@/lib/domain/standups";
 
 export const GET = apiRoute("v1", async ({ url, actor }) => {
   const { admin } = parseWith(v1StandupListQuerySchema, queryObject(url));
-  const rows = await listStandupsForV1(actor, { admin });
+  const rows = await listStandupSettings(actor, { drafts: true, teamWide: admin });
   return json(rows.map((row) => serializeStandupV1(row)));
 });
 

@@ -4,10 +4,10 @@ import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollV1 } from "@/lib/api/v1/polls";
-import { getPollForV1 } from "@/lib/domain/standup-admin";
+import { getPollSettings } from "@/lib/domain/polls";
 
 export const GET = apiRoute<{ id: string }>("v1", async ({ actor, params }) => {
-  const row = await getPollForV1(actor, parseId(params.id, "Poll"));
+  const row = await getPollSettings(actor, parseId(params.id, "Poll"));
   return json(serializePollV1(row));
 });
 

@@ -9,12 +9,13 @@ import { parseId, readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupPatchBody, parseV1StandupPutBody } from "@/lib/api/v1/requests";
 import { serializeStandupV1 } from "@/lib/api/v1/standups";
-import { archiveStandup, getStandupForV1, replaceStandup, updateStandup } from "@/lib/domain/standup-admin";
+import { archiveStandup, replaceStandup, updateStandup } from "@/lib/domain/standup-writes";
+import { getStandupSettings } from "@/lib/domain/standups";
 
 type Params = { id: string };
 
 export const GET = apiRoute<Params>("v1", async ({ actor, params }) => {
-  const row = await getStandupForV1(actor, parseId(params.id, "Standup"));
+  const row = await getStandupSettings(actor, parseId(params.id, "Standup"));
   return json(serializeStandupV1(row));
 });
 

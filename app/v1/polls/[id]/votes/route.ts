@@ -9,11 +9,11 @@ import { parseId } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { serializePollResultsV1 } from "@/lib/api/v1/polls";
 import { parseV1PollVotesQuery } from "@/lib/api/v1/requests";
-import { getPollResultsForV1 } from "@/lib/domain/standup-admin";
+import { getPollResultsWithVoters } from "@/lib/domain/votes";
 
 export const GET = apiRoute<{ id: string }>("v1", async ({ url, actor, params }) => {
   const id = parseId(params.id, "Poll");
-  const results = await getPollResultsForV1(actor, id, parseV1PollVotesQuery(url));
+  const results = await getPollResultsWithVoters(actor, id, parseV1PollVotesQuery(url));
   return json(serializePollResultsV1(results));
 });
 

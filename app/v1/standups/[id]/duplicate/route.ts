@@ -8,7 +8,7 @@ import { parseId, readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupDuplicateBody } from "@/lib/api/v1/requests";
 import { serializeStandupV1 } from "@/lib/api/v1/standups";
-import { duplicateStandup } from "@/lib/domain/standup-admin";
+import { duplicateStandup } from "@/lib/domain/standup-writes";
 
 export const POST = apiRoute<{ id: string }>("v1", async ({ request, actor, params }) => {
   const id = parseId(params.id, "Standup");

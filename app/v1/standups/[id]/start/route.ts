@@ -8,7 +8,7 @@ import { apiRoute, preflight } from "@/lib/api/handler";
 import { parseId, readJson } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import { parseV1StandupStartBody } from "@/lib/api/v1/requests";
-import { startStandup } from "@/lib/domain/standup-admin";
+import { startStandup } from "@/lib/domain/occurrences";
 
 export const POST = apiRoute<{ id: string }>("v1", async ({ request, actor, params }) => {
   const id = parseId(params.id, "Standup");

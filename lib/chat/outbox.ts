@@ -1,15 +1,18 @@
 /**
- * The broadcast outbox (spec §6, issue #3 "Side effects"): chat messages for reports and polls are
- * written as `chat_messages` rows in the caller's transaction, so a committed change always has its
- * broadcast recorded and a rolled-back one leaves none. Delivery to a chat platform reads rows with
+ * The chat outbox (spec §6, issue #3 "Side effects"), the ONLY writer of `chat_messages` rows:
+ * broadcasts of reports and polls, direct questions, and (seed) historical messages are written
+ * in the caller's transaction, so a committed change always has its message recorded and a
+ * rolled-back one leaves none. Delivery to a chat platform reads rows with
  * `delivery_state = pending`; an updated or removed message is put back to `pending` so the
  * delivery job updates / deletes it on the platform (by `external_ts`). The built-in channel feed
  * reads the rows directly (`deleted_at` null = visible).
  *
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
  */
+import { newChatTs } from "@/lib/chat/ts";
 import type { Tx } from "@/lib/db";
-import { newChatTs } from "@/lib/domain/chat-ts";
+import { reportAuthor } from "@/lib/domain/access";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** The outbox row of a broadcast: its id and `ts` (the `chat_ts` updates and deletes refer to). */
 export type BroadcastRef = { id: number; ts: string; channel_id: number | null };
@@ -52,7 +55,7 @@ async function reportText(tx: Tx, reportId: number) {
     .map((a) => ({ question: a.question.text, answer: a.text }));
   const text = renderReportText({
     standupName: report.checkin.name,
-    authorName: report.is_anonymous ? null : report.user.realname || report.user.username,
+    authorName: reportAuthor(report, report.user.realname || report.user.username),
     answers,
   });
   return { report, text };
@@ -146,4 +149,107 @@ export async function broadcastPoll(
     },
     select: { id: true, ts: true, channel_id: true },
   });
+}
+
+/** One direct question to a member (kind `question`, no channel): the start of their report. */
+export type DirectQuestion = { userId: number; reportId: number | null };
+
+/**
+ * Queues direct questions of one occurrence (kind `question`, `recipient_id` set, no channel),
+ * one per member, with the text of the first question. Used by `askMembers`
+ * (lib/domain/occurrences.ts).
+ * @returns the number of messages queued.
+ */
+export async function queueDirectQuestions(
+  tx: Tx,
+  input: { teamId: number; checkinId: number; occurrenceId: number; text: string; to: DirectQuestion[] },
+  now: Date = new Date(),
+): Promise<number> {
+  if (input.to.length === 0) return 0;
+  const r = await tx.chatMessage.createMany({
+    data: input.to.map((q) => ({
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "question" as const,
+      channel_id: null,
+      recipient_id: q.userId,
+      checkin_id: input.checkinId,
+      occurrence_id: input.occurrenceId,
+      report_id: q.reportId,
+      text: input.text,
+    })),
+  });
+  return r.count;
+}
+
+/** A direct message to one member about one occurrence: its question or a reminder (issue 10). */
+export type DirectMessage = {
+  kind: "question" | "reminder";
+  teamId: number;
+  recipientId: number;
+  checkinId: number;
+  occurrenceId: number;
+  reportId: number | null;
+  text: string;
+};
+
+/**
+ * Queues direct messages (kind `question` or `reminder`, `recipient_id` set, no channel) in one
+ * statement. `blocks` carry the answer action (`{action: "answer", checkin_id, occurrence_id}`) so
+ * adapters can render a button or open the answer form. Used by the asking and reminder passes
+ * (lib/domain/asking.ts, lib/domain/reminders.ts).
+ * @returns the number of messages queued.
+ */
+export async function queueDirectMessages(tx: Tx, messages: DirectMessage[], now: Date = new Date()): Promise<number> {
+  if (messages.length === 0) return 0;
+  const r = await tx.chatMessage.createMany({
+    data: messages.map((m) => ({
+      team_id: m.teamId,
+      ts: newChatTs(now),
+      kind: m.kind,
+      channel_id: null,
+      recipient_id: m.recipientId,
+      checkin_id: m.checkinId,
+      occurrence_id: m.occurrenceId,
+      report_id: m.reportId,
+      text: m.text,
+      blocks: { action: "answer", checkin_id: m.checkinId, occurrence_id: m.occurrenceId },
+      created_at: now,
+    })),
+  });
+  return r.count;
+}
+
+/**
+ * Posts the results of a closed poll broadcast to its channel (kind `poll_results`).
+ * @returns the outbox row.
+ */
+export async function postPollResults(
+  tx: Tx,
+  input: { teamId: number; pollId: number; occurrenceId: number; channelId: number; text: string },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "poll_results",
+      channel_id: input.channelId,
+      checkin_id: input.pollId,
+      occurrence_id: input.occurrenceId,
+      text: input.text,
+      created_at: now,
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
+/**
+ * Writes already-delivered historical messages in bulk (the demo seed's history: rows carry their
+ * own `ts`, timestamps and delivery state).
+ * @returns the number of rows written.
+ */
+export async function recordHistoricalMessages(tx: Tx, rows: Prisma.ChatMessageCreateManyInput[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  return (await tx.chatMessage.createMany({ data: rows })).count;
 }

@@ -1,0 +1,180 @@
+/**
+ * Who may see and change what (spec §2.3, §2.4, §3, §4.2, §4.3, §5): every visibility `where`
+ * and every permission check of the API and the dashboard, in one place. Rules are Prisma `where`
+ * builders applied inside queries (never by filtering rows after loading), so pagination,
+ * counts and existence checks all see the same set. Everything is scoped to the actor's team.
+ *
+ * - Standups, `standupWhere(actor, { drafts, teamWide })`: kind standup; a standup's creator always
+ *   sees it; anyone else sees it when it is active or paused, not confidential, and they are a
+ *   member — or, with `teamWide` and a team-admin actor, without being a member. Drafts (creator
+ *   only) are included with `drafts`; archived standups never are. Default (no options): the v2
+ *   rule; `{ drafts: true }`: the legacy standup list; `{ drafts: true, teamWide: true }`: the
+ *   dashboard, single legacy standups and every standup edit.
+ * - Polls, `pollWhere(actor, { participants })`: kind poll, active or paused, created by the actor
+ *   (v2) — or, with `participants`, also polls the actor is a member of (legacy endpoints).
+ * - Reports: `reportListWhere` (submitted reports of ACTIVE visible standups) and
+ *   `reportReadWhere` (one submitted report: own standup, own report, or member of an active
+ *   non-confidential standup).
+ * - Channel messages: `channelMessageWhere` (messages about a confidential standup: creator only).
+ * - Editing a standup: `canEditStandup` (creator or team admin) and `editableStandup`, which loads,
+ *   optionally locks, and checks it.
+ * - Anonymity: `reportAuthor` — the one rule every rendering of a report uses (API v1/v2, chat
+ *   message, dashboard): the stored flag, fixed at submission to "standup anonymous OR report
+ *   anonymous", hides the author.
+ */
+import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** The states anyone but the creator can see (spec §3). */
+export const VISIBLE_STATES = ["active", "paused"] as const;
+
+/** What a check-in read is about: a standup or a poll (the `kind` of a `checkins` row). */
+export type CheckinKind = "standup" | "poll";
+
+/** Options of `standupWhere`. */
+export type StandupScope = {
+  /** Include drafts (their creator only). Default false. */
+  drafts?: boolean;
+  /** For team admins: every non-confidential standup of the team, member or not. Default false. */
+  teamWide?: boolean;
+};
+
+/** Standups (kind standup) the actor can see; see the module comment. */
+export function standupWhere(actor: Actor, scope: StandupScope = {}): Prisma.CheckinWhereInput {
+  const others: Prisma.CheckinWhereInput = { state: { in: [...VISIBLE_STATES] }, is_confidential: false };
+  if (!(scope.teamWide && actor.isAdmin)) others.members = { some: { user_id: actor.userId } };
+  return {
+    team_id: actor.teamId,
+    kind: "standup",
+    state: { in: scope.drafts ? ["active", "paused", "draft"] : [...VISIBLE_STATES] },
+    OR: [{ owner_id: actor.userId }, others],
+  };
+}
+
+/** Polls (kind poll, active or paused) the actor created — or, with `participants`, also takes part in. */
+export function pollWhere(actor: Actor, opts: { participants?: boolean } = {}): Prisma.CheckinWhereInput {
+  const base: Prisma.CheckinWhereInput = { team_id: actor.teamId, kind: "poll", state: { in: [...VISIBLE_STATES] } };
+  if (!opts.participants) return { ...base, owner_id: actor.userId };
+  return { ...base, OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }] };
+}
+
+/** The v2 rule of either kind: `standupWhere` for standups, `pollWhere` (creator) for polls. */
+export function checkinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhereInput {
+  return kind === "poll" ? pollWhere(actor) : standupWhere(actor);
+}
+
+/** Reports that lists show: submitted reports of active standups the actor can see. */
+export function reportListWhere(actor: Actor): Prisma.ReportWhereInput {
+  return {
+    team_id: actor.teamId,
+    status: "submitted",
+    submitted_at: { not: null },
+    checkin: { AND: [standupWhere(actor), { state: "active" }] },
+  };
+}
+
+/**
+ * A single readable report (spec §4.2): submitted, of an active or paused standup of the team, and
+ * either the standup is the actor's own, or it is active and non-confidential and the actor is a
+ * member or the report's author. Reports of paused or confidential standups are not readable by
+ * anyone but the owner, the author included; authors keep their own history in the dashboard.
+ */
+export function reportReadWhere(actor: Actor): Prisma.ReportWhereInput {
+  return {
+    team_id: actor.teamId,
+    status: "submitted",
+    submitted_at: { not: null },
+    checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] } },
+    OR: [
+      { checkin: { owner_id: actor.userId } },
+      { checkin: { state: "active", is_confidential: false }, user_id: actor.userId },
+      { checkin: { state: "active", is_confidential: false, members: { some: { user_id: actor.userId } } } },
+    ],
+  };
+}
+
+/**
+ * The condition every filter by report author adds, so that it never reveals who wrote an
+ * anonymous report: the actor's own reports, and otherwise only reports that are not anonymous
+ * and whose standup is not anonymous now.
+ */
+export function authorFilterWhere(actor: Actor): Prisma.ReportWhereInput {
+  return { OR: [{ user_id: actor.userId }, { is_anonymous: false, checkin: { is_anonymous: false } }] };
+}
+
+/** Channel messages of the team the actor may read: messages about a confidential standup only for its creator. */
+export function channelMessageWhere(actor: Actor): Prisma.ChatMessageWhereInput {
+  return {
+    team_id: actor.teamId,
+    OR: [{ checkin_id: null }, { checkin: { is_confidential: false } }, { checkin: { owner_id: actor.userId } }],
+  };
+}
+
+/**
+ * The author of a report as every rendering shows it: `author`, or null when the report is
+ * anonymous. The stored `is_anonymous` was fixed at submission to "standup anonymous OR report
+ * anonymous" (spec §2.4); making a standup anonymous later does not rewrite past reports.
+ */
+export function reportAuthor<T>(report: { is_anonymous: boolean }, author: T): T | null {
+  return report.is_anonymous ? null : author;
+}
+
+/** True when the actor may change a standup: its creator or a team admin. */
+export function canEditStandup(actor: Actor, standup: { owner_id: number } | { ownerChatId: string }): boolean {
+  if (actor.isAdmin) return true;
+  return "owner_id" in standup ? standup.owner_id === actor.userId : standup.ownerChatId === actor.userChatId;
+}
+
+/** The fields of a standup that edits need, as `editableStandup` returns them. */
+const editableStandupSelect = {
+  id: true,
+  team_id: true,
+  owner_id: true,
+  state: true,
+  time: true,
+  timezone: true,
+  days: true,
+  broadcast_channel_id: true,
+  sync_channel_id: true,
+  sync_channel_members: true,
+} satisfies Prisma.CheckinSelect;
+
+/** A standup loaded by `editableStandup`. */
+export type EditableStandup = Prisma.CheckinGetPayload<{ select: typeof editableStandupSelect }>;
+
+/**
+ * Loads a standup the actor may edit. With `lock`, the row is first locked (`FOR UPDATE`) so
+ * concurrent edits of one standup serialize; visibility is read after the lock, so it reflects any
+ * edit that was waiting on it. Visibility is `standupWhere(actor, { drafts: true, teamWide: true })`
+ * (never archived).
+ * @throws NotFoundError (not visible), ForbiddenError (visible but the actor may not edit it).
+ */
+export async function editableStandup(tx: Tx, actor: Actor, id: number, opts: { lock?: boolean } = {}): Promise<EditableStandup> {
+  if (opts.lock) await tx.$queryRaw`SELECT id FROM checkins WHERE id = ${id} AND team_id = ${actor.teamId} FOR UPDATE`;
+  const row = await tx.checkin.findFirst({
+    where: { AND: [{ id }, standupWhere(actor, { drafts: true, teamWide: true })] },
+    select: editableStandupSelect,
+  });
+  if (!row) throw new NotFoundError("Standup");
+  if (!canEditStandup(actor, row)) throw new ForbiddenError("Only the creator of this standup or a team admin can change it");
+  return row;
+}
+
+/**
+ * The actor's own submitted report, row-locked (`FOR UPDATE`), for editing or discarding. It must
+ * belong to a standup the API can see at all (active or paused): reports of draft or archived
+ * standups are "not visible" (spec §3, §7).
+ * @throws NotFoundError otherwise.
+ */
+export async function lockOwnSubmittedReport(tx: Tx, actor: Actor, reportId: number): Promise<{ id: number; checkin_id: number }> {
+  const rows = await tx.$queryRaw<Array<{ id: number; checkin_id: number }>>`
+    SELECT r.id, r.checkin_id FROM reports r
+    JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
+    WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
+      AND c.kind = 'standup' AND c.state IN ('active', 'paused')
+    FOR UPDATE OF r`;
+  if (!rows.length) throw new NotFoundError("Report");
+  return rows[0];
+}

@@ -1,0 +1,21 @@
+/**
+ * Constants shared by the domain, the API schemas and the dashboard, defined once.
+ */
+
+/** Largest value of a numeric id column (PostgreSQL `integer`); larger numbers name no row. */
+export const MAX_DB_ID = 2_147_483_647;
+
+/** Most questions a standup may have (spec §4.3, dashboard form). */
+export const MAX_QUESTIONS = 30;
+
+/** Longest standup / poll name, in characters (longer names are cut or rejected). */
+export const MAX_NAME_LENGTH = 200;
+
+/** Three-letter weekday names indexed like `Date.getUTCDay()` (Sunday first). */
+export const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+
+/** The same names in calendar order, Monday first (how forms and the API list them). */
+export const DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+
+/** Monday to Friday: the default schedule of a new standup. */
+export const WORK_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"] as const;

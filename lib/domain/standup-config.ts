@@ -1,0 +1,193 @@
+/**
+ * Standup configuration: validating days, times and questions, and applying a (partial)
+ * configuration to a locked standup — shared by every standup write (lib/domain/standup-writes.ts:
+ * create, update, replace, duplicate) of the API (v1 and v2) and the dashboard. Times are local
+ * wall-clock times in the standup's timezone; `waitTime` is in minutes.
+ */
+import type { Tx } from "@/lib/db";
+import type { EditableStandup } from "@/lib/domain/access";
+import type { Actor } from "@/lib/domain/actor";
+import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
+import { MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
+import { InvalidParameterError } from "@/lib/domain/errors";
+import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
+import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
+import { refreshNextRunAt } from "@/lib/domain/scheduler";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
+export const DEFAULT_STANDUP_NAME = "Standup #";
+
+/** One question of a new standup; `choices` (non-empty) makes it multiple-choice. */
+export type NewQuestionInput = { text: string; choices?: string[] | null };
+
+/** A question of a standup configuration; `choices` makes it multiple-choice. */
+export type StandupQuestionConfig = { text: string; choices?: string[] };
+
+/**
+ * A standup configuration change. Every field is optional: `updateStandup` changes only the
+ * fields present; `replaceStandup` and `duplicateStandup` fill the rest (see there).
+ */
+export type StandupConfig = {
+  name?: string;
+  /** Broadcast channel: chat id or name. */
+  channel?: string;
+  /** "HH:MM:SS", "HH:MM" or "HHMM". */
+  time?: string;
+  timezone?: string;
+  /** Minutes after login before asking; null = no automatic asking. */
+  waitTime?: number | null;
+  /** Three-letter day names. */
+  days?: string[];
+  questions?: StandupQuestionConfig[];
+  /** Explicit members (numeric ids or chat ids). */
+  users?: UserRef[];
+  /** Members follow the sync channel (or the broadcast channel when none). */
+  syncChannelMembers?: boolean;
+  /** Channel to sync members from (chat id or name); null clears it. */
+  syncChannel?: string | null;
+  personalised?: boolean;
+};
+
+/** The three questions a standup gets when none are given (spec §4.3 POST/PUT). */
+export const DEFAULT_STANDUP_QUESTIONS: readonly StandupQuestionConfig[] = [
+  { text: "What did you do since the last standup?" },
+  { text: "What will you do today?" },
+  { text: "Anything blocking your progress?" },
+];
+
+/** Normalises three-letter day names. @throws InvalidParameterError for an unknown or long name. */
+export function parseDays(days: readonly string[]): string[] {
+  if (!Array.isArray(days) || days.length === 0) throw new InvalidParameterError("days: at least one day is required");
+  const out: string[] = [];
+  for (const d of days) {
+    const day = typeof d === "string" ? WEEKDAYS.find((w) => w.toLowerCase() === d.trim().toLowerCase()) : undefined;
+    if (!day) throw new InvalidParameterError(`days: "${String(d)}" is not a three-letter day name (Mon, Tue, Wed, Thu, Fri, Sat, Sun)`);
+    if (!out.includes(day)) out.push(day);
+  }
+  return WEEKDAYS.filter((w) => out.includes(w));
+}
+
+/** "HH:MM" or "HH:MM:SS" → "HH:MM:SS". @throws InvalidParameterError */
+export function parseStandupTime(time: string): string {
+  if (typeof time !== "string" || !/^\d{1,2}:\d{2}(:\d{2})?$/.test(time.trim())) {
+    throw new InvalidParameterError(`time: "${String(time)}" must be HH:MM or HH:MM:SS`);
+  }
+  return parseTimeOfDay(time);
+}
+
+/** Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice). @throws InvalidParameterError */
+export function parseQuestions(
+  questions: readonly NewQuestionInput[],
+): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[] }> {
+  if (!Array.isArray(questions) || questions.length === 0) throw new InvalidParameterError("questions: at least one question is required");
+  return questions.map((q, i) => {
+    const text = typeof q?.text === "string" ? q.text.trim() : "";
+    if (!text) throw new InvalidParameterError(`questions.${i}.text: required`);
+    const raw: unknown[] = Array.isArray(q.choices) ? q.choices : [];
+    const choices = raw.map((c) => (typeof c === "string" ? c.trim() : ""));
+    if (choices.some((c: string) => !c)) throw new InvalidParameterError(`questions.${i}.choices: every choice must be a non-empty string`);
+    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices };
+  });
+}
+
+/**
+ * The fields a full configuration (create, replace) must carry: name, channel, time, timezone
+ * and days.
+ * @returns whether members follow the channel: `syncChannelMembers`, defaulting to "no users given".
+ * @throws InvalidParameterError naming the missing fields.
+ */
+export function checkFullConfig(input: StandupConfig): boolean {
+  const missing = (["name", "channel", "time", "timezone", "days"] as const).filter((k) => input[k] === undefined);
+  if (missing.length) throw new InvalidParameterError(`${missing.join(", ")}: required`);
+  return input.syncChannelMembers ?? !input.users?.length;
+}
+
+/** Validates and writes the fields present in `input` onto a locked standup. */
+export async function applyConfig(
+  tx: Tx,
+  actor: Actor,
+  current: Pick<EditableStandup, "id" | "team_id" | "broadcast_channel_id" | "sync_channel_id" | "sync_channel_members">,
+  input: StandupConfig,
+): Promise<void> {
+  const data: Prisma.CheckinUncheckedUpdateInput = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name) throw new InvalidParameterError("name: must not be empty");
+    data.name = truncate(name, MAX_NAME_LENGTH);
+  }
+  if (input.time !== undefined) data.time = parseTimeOfDay(input.time);
+  if (input.timezone !== undefined) {
+    if (!isValidTimezone(input.timezone)) throw new InvalidParameterError(`timezone: unknown timezone "${input.timezone}"`);
+    data.timezone = input.timezone;
+  }
+  if (input.waitTime !== undefined) data.wait_time = input.waitTime === null || input.waitTime < 0 ? null : input.waitTime;
+  if (input.days !== undefined) data.days = parseDays(input.days);
+  if (input.personalised !== undefined) data.personalised = input.personalised;
+
+  let broadcastChannelId = current.broadcast_channel_id;
+  if (input.channel !== undefined) {
+    broadcastChannelId = (await resolveChannel(actor, input.channel, tx)).id;
+    data.broadcast_channel_id = broadcastChannelId;
+  }
+  let syncChannelId = current.sync_channel_id;
+  if (input.syncChannel !== undefined) {
+    syncChannelId = input.syncChannel === null ? null : (await resolveChannel(actor, input.syncChannel, tx)).id;
+    data.sync_channel_id = syncChannelId;
+  }
+
+  // Members: from the channel when syncing is on (re-synced when the flag or a channel changes),
+  // otherwise exactly `users` when given. A sync channel that mirrored the broadcast channel
+  // follows it when the broadcast channel changes.
+  const sync = input.syncChannelMembers ?? (input.users?.length ? false : current.sync_channel_members);
+  data.sync_channel_members = sync;
+  if (!sync) {
+    if (input.users?.length) {
+      await setMembers(tx, current, await resolveUserIds(actor, input.users, tx));
+      if (input.syncChannel === undefined) data.sync_channel_id = null;
+    }
+  } else if (input.syncChannelMembers !== undefined || input.channel !== undefined || input.syncChannel !== undefined) {
+    const mirrored = current.sync_channel_id === null || current.sync_channel_id === current.broadcast_channel_id;
+    const from =
+      input.syncChannel === undefined && input.channel !== undefined && mirrored
+        ? broadcastChannelId
+        : (syncChannelId ?? broadcastChannelId);
+    if (from === null) throw new InvalidParameterError("sync_channel_members: the standup has no channel to sync members from");
+    data.sync_channel_id = from;
+    await setMembers(tx, current, await channelMemberIds(from, tx));
+  }
+
+  if (input.questions !== undefined) await replaceQuestions(tx, current, input.questions);
+
+  await tx.checkin.update({ where: { id: current.id }, data });
+  await refreshNextRunAt(current.id, tx);
+}
+
+/**
+ * Replaces the active questions: same text (case-sensitive, trimmed) keeps the question row and
+ * its answers; others are archived; new ones created. Positions follow the given order.
+ */
+async function replaceQuestions(tx: Tx, standup: { id: number; team_id: number }, questions: StandupQuestionConfig[]): Promise<void> {
+  if (questions.length > MAX_QUESTIONS) throw new InvalidParameterError(`questions: at most ${MAX_QUESTIONS}`);
+  const parsed = parseQuestions(questions);
+  const existing = await tx.question.findMany({
+    where: { checkin_id: standup.id, archived_at: null },
+    orderBy: [{ position: "asc" }, { id: "asc" }],
+  });
+  const unused = [...existing];
+  const now = new Date();
+  for (const [position, { text, choices, answer_type }] of parsed.entries()) {
+    const idx = unused.findIndex((e) => e.text.trim() === text);
+    if (idx >= 0) {
+      const [match] = unused.splice(idx, 1);
+      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type } });
+    } else {
+      await tx.question.create({ data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type } });
+    }
+  }
+  if (unused.length) await tx.question.updateMany({ where: { id: { in: unused.map((q) => q.id) } }, data: { archived_at: now } });
+}
+
+export function truncate(value: string, max: number): string {
+  return value.length > max ? value.slice(0, max) : value;
+}
