@@ -18,7 +18,7 @@
  *   are serialised by a row lock on their occurrence_members row.
  * - Anonymous polls store the voter (needed for "one vote per recipient") but no read shows it.
  */
-import { inTransaction, type Tx } from "@/lib/db";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 
@@ -132,4 +132,76 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
     });
     return { pollId: poll.id, instanceId: instance.id, date: instance.date, votedAt: now, answers };
   });
+}
+
+/** What a recipient sees on the vote form: the current broadcast, its questions and their own vote. */
+export type Ballot = {
+  pollId: number;
+  name: string;
+  intro: string | null;
+  instanceId: number;
+  date: string;
+  closesAt: Date | null;
+  /** Closed broadcast or paused poll: the form is read-only. */
+  closed: boolean;
+  questions: Array<PollQuestion & { text: string; mine: { choices: string[]; text: string | null } }>;
+};
+
+/**
+ * The ballot of the current broadcast of a poll for one of its recipients (dashboard vote form).
+ * @throws NotFoundError when the poll is not in the team, draft/archived, has no broadcast, or the
+ *   actor is not a recipient of its current broadcast.
+ */
+export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: Date = new Date()): Promise<Ballot> {
+  const poll = await tx.checkin.findFirst({
+    where: { id: pollId, team_id: actor.teamId, kind: "poll", state: { in: ["active", "paused"] } },
+    select: {
+      id: true,
+      name: true,
+      intro: true,
+      state: true,
+      questions: {
+        where: { archived_at: null },
+        orderBy: [{ position: "asc" }, { id: "asc" }],
+        select: { id: true, text: true, answer_type: true, choices: true, add_own_options: true, one_option_limit: true },
+      },
+      occurrences: {
+        orderBy: [{ date: "desc" }, { id: "desc" }],
+        take: 1,
+        select: {
+          id: true,
+          date: true,
+          closes_at: true,
+          closed_at: true,
+          members: { where: { user_id: actor.userId }, select: { user_id: true } },
+        },
+      },
+    },
+  });
+  const instance = poll?.occurrences[0];
+  if (!poll || !instance || instance.members.length === 0) throw new NotFoundError("Poll");
+  const votes = await tx.vote.findMany({
+    where: { occurrence_id: instance.id, user_id: actor.userId },
+    orderBy: { id: "asc" },
+    select: { question_id: true, choice: true, text: true },
+  });
+  return {
+    pollId: poll.id,
+    name: poll.name,
+    intro: poll.intro,
+    instanceId: instance.id,
+    date: instance.date.toISOString().slice(0, 10),
+    closesAt: instance.closes_at,
+    closed:
+      poll.state !== "active" ||
+      instance.closed_at !== null ||
+      (instance.closes_at !== null && instance.closes_at.getTime() <= now.getTime()),
+    questions: poll.questions.map((q) => {
+      const mine = votes.filter((v) => v.question_id === q.id);
+      return {
+        ...q,
+        mine: { choices: mine.flatMap((v) => (v.choice ? [v.choice] : [])), text: mine.find((v) => v.text)?.text ?? null },
+      };
+    }),
+  };
 }
