@@ -108,3 +108,31 @@ export function oauthSettings(): {
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };
 }
+
+/** Connection to an OpenAI-compatible model (see lib/categorize/llm.ts). `timeoutMs` in milliseconds. */
+export type LlmSettings = { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
+
+/**
+ * The language model for categorization and summaries: `LLM_BASE_URL` (http/https URL) and
+ * `LLM_MODEL`, optional `LLM_API_KEY` and `LLM_TIMEOUT_MS` (100..600000, default 30000). Null when
+ * either required variable is unset: everything then runs offline.
+ * @throws Error naming the variable when `LLM_BASE_URL` is not an http(s) URL.
+ */
+export function llmSettings(): LlmSettings | null {
+  const e = process.env;
+  if (!e.LLM_BASE_URL || !e.LLM_MODEL) return null;
+  let url: URL;
+  try {
+    url = new URL(e.LLM_BASE_URL);
+  } catch {
+    throw new Error(`LLM_BASE_URL is not a URL: ${e.LLM_BASE_URL}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("LLM_BASE_URL must be an http:// or https:// URL");
+  const timeout = Number(e.LLM_TIMEOUT_MS ?? 30000);
+  return {
+    baseUrl: e.LLM_BASE_URL,
+    apiKey: e.LLM_API_KEY || undefined,
+    model: e.LLM_MODEL,
+    timeoutMs: Number.isInteger(timeout) && timeout >= 100 && timeout <= 600000 ? timeout : 30000,
+  };
+}

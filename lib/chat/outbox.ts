@@ -151,6 +151,35 @@ export async function broadcastPoll(
   });
 }
 
+/**
+ * Posts an occurrence summary to its standup's broadcast channel (kind `digest`, issue 15), once
+ * per occurrence: a second call for the same occurrence returns the existing row.
+ * @returns the outbox row.
+ */
+export async function broadcastDigest(
+  tx: Tx,
+  input: { teamId: number; standupId: number; occurrenceId: number; channelId: number; text: string },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  const existing = await tx.chatMessage.findFirst({
+    where: { occurrence_id: input.occurrenceId, kind: "digest", deleted_at: null },
+    select: { id: true, ts: true, channel_id: true },
+  });
+  if (existing) return existing;
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "digest",
+      channel_id: input.channelId,
+      checkin_id: input.standupId,
+      occurrence_id: input.occurrenceId,
+      text: input.text,
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
 /** One direct question to a member (kind `question`, no channel): the start of their report. */
 export type DirectQuestion = { userId: number; reportId: number | null };
 

@@ -6,10 +6,13 @@
  * - `schedule_tick` (crontab: every minute): the asking loop — runs the due standups and polls,
  *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
+ *   lib/jobs/categorize.ts.
  */
 import type { Task, TaskList } from "graphile-worker";
 import { db } from "@/lib/db";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
+import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -46,8 +49,11 @@ export function createTaskList(log: JobLog): TaskList {
   return {
     schedule_tick: scheduleTick(log),
     cleanup_idempotency: cleanupIdempotency(log),
+    categorize_answers: categorizeAnswers(log),
+    summarize_occurrence: summarizeOccurrence(),
+    categorize_sweep: categorizeSweep(log),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");

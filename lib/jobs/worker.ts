@@ -1,7 +1,8 @@
 /**
  * Starts the in-process job runner (graphile-worker 0.17): applies graphile-worker's own schema
  * migrations (schema `graphile_worker`), then runs the task list of lib/jobs/tasks.ts with
- * concurrency 2 and the crontab (every minute `schedule_tick`, hourly `cleanup_idempotency`).
+ * concurrency 2 and the crontab (every minute `schedule_tick` and `categorize_sweep`, hourly `cleanup_idempotency`),
+ * plus one `categorize_sweep` right at start when the real crontab is used.
  * Cron items are de-duplicated by graphile-worker across instances, so many app instances may run
  * a worker against one database.
  *
@@ -66,8 +67,13 @@ export async function startWorker(opts: {
     await pgPool.end().catch(() => {});
     throw err;
   }
+  // With the real schedule, sweep once right away so pending categorizations and due summaries
+  // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
+  if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
   let stopped: Promise<void> | null = null;
-  log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  log(
+    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency hourly)`,
+  );
   return {
     runner,
     stop: () => {

@@ -18,6 +18,7 @@ import { reportCreateBodySchema, reportUpdateBodySchema } from "@/lib/api/v2/rep
 import { reportListQuerySchema } from "@/lib/api/v2/reports";
 import { standupCreateBodySchema } from "@/lib/api/v2/standup-create";
 import { checkinListQuerySchema, checkinReadQuerySchema } from "@/lib/api/v2/standups";
+import { summaryListQuerySchema, summaryListV2Schema } from "@/lib/api/v2/summaries";
 import { voteCreateBodySchema } from "@/lib/api/v2/vote-writes";
 import { votesQuerySchema } from "@/lib/api/v2/votes";
 import {
@@ -320,6 +321,18 @@ function buildPaths(): ZodOpenApiPathsObject {
         requestParams: { path: standupIdPath, query: participationQuerySchema },
         responses: v2Responses(
           { status: 200, description: "List envelope of standup participation entries.", schema: standupParticipationListV2Schema },
+          { 400: ["INVALID_PARAMETER"], 404: true },
+        ),
+      }),
+    },
+    "/v2/standups/{standupId}/summaries": {
+      get: op("Standups", "listStandupSummaries", "Occurrence summaries, newest first (extension)", {
+        description:
+          "Summary of each closed occurrence: blockers, who is blocked, recurring themes, mood (multiple-choice counts), " +
+          "participation, and an overview when a language model is configured. Anonymous reports are never attributed.",
+        requestParams: { path: standupIdPath, query: summaryListQuerySchema },
+        responses: v2Responses(
+          { status: 200, description: "List envelope of occurrence summaries.", schema: summaryListV2Schema },
           { 400: ["INVALID_PARAMETER"], 404: true },
         ),
       }),

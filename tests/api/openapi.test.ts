@@ -41,8 +41,11 @@ import { DELETE as deleteReportRoute, PATCH as patchReportRoute, GET as reportRo
 import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports/route";
 import { GET as standupParticipationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { GET as standupRoute } from "@/app/v2/standups/[standupId]/route";
+import { GET as standupSummariesRoute } from "@/app/v2/standups/[standupId]/summaries/route";
 import { POST as createStandupRoute, GET as standupsRoute } from "@/app/v2/standups/route";
+import { summaryListV2Schema } from "@/lib/api/v2/summaries";
 import { db } from "@/lib/db";
+import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
 import {
   meV1Schema,
@@ -382,6 +385,20 @@ const cases: Case[] = [
       }),
     schema: standupParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBeGreaterThanOrEqual(1),
+  },
+  {
+    name: "GET /v2/standups/{standupId}/summaries",
+    request: async () => {
+      const occurrence = await db.occurrence.findFirstOrThrow({ where: { checkin_id: standup.id } });
+      await buildOccurrenceSummary(occurrence.id, null);
+      return call(standupSummariesRoute, {
+        path: `/v2/standups/${standup.id}/summaries`,
+        key: m0.key,
+        params: { standupId: String(standup.id) },
+      });
+    },
+    schema: summaryListV2Schema,
+    check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
   },
   {
     name: "GET /v2/polls",

@@ -10,7 +10,7 @@ import { requireUser } from "../load";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Channels" };
 
-const KIND: Record<string, string> = { report: "Report", poll: "Poll", question: "Question", reminder: "Reminder" };
+const KIND: Record<string, string> = { report: "Report", poll: "Poll", question: "Question", reminder: "Reminder", digest: "Daily digest" };
 
 /** The built-in channel feed: what was broadcast (reports, polls), newest first. */
 export default async function ChannelsPage({ searchParams }: { searchParams: Promise<{ channel?: string; before?: string }> }) {
