@@ -109,6 +109,46 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return { ...process.env, ...extra };
 }
 
+/** Delivery settings (issue 9; documented in `.env.example`), raw strings, read at call time. */
+export type DeliverySettings = {
+  publicUrl: string | undefined;
+  slackBotToken: string | undefined;
+  slackSigningSecret: string | undefined;
+  slackAppToken: string | undefined;
+  slackApiUrl: string | undefined;
+  slackTeam: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  webhooksAllowPrivate: boolean;
+  webhookRetryDelays: number[] | undefined;
+};
+
+/**
+ * `PUBLIC_URL`, `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_API_URL`,
+ * `SLACK_TEAM`, `SMTP_URL`, `MAIL_FROM`, `WEBHOOKS_ALLOW_PRIVATE` (true/1), `WEBHOOK_RETRY_DELAYS`
+ * (comma-separated seconds). Empty values count as unset.
+ * @throws Error naming the variable when `WEBHOOK_RETRY_DELAYS` is not a list of whole seconds.
+ */
+export function deliverySettings(): DeliverySettings {
+  const e = process.env;
+  const v = (name: string) => e[name]?.trim() || undefined;
+  const delays = v("WEBHOOK_RETRY_DELAYS");
+  if (delays && !/^\d+(,\d+)*$/.test(delays))
+    throw new Error("WEBHOOK_RETRY_DELAYS must be comma-separated whole seconds, e.g. 5,300,1800");
+  return {
+    publicUrl: v("PUBLIC_URL"),
+    slackBotToken: v("SLACK_BOT_TOKEN"),
+    slackSigningSecret: v("SLACK_SIGNING_SECRET"),
+    slackAppToken: v("SLACK_APP_TOKEN"),
+    slackApiUrl: v("SLACK_API_URL"),
+    slackTeam: v("SLACK_TEAM"),
+    smtpUrl: v("SMTP_URL"),
+    mailFrom: v("MAIL_FROM") ?? "Check-in <checkin@localhost>",
+    webhooksAllowPrivate: ["true", "1"].includes(v("WEBHOOKS_ALLOW_PRIVATE")?.toLowerCase() ?? ""),
+    webhookRetryDelays: delays ? delays.split(",").map(Number) : undefined,
+  };
+}
+
 /** Connection to an OpenAI-compatible model (see lib/categorize/llm.ts). `timeoutMs` in milliseconds. */
 export type LlmSettings = { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
 

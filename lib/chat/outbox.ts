@@ -2,9 +2,11 @@
  * The chat outbox (spec §6, issue #3 "Side effects"), the ONLY writer of `chat_messages` rows:
  * broadcasts of reports and polls, direct questions, and (seed) historical messages are written
  * in the caller's transaction, so a committed change always has its message recorded and a
- * rolled-back one leaves none. Delivery to a chat platform reads rows with
- * `delivery_state = pending`; an updated or removed message is put back to `pending` so the
- * delivery job updates / deletes it on the platform (by `external_ts`). The built-in channel feed
+ * rolled-back one leaves none. Every row written or put back to `delivery_state = pending` gets
+ * its `deliver_chat_message` job in that same transaction (the `chat_messages_enqueue_delivery`
+ * trigger of migration `*_delivery`: job_key per message, one queue per channel/recipient), so
+ * whatever kind of message is written here is delivered (lib/chat/delivery.ts); an updated or
+ * removed message is put back to `pending` so the job updates / deletes it on the platform. The built-in channel feed
  * reads the rows directly (`deleted_at` null = visible).
  *
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.

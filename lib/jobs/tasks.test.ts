@@ -59,7 +59,12 @@ describe("jobs", () => {
     const { team, user } = await createUser();
     const { expired, live } = await createRecords(team.id, user.id);
     const lines: string[] = [];
-    const worker = await startWorker({ connectionString: process.env.DATABASE_URL as string, log: (l) => lines.push(l), crontab: "" });
+    const worker = await startWorker({
+      connectionString: process.env.DATABASE_URL as string,
+      log: (l) => lines.push(l),
+      crontab: "",
+      delivery: null,
+    });
     try {
       await worker.runner.addJob("cleanup_idempotency", {});
       const deadline = Date.now() + 20_000;

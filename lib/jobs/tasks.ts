@@ -10,9 +10,11 @@
  *   lib/jobs/categorize.ts.
  */
 import type { Task, TaskList } from "graphile-worker";
+import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { db } from "@/lib/db";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
+import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -44,11 +46,19 @@ export function cleanupIdempotency(log: JobLog): Task {
   };
 }
 
-/** The task list registered with the runner, keyed by task identifier. */
-export function createTaskList(log: JobLog): TaskList {
+/** The task list registered with the runner, keyed by task identifier. Without `delivery` the
+ * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
+export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
+  const tick = scheduleTick(log);
   return {
-    schedule_tick: scheduleTick(log),
+    schedule_tick: delivery
+      ? async (payload, helpers) => {
+          await recoverStaleLocks(delivery.db, log);
+          await tick(payload, helpers);
+        }
+      : tick,
     cleanup_idempotency: cleanupIdempotency(log),
+    ...(delivery ? { deliver_chat_message: deliverChatMessageTask(delivery), deliver_webhook: deliverWebhookTask(delivery) } : {}),
     categorize_answers: categorizeAnswers(log),
     summarize_occurrence: summarizeOccurrence(),
     categorize_sweep: categorizeSweep(log),

@@ -56,6 +56,7 @@ import {
   v2ErrorSchema,
   voteDataV2Schema,
 } from "@/lib/openapi/responses";
+import { WEBHOOKS_TAG, webhookPaths } from "@/lib/openapi/webhooks";
 
 /** The document type `createDocument` returns. */
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -65,6 +66,7 @@ export const OPENAPI_TAGS = [
   { name: "Standups", description: "Current (v2) standups and their participation." },
   { name: "Polls", description: "Current (v2) polls, their votes and participation. A poll is visible only to its creator." },
   { name: "Reports", description: "Current (v2) reports: a member's submitted answers to a standup." },
+  WEBHOOKS_TAG,
   { name: "Users and teams", description: "The current-classed v1 endpoints: the caller, their team and standups." },
   { name: "Legacy standups (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },
   { name: "Legacy polls (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },
@@ -84,7 +86,7 @@ type V2Errors = { 400?: [V2ErrorCode, ...V2ErrorCode[]]; 404?: true; 422?: true 
  * Responses of a v2 operation: the success, its spec error codes, 401 UNAUTHORIZED, and for
  * writes 409 IDEMPOTENCY_KEY_IN_USE (with `Retry-After`).
  */
-function v2Responses(success: { status: 200 | 201; description: string; schema: z.ZodType }, errors: V2Errors, write = false) {
+function v2Responses(success: { status: 200 | 201 | 202; description: string; schema: z.ZodType }, errors: V2Errors, write = false) {
   const responses: ZodOpenApiResponsesObject = {
     [String(success.status)]: { description: success.description, content: json(success.schema) },
   };
@@ -518,7 +520,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
       },
     },
-    paths: buildPaths(),
+    paths: { ...buildPaths(), ...webhookPaths({ op, v2Responses, json, writeHeaders: v2WriteHeaders }) },
   });
   describeParameters(doc);
   return doc;
