@@ -226,8 +226,7 @@ export type DirectMessage = {
 
 /**
  * Queues direct messages (kind `question` or `reminder`, `recipient_id` set, no channel) in one
- * statement. `blocks` carry the answer action (`{action: "answer", checkin_id, occurrence_id}`) so
- * adapters can render a button or open the answer form. Used by the asking and reminder passes
+ * statement (the delivery adapters add the answer button from the occurrence). Used by the asking and reminder passes
  * (lib/domain/asking.ts, lib/domain/reminders.ts).
  * @returns the number of messages queued.
  */
@@ -244,7 +243,6 @@ export async function queueDirectMessages(tx: Tx, messages: DirectMessage[], now
       occurrence_id: m.occurrenceId,
       report_id: m.reportId,
       text: m.text,
-      blocks: { action: "answer", checkin_id: m.checkinId, occurrence_id: m.occurrenceId },
       created_at: now,
     })),
   });

@@ -114,6 +114,11 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
   let slot: { date: string; at: Date } | null = oneShot
     ? { date: occurrenceDateAt(schedule, dueAt), at: dueAt }
     : safeNextStart(schedule, zones, new Date(dueAt.getTime() - 1));
+  // A next_run_at the schedule does not produce (set by hand or by an older version): run it as
+  // given, on its local date, like the one-shot case (never for standups without automatic asking).
+  if (!oneShot && schedule.waitTime !== null && (!slot || slot.at.getTime() > now.getTime())) {
+    slot = { date: occurrenceDateAt(schedule, dueAt), at: dueAt };
+  }
   if (!oneShot && slot) {
     for (let n = 0; n < 1000; n++) {
       const following = safeNextStart(schedule, zones, slot.at);
