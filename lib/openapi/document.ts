@@ -21,6 +21,7 @@ import { checkinListQuerySchema, checkinReadQuerySchema } from "@/lib/api/v2/sta
 import { summaryListQuerySchema, summaryListV2Schema } from "@/lib/api/v2/summaries";
 import { voteCreateBodySchema } from "@/lib/api/v2/vote-writes";
 import { votesQuerySchema } from "@/lib/api/v2/votes";
+import { addLimitsToDocument } from "@/lib/openapi/limits";
 import {
   idempotencyHeader,
   pollIdPath,
@@ -523,7 +524,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths: { ...buildPaths(), ...webhookPaths({ op, v2Responses, json, writeHeaders: v2WriteHeaders }) },
   });
   describeParameters(doc);
-  return doc;
+  return addLimitsToDocument(doc);
 }
 
 let cached: OpenApiDocument | undefined;

@@ -425,6 +425,9 @@ export const pollV1Schema = z
     creator: legacyUserV1Schema,
     users_total: zCount,
     paused: z.boolean(),
+    days: z.array(z.string()).meta({ description: "Extension: the poll's schedule days (Mon..Sun)." }),
+    channel: z.string().meta({ description: 'Extension: broadcast channel name ("" when none).' }),
+    duration: z.number().int().nullable().meta({ description: "Extension: minutes the poll stays open; null when unlimited." }),
   })
   .meta({ id: "PollV1" });
 
@@ -493,6 +496,7 @@ export const reportListItemV1Schema = z
       .optional()
       .meta({ description: "Omitted when the report is anonymous." }),
     questions: z.array(reportAnswerV1Schema),
+    standup_name: z.string().meta({ description: "Extension: name of the report's standup." }),
   })
   .meta({ id: "ReportListItemV1" });
 
@@ -506,8 +510,9 @@ export const reportCreatedV1Schema = z
     timestamp: z.number().int(),
     started_at: z.number().int(),
     done_at: z.number().int().positive(),
-    broadcasted_at: z.string(),
+    broadcasted_at: z.string().nullable().meta({ description: "ISO 8601 time of the broadcast; null when nothing was broadcast." }),
     channel: z.string(),
+    is_anonymous: z.boolean().meta({ description: "Extension: whether the report is anonymous." }),
     member: z.strictObject({
       id: zChatUserId,
       role: zRole,

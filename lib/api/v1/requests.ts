@@ -10,9 +10,10 @@
  * The output is version-neutral input for the domain layer.
  */
 import { z } from "zod";
-import { isDateOnly, parseDateValue, parseWith } from "@/lib/api/query";
+import { DATE_RANGE_TEXT, isDateInRange, isDateOnly, parseDateValue, parseWith } from "@/lib/api/query";
 import { DAY_NAMES, MAX_DB_ID, MAX_QUESTIONS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { LIMITS } from "@/lib/domain/limits";
 import type { UserRef } from "@/lib/domain/members";
 import type { ReportSearchFilters } from "@/lib/domain/reports";
 import type { StandupConfig, StandupQuestionConfig } from "@/lib/domain/standup-config";
@@ -66,7 +67,10 @@ export const zUserRef = z.union([z.number(), z.string()]).transform((value, ctx)
  * An array of user references; null or absent → undefined. Entries may also be user objects as
  * GET responses carry them (`{"id": "U0123ABCD", ...}`), so clients can send a list back.
  */
-const zUserRefs = z.array(z.union([zUserRef, z.object({ id: zUserRef }).transform((u) => u.id)])).nullish();
+const zUserRefs = z
+  .array(z.union([zUserRef, z.object({ id: zUserRef }).transform((u) => u.id)]))
+  .max(LIMITS.users, `must name at most ${LIMITS.users} users`)
+  .nullish();
 
 /** Minutes; null and -1 both mean "no automatic asking" (→ null). */
 const zWaitTime = z.union([z.number(), z.string(), z.null()]).transform((value, ctx): number | null => {
@@ -112,14 +116,19 @@ const zTime = z
   .transform((v) => (/^\d{4}$/.test(v) ? `${v.slice(0, 2)}:${v.slice(2)}` : v));
 
 /** A v1 question: `{question: "..."}` (spec), also `{text: "..."}` or a plain string; optional choices. */
+const zQuestionText = z.string().max(LIMITS.questionText, `must be at most ${LIMITS.questionText} characters`);
+const zChoiceList = z
+  .array(z.string().max(LIMITS.choiceText, `must be at most ${LIMITS.choiceText} characters`))
+  .max(LIMITS.choices, `must have at most ${LIMITS.choices} choices`)
+  .nullish();
 const zQuestion = z.union([
-  z.string().transform((text) => ({ text })),
+  zQuestionText.transform((text) => ({ text })),
   z
     .object({
-      question: z.string().optional(),
-      text: z.string().optional(),
-      answer_choices: z.array(z.string()).nullish(),
-      choices: z.array(z.string()).nullish(),
+      question: zQuestionText.optional(),
+      text: zQuestionText.optional(),
+      answer_choices: zChoiceList,
+      choices: zChoiceList,
     })
     .transform((q) => ({ text: q.question ?? q.text ?? "", choices: q.answer_choices ?? q.choices ?? undefined })),
 ]);
@@ -178,7 +187,8 @@ function unixSeconds(label: string, value: string | null): Date | undefined {
   const v = value.trim();
   if (!/^-?\d+(\.\d+)?$/.test(v)) throw new InvalidParameterError(`${label}: must be a Unix timestamp in seconds`);
   const ms = Math.round(Number(v) * 1000);
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new InvalidParameterError(`${label}: out of range`);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15 || !isDateInRange(new Date(ms)))
+    throw new InvalidParameterError(`${label}: out of range (must be ${DATE_RANGE_TEXT})`);
   return new Date(ms);
 }
 
@@ -246,11 +256,12 @@ export function parseV1PollVotesQuery(url: URL): V1PollVotesQuery {
 /** Body of POST /v1/reports/. */
 export type V1ReportCreateBody = { standupId: number; answers: Array<{ questionId: number; text: string }> };
 
+const zAnswerString = z.string().max(LIMITS.answerText, `must be at most ${LIMITS.answerText} characters`);
 const zAnswerValue = z.union([
-  z.string(),
+  zAnswerString,
   z.number().transform(String),
-  z.object({ text: z.union([z.string(), z.number().transform(String)]) }).transform((a) => a.text),
-  z.object({ answer: z.union([z.string(), z.number().transform(String)]) }).transform((a) => a.answer),
+  z.object({ text: z.union([zAnswerString, z.number().transform(String)]) }).transform((a) => a.text),
+  z.object({ answer: z.union([zAnswerString, z.number().transform(String)]) }).transform((a) => a.answer),
 ]);
 
 export const zReportCreate = z.object({
@@ -290,7 +301,7 @@ const standupShape = {
   users: zUserRefs,
   user_ids: zUserRefs,
   sync_channel_members: zV1Bool,
-  sync_channel: z.union([z.string(), z.null()]),
+  sync_channel: z.union([z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`), z.null()]),
   personalised: zV1Bool,
 };
 
@@ -409,7 +420,7 @@ export type V1StandupStartBody = { users: UserRef[]; emails: string[] };
 export const zStart = z.object({
   users: zUserRefs,
   user_ids: zUserRefs,
-  emails: z.array(z.string().trim().min(3).max(320)).nullish(),
+  emails: z.array(z.string().trim().min(3).max(320)).max(LIMITS.users, `must name at most ${LIMITS.users} users`).nullish(),
 });
 
 /** Parses the start body: absent, `{}`, `users`, `user_ids`, `emails`, or those keys with null. */
