@@ -23,11 +23,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Standups the dashboard shows to the actor: the ones they take part in or created, and for team
- * admins every standup of the team (drafts and confidential ones only for their creator; archived
+ * admins and managers every standup of the team (drafts and confidential ones only for their creator; archived
  * never) — the rule of `getStandupSettings` (lib/domain/access.ts `standupWhere` with drafts and teamWide).
  */
 export function dashboardStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
-  return standupWhere(actor, { drafts: true, teamWide: true });
+  return standupWhere(actor, { drafts: true, teamWide: "readers" });
 }
 
 export type OccurrenceParticipation = {

@@ -66,9 +66,10 @@ export class UnprocessableError extends DomainError {
   }
 }
 
-/** The request conflicts with the resource's state (e.g. voting on a closed poll: `POLL_CLOSED`). */
+/** The change conflicts with the current state (e.g. voting on a closed poll: `POLL_CLOSED`; an e-mail already in the team). */
 export class ConflictError extends DomainError {
   constructor(message: string, detailCode?: string) {
     super("CONFLICT", message, detailCode);
   }
 }
+

@@ -41,8 +41,13 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17) and the categorization sweep of issue 15", () => {
-    expect(CRONTAB.split("\n")).toEqual(["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"]);
+  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15 and the Slack sync of issue 11", () => {
+    expect(CRONTAB.split("\n")).toEqual([
+      "* * * * * schedule_tick",
+      "17 * * * * cleanup_idempotency",
+      "* * * * * categorize_sweep",
+      "41 * * * * slack_sync",
+    ]);
   });
 
   it("cleanup_idempotency deletes only expired records", async () => {

@@ -9,13 +9,21 @@
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
+ * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
+ *   configured and on Slack's team_join / member_joined_channel events): imports the workspace's
+ *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
+ * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
+ *   password-reset e-mail through SMTP_URL.
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
+import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
+import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
+import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -49,6 +57,22 @@ export function cleanupIdempotency(log: JobLog): Task {
   };
 }
 
+/** Syncs the env-configured Slack workspace into its team; a no-op without SLACK_BOT_TOKEN. */
+export function slackSync(log: JobLog): Task {
+  return async () => {
+    const slack = slackSettings();
+    if (!slack) return;
+    const teamId = await slackTeamId(slack.team);
+    if (teamId === null) return;
+    const r = await syncSlackWorkspace({ teamId, token: slack.token, apiUrl: slack.apiUrl });
+    const changed = r.usersCreated + r.usersDeactivated + r.channelsCreated + r.membershipsAdded + r.membershipsRemoved;
+    if (changed > 0)
+      log(
+        `slack sync: ${r.usersCreated} people created, ${r.usersDeactivated} deactivated, ${r.channelsCreated} channels created, memberships +${r.membershipsAdded}/-${r.membershipsRemoved}`,
+      );
+  };
+}
+
 /** The task list registered with the runner, keyed by task identifier. Without `delivery` the
  * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
 export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
@@ -65,8 +89,15 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     categorize_answers: categorizeAnswers(log),
     summarize_occurrence: summarizeOccurrence(),
     categorize_sweep: categorizeSweep(log),
+    slack_sync: slackSync(log),
+    send_email: async (payload) => deliverEmail(payload as EmailMessage),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");
+export const CRONTAB = [
+  "* * * * * schedule_tick",
+  "17 * * * * cleanup_idempotency",
+  "* * * * * categorize_sweep",
+  "41 * * * * slack_sync",
+].join("\n");

@@ -93,6 +93,7 @@ export async function writePlan(
       timezone: u.timezone,
       title: u.title,
       is_admin: u.is_admin,
+      role: u.is_admin ? ("admin" as const) : ("member" as const),
       is_billing_admin: u.is_billing_admin,
       password_hash: passwordHash,
       created_at: t.created_at,

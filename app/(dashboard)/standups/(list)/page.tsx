@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Standups" };
 export default async function StandupsPage() {
   const user = await requireUser();
   // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
-  const standups = (await listStandupSettings(user, { drafts: true, teamWide: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const standups = (await listStandupSettings(user, { drafts: true, teamWide: "readers" })).sort((a, b) => a.name.localeCompare(b.name));
   const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
   return (
     <>

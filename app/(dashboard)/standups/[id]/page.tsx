@@ -32,6 +32,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       standupId: id,
       limit: 10,
       withAnswers: true,
+      teamWide: "readers",
     }),
     listTeamMembers(user),
     // Summaries follow v2 visibility (drafts and confidential standups of others are not listed).
