@@ -74,7 +74,7 @@ describe("delivery to Slack", () => {
     await db.checkin.update({ where: { id: standup.id }, data: { next_run_at: new Date(Date.now() - 60_000) } });
     const run = await runDueOccurrences(new Date());
     expect(run.created.length).toBeGreaterThanOrEqual(1);
-    const dms = () => fake.messages.filter((m) => m.channel.startsWith("D") && m.text === standup.questions[0].text);
+    const dms = () => fake.messages.filter((m) => m.channel.startsWith("D") && m.text.includes(standup.questions[0].text));
     await fake.waitFor(() => dms().length === team.users.length, 20_000, "one DM per member");
     expect(new Set(dms().map((m) => m.channel))).toEqual(new Set(team.users.map((u) => fake.dmChannelOf(u.chat_id))));
     const blocks = JSON.stringify(dms()[0].blocks);

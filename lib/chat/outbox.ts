@@ -213,6 +213,66 @@ export async function queueDirectQuestions(
   return r.count;
 }
 
+/** A direct message to one member about one occurrence: its question or a reminder (issue 10). */
+export type DirectMessage = {
+  kind: "question" | "reminder";
+  teamId: number;
+  recipientId: number;
+  checkinId: number;
+  occurrenceId: number;
+  reportId: number | null;
+  text: string;
+};
+
+/**
+ * Queues direct messages (kind `question` or `reminder`, `recipient_id` set, no channel) in one
+ * statement (the delivery adapters add the answer button from the occurrence). Used by the asking and reminder passes
+ * (lib/domain/asking.ts, lib/domain/reminders.ts).
+ * @returns the number of messages queued.
+ */
+export async function queueDirectMessages(tx: Tx, messages: DirectMessage[], now: Date = new Date()): Promise<number> {
+  if (messages.length === 0) return 0;
+  const r = await tx.chatMessage.createMany({
+    data: messages.map((m) => ({
+      team_id: m.teamId,
+      ts: newChatTs(now),
+      kind: m.kind,
+      channel_id: null,
+      recipient_id: m.recipientId,
+      checkin_id: m.checkinId,
+      occurrence_id: m.occurrenceId,
+      report_id: m.reportId,
+      text: m.text,
+      created_at: now,
+    })),
+  });
+  return r.count;
+}
+
+/**
+ * Posts the results of a closed poll broadcast to its channel (kind `poll_results`).
+ * @returns the outbox row.
+ */
+export async function postPollResults(
+  tx: Tx,
+  input: { teamId: number; pollId: number; occurrenceId: number; channelId: number; text: string },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "poll_results",
+      channel_id: input.channelId,
+      checkin_id: input.pollId,
+      occurrence_id: input.occurrenceId,
+      text: input.text,
+      created_at: now,
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
 /**
  * Writes already-delivered historical messages in bulk (the demo seed's history: rows carry their
  * own `ts`, timestamps and delivery state).

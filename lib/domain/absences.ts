@@ -24,6 +24,23 @@ export async function usersAbsentOn(client: Tx, userIds: number[], date: Date): 
   return new Set(rows.map((a) => a.user_id));
 }
 
+/**
+ * Of `userIds`, the kind of absence (vacation / out_of_office) covering local date `date`
+ * ("YYYY-MM-DD") for those on leave that day: the members an occurrence excuses. One query.
+ */
+export async function absenceKindsOn(client: Tx, userIds: number[], date: string): Promise<Map<number, "vacation" | "out_of_office">> {
+  if (userIds.length === 0) return new Map();
+  const day = new Date(`${date}T00:00:00Z`);
+  const rows = await client.absence.findMany({
+    where: { user_id: { in: userIds }, start_date: { lte: day }, end_date: { gte: day } },
+    orderBy: { id: "asc" },
+    select: { user_id: true, kind: true },
+  });
+  const out = new Map<number, "vacation" | "out_of_office">();
+  for (const r of rows) if (!out.has(r.user_id)) out.set(r.user_id, r.kind);
+  return out;
+}
+
 export type AbsenceItem = {
   id: number;
   userId: number;

@@ -137,7 +137,7 @@ export async function applyConfig(
     if (!isValidTimezone(input.timezone)) throw new InvalidParameterError(`timezone: unknown timezone "${input.timezone}"`);
     data.timezone = input.timezone;
   }
-  if (input.waitTime !== undefined) data.wait_time = input.waitTime;
+  if (input.waitTime !== undefined) data.wait_time = input.waitTime === null || input.waitTime < 0 ? null : input.waitTime;
   if (input.days !== undefined) data.days = parseDays(input.days);
   if (input.personalised !== undefined) data.personalised = input.personalised;
 

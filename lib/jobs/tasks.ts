@@ -3,8 +3,8 @@
  * safe to run on several app instances at once. Quiet by design: a task logs only when it changed
  * something or failed.
  *
- * - `schedule_tick` (crontab: every minute): runs the due standups and polls
- *   (lib/domain/scheduler.ts `runDueOccurrences`).
+ * - `schedule_tick` (crontab: every minute): the asking loop — runs the due standups and polls,
+ *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
@@ -19,7 +19,7 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
-import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
@@ -28,12 +28,22 @@ import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
 
-/** Runs every due checkin now. Throws only when the database is unreachable (the job is retried). */
+/**
+ * One tick of the asking loop (lib/domain/scheduler.ts `runSchedulerTick`): open due occurrences,
+ * ask due members, send due reminders, close ended windows. Throws only when the database is
+ * unreachable (the job is retried).
+ */
 export function scheduleTick(log: JobLog): Task {
   return async () => {
-    const result = await runDueOccurrences(new Date());
-    if (result.created.length) log(`scheduler: started ${result.created.length} occurrence(s)`);
-    for (const e of result.errors) log(`scheduler: checkin ${e.checkinId} failed: ${e.message}`);
+    const r = await runSchedulerTick(new Date());
+    const parts = [
+      r.opened && `started ${r.opened} occurrence(s)`,
+      r.asked && `asked ${r.asked} member(s)`,
+      r.reminded && `sent ${r.reminded} reminder(s)`,
+      r.closed && `closed ${r.closed} occurrence(s)`,
+    ].filter(Boolean);
+    if (parts.length) log(`scheduler: ${parts.join(", ")} in ${Math.round(r.ms.total)} ms`);
+    for (const e of r.errors) log(`scheduler: checkin ${e.checkinId} failed: ${e.message}`);
   };
 }
 

@@ -19,6 +19,7 @@ import { reportListQuerySchema } from "@/lib/api/v2/reports";
 import { standupCreateBodySchema } from "@/lib/api/v2/standup-create";
 import { checkinListQuerySchema, checkinReadQuerySchema } from "@/lib/api/v2/standups";
 import { summaryListQuerySchema, summaryListV2Schema } from "@/lib/api/v2/summaries";
+import { voteCreateBodySchema } from "@/lib/api/v2/vote-writes";
 import { votesQuerySchema } from "@/lib/api/v2/votes";
 import { addLimitsToDocument } from "@/lib/openapi/limits";
 import {
@@ -54,6 +55,7 @@ import {
   teamV1Schema,
   type V2ErrorCode,
   v2ErrorSchema,
+  voteDataV2Schema,
 } from "@/lib/openapi/responses";
 import { WEBHOOKS_TAG, webhookPaths } from "@/lib/openapi/webhooks";
 
@@ -212,6 +214,30 @@ function buildPaths(): ZodOpenApiPathsObject {
           { status: 200, description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
           { 400: ["INVALID_PARAMETER"], 404: true },
         ),
+      }),
+      post: op("Polls", "castVote", "Vote on the current broadcast of a poll (v2 extension)", {
+        description:
+          "For recipients of the poll's current broadcast (404 for anyone else). `choices` name options by their text; " +
+          "`text` answers open-ended questions. Voting again while the poll is open replaces the vote on the questions named.",
+        requestParams: { path: pollIdPath, ...v2WriteHeaders },
+        requestBody: { required: true, content: json(voteCreateBodySchema) },
+        responses: {
+          ...v2Responses(
+            { status: 200, description: "`{data: vote}`: the recorded vote.", schema: voteDataV2Schema },
+            { 400: ["INVALID_PARAMETER"], 404: true, 422: true },
+            true,
+          ),
+          409: {
+            description: "POLL_CLOSED: the broadcast closed (or the poll is paused); IDEMPOTENCY_KEY_IN_USE: retry after `Retry-After`.",
+            content: json(v2ErrorSchema(["POLL_CLOSED", "IDEMPOTENCY_KEY_IN_USE"])),
+          },
+          422: {
+            description:
+              "UNKNOWN_CHOICE: no such option (and the question takes no own options); TOO_MANY_CHOICES: the question allows one; " +
+              "MISMATCHED_IDEMPOTENCY_BODY.",
+            content: json(v2ErrorSchema(["UNKNOWN_CHOICE", "TOO_MANY_CHOICES", "MISMATCHED_IDEMPOTENCY_BODY"])),
+          },
+        },
       }),
     },
 

@@ -224,6 +224,24 @@ export const pollResultsDataV2Schema = dataEnvelopeSchema(pollResultsV2Schema, "
 export const standupParticipationListV2Schema = listEnvelopeSchema(standupParticipationV2Schema, "StandupParticipationListV2");
 export const pollParticipationListV2Schema = listEnvelopeSchema(pollParticipationV2Schema, "PollParticipationListV2");
 
+/** POST /v2/polls/{pollId}/votes (v2 extension, issue 10): the recorded vote. */
+export const voteV2Schema = z
+  .strictObject({
+    poll_id: z.number().int(),
+    instance_id: z.number().int().meta({ description: "The broadcast voted on (the poll's current instance)." }),
+    date: z.string().meta({ description: "Broadcast date, YYYY-MM-DD." }),
+    voted_at: z.string().meta({ description: "ISO 8601 timestamp of the vote." }),
+    answers: z.array(
+      z.strictObject({
+        question_id: z.number().int(),
+        choices: z.array(z.string()).nullable().meta({ description: "Chosen labels (multiple-choice); null for open-ended." }),
+        text: z.string().nullable().meta({ description: "The answer (open-ended); null for multiple-choice." }),
+      }),
+    ),
+  })
+  .meta({ id: "VoteV2" });
+export const voteDataV2Schema = z.strictObject({ data: voteV2Schema }).meta({ id: "VoteDataV2" });
+
 /** DELETE /v2/reports/{reportId} (spec §4.2): `{success: true}`. */
 export const successV2Schema = z.strictObject({ success: z.literal(true).meta({ description: "Always true." }) }).meta({ id: "SuccessV2" });
 
@@ -238,6 +256,9 @@ export const V2_ERROR_CODES = [
   "METHOD_NOT_ALLOWED",
   "IDEMPOTENCY_KEY_IN_USE",
   "INTERNAL_ERROR",
+  "POLL_CLOSED",
+  "UNKNOWN_CHOICE",
+  "TOO_MANY_CHOICES",
 ] as const;
 
 export type V2ErrorCode = (typeof V2_ERROR_CODES)[number];

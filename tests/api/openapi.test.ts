@@ -35,7 +35,7 @@ import { GET as teamsRoute } from "@/app/v1/teams/route";
 import { OPTIONS as openApiOptions, GET as openApiRoute } from "@/app/v2/openapi.json/route";
 import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participation/route";
 import { GET as pollRoute } from "@/app/v2/polls/[pollId]/route";
-import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
+import { POST as castVoteRoute, GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { POST as createPollRoute, GET as pollsRoute } from "@/app/v2/polls/route";
 import { DELETE as deleteReportRoute, PATCH as patchReportRoute, GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
 import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports/route";
@@ -72,6 +72,7 @@ import {
   startedV1Schema,
   successV2Schema,
   teamV1Schema,
+  voteDataV2Schema,
 } from "@/lib/openapi/responses";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -424,6 +425,23 @@ const cases: Case[] = [
       }),
     schema: pollParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
+  },
+  {
+    name: "POST /v2/polls/{pollId}/votes",
+    request: () =>
+      call(castVoteRoute, {
+        method: "POST",
+        path: `/v2/polls/${poll.id}/votes`,
+        key: m1.key,
+        params: { pollId: String(poll.id) },
+        body: {
+          answers: [
+            { question_id: poll.questions[0].id, choices: ["sushi"] },
+            { question_id: poll.questions[1].id, text: "a salad bar" },
+          ],
+        },
+      }),
+    schema: voteDataV2Schema,
   },
   {
     name: "GET /v2/reports",

@@ -34,7 +34,9 @@ beforeAll(async () => {
   A = await createTestTeam({ members: 3 });
   B = await createTestTeam({ members: 1 });
   [admin, m0, m1, m2] = A.users;
-  daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0] });
+  // Runs every day, so a submission today answers today's scheduled occurrence (issue 10 rule 2).
+  const everyDay = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+  daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0], days: everyDay });
 });
 
 describe("POST /v2/reports", () => {

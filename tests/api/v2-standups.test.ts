@@ -257,7 +257,7 @@ describe("serialization (spec §2.2)", () => {
     expect(item.broadcast_channel).toEqual({ id: A.channels[1].chat_id, name: A.channels[1].name });
     expect(item.is_anonymous).toBe(true);
     expect(item.state).toBe("paused");
-    expect(item.wait_time).toBeNull();
+    expect(item.wait_time).toBe(0);
     expect(item.members).toEqual([
       { id: admin.chat_id, email: admin.email },
       { id: m0.chat_id, email: m0.email },
