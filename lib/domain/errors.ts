@@ -72,4 +72,3 @@ export class ConflictError extends DomainError {
     super("CONFLICT", message, detailCode);
   }
 }
-

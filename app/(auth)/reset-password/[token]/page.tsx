@@ -3,7 +3,6 @@ import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { ActionForm } from "@/components/ui/action-form";
-import { Field, Input } from "@/components/ui/form";
 import { peekToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { resetPasswordAction } from "./actions";
