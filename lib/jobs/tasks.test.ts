@@ -4,10 +4,16 @@
  * fire while other test files run.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { CRONTAB, cleanupIdempotency } from "@/lib/jobs/tasks";
 import { startWorker } from "@/lib/jobs/worker";
+import { useIsolatedDatabase } from "@/tests/isolated-db";
+
+// Its own database: this file runs a job worker (see tests/isolated-db.ts).
+beforeAll(async () => {
+  await useIsolatedDatabase("jobs");
+});
 
 afterAll(async () => {
   await disconnectDb();

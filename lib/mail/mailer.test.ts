@@ -11,6 +11,7 @@ import { requestPasswordReset } from "@/lib/domain/passwords";
 import { invitePerson } from "@/lib/domain/people";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { createTestTeam } from "@/tests/fixtures";
+import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 type Received = { to: string[]; raw: string };
 const inbox: Received[] = [];
@@ -18,6 +19,8 @@ let sink: SMTPServer;
 let worker: JobWorker;
 
 beforeAll(async () => {
+  // Its own database: another file's worker must never run (and send elsewhere) this file's e-mails.
+  await useIsolatedDatabase("mail");
   sink = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
