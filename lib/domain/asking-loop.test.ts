@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { OccurrenceEventData } from "@/lib/chat/events";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { addHoliday } from "@/lib/domain/holidays";
@@ -248,5 +249,94 @@ describe("reminders and closing", () => {
         new Date("2002-01-18T12:32:00Z"),
       ),
     ).rejects.toMatchObject({ detailCode: "POLL_CLOSED" });
+  });
+});
+
+describe("webhook events of the loop", () => {
+  it("emits occurrence.started when a run opens, occurrence.closed with its participation and poll.closed when they close", async () => {
+    const [ada, bob, , dee] = users;
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        team_id: team.id,
+        url: "https://hooks.example.com/loop",
+        events: ["occurrence.started", "occurrence.closed", "poll.closed"],
+        secret: "whsec_dGVzdA==",
+      },
+    });
+    const events = async () =>
+      (await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id }, orderBy: { id: "asc" } })).map((d) => ({
+        type: d.event_type,
+        data: (d.payload as { data: OccurrenceEventData }).data,
+      }));
+    const s = await standup({ name: "Events", days: ["Wed"], time: "08:00:00" });
+    await db.absence.create({
+      data: { team_id: team.id, user_id: dee.id, start_date: new Date("2002-03-06T00:00:00Z"), end_date: new Date("2002-03-06T00:00:00Z") },
+    });
+    await db.checkin.update({ where: { id: s.id }, data: { next_run_at: new Date("2002-03-06T08:00:00Z") } });
+    await tick(new Date("2002-03-06T08:00:05Z"));
+    const occ = await db.occurrence.findFirstOrThrow({ where: { checkin_id: s.id } });
+    const started = (await events()).filter((e) => e.data.standup_id === s.id);
+    expect(started).toEqual([
+      {
+        type: "occurrence.started",
+        data: expect.objectContaining({
+          id: occ.id,
+          kind: "standup",
+          date: "2002-03-06",
+          trigger: "schedule",
+          closed_at: null,
+          participation: null,
+        }),
+      },
+    ]);
+    await db.report.updateMany({
+      where: { occurrence_id: occ.id, user_id: { in: [ada.id, bob.id] } },
+      data: { status: "submitted", submitted_at: new Date("2002-03-06T08:30:00Z") },
+    });
+    await tick(new Date("2002-03-07T08:00:00Z"));
+    const closed = (await events()).filter((e) => e.data.standup_id === s.id && e.type === "occurrence.closed");
+    expect(closed).toHaveLength(1);
+    expect(closed[0].data).toMatchObject({
+      id: occ.id,
+      closed_at: "2002-03-07T08:00:00.000Z",
+      participation: { expected: 3, responded: 2, excused: 1, missed: 1 },
+    });
+    // The closing also enqueued the occurrence's summary (issue 15), in the same transaction.
+    expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${`summarize:${occ.id}`}`).toHaveLength(1);
+
+    const poll = await db.checkin.create({
+      data: {
+        team_id: team.id,
+        kind: "poll",
+        name: "Offsite",
+        time: "10:00:00",
+        timezone: "UTC",
+        days: ["Thu"],
+        duration: 60,
+        recurrence: { type: "once" },
+        owner_id: ada.id,
+        next_run_at: new Date("2002-03-07T10:00:00Z"),
+        questions: { create: [{ team_id: team.id, position: 0, text: "Where to?", answer_type: "open_ended" }] },
+        members: { create: [ada, bob].map((u) => ({ user_id: u.id, team_id: team.id })) },
+      },
+      include: { questions: true },
+    });
+    await tick(new Date("2002-03-07T10:00:05Z"));
+    const voter: Actor = { teamId: team.id, userId: bob.id, userChatId: "", isAdmin: false };
+    const vote = await castVote(
+      voter,
+      { pollId: poll.id, answers: [{ questionId: poll.questions[0].id, text: "The lake" }] },
+      undefined,
+      new Date("2002-03-07T10:10:00Z"),
+    );
+    // An open-ended answer (re)starts its question's debounced categorization (issue 15).
+    const categorizeKey = `categorize:${vote.instanceId}:${poll.questions[0].id}`;
+    expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${categorizeKey}`).toHaveLength(1);
+    await tick(new Date("2002-03-07T11:00:00Z"));
+    const pollEvents = (await events()).filter((e) => e.data.poll_id === poll.id).map((e) => [e.type, e.data.participation]);
+    expect(pollEvents).toEqual([
+      ["occurrence.started", null],
+      ["poll.closed", { expected: 2, responded: 1, excused: 0, missed: 0 }],
+    ]);
   });
 });

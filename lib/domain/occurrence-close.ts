@@ -10,9 +10,12 @@
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several app instances never close one twice.
  */
 
+import { emitOccurrenceEvent } from "@/lib/chat/events";
 import { postPollResults } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
+import { onPollClosed } from "@/lib/domain/categories";
+import { onOccurrenceClosed } from "@/lib/domain/summaries";
 
 const BATCH = 200;
 
@@ -20,17 +23,22 @@ const BATCH = 200;
 export type ClosedOccurrence = { id: number; teamId: number; checkinId: number; kind: "standup" | "poll"; date: string; closedAt: Date };
 
 /**
- * Hook point: a standup occurrence just closed (same transaction). The `occurrence.closed` webhook
- * event (issue 9's `emitEvent`) and the occurrence summary job (issue 15) are written from here.
+ * A standup occurrence just closed (same transaction): emits the `occurrence.closed` webhook event
+ * and enqueues the occurrence summary (issue 15).
  */
-export async function afterStandupClosed(_tx: Tx, _occurrence: ClosedOccurrence): Promise<void> {}
+export async function afterStandupClosed(tx: Tx, occurrence: ClosedOccurrence): Promise<void> {
+  await emitOccurrenceEvent(tx, occurrence.teamId, "occurrence.closed", occurrence.id, occurrence.closedAt);
+  await onOccurrenceClosed(tx, occurrence.id);
+}
 
 /**
- * Hook point: a poll broadcast just closed and its results were posted (same transaction). The
- * `poll.closed` webhook event (issue 9) and the categorization of open-ended answers (issue 15)
- * are written from here.
+ * A poll broadcast just closed and its results were posted (same transaction): emits the
+ * `poll.closed` webhook event and enqueues the categorization of its open-ended answers (issue 15).
  */
-export async function afterPollClosed(_tx: Tx, _occurrence: ClosedOccurrence): Promise<void> {}
+export async function afterPollClosed(tx: Tx, occurrence: ClosedOccurrence): Promise<void> {
+  await emitOccurrenceEvent(tx, occurrence.teamId, "poll.closed", occurrence.id, occurrence.closedAt);
+  await onPollClosed(tx, occurrence.id);
+}
 
 /** Plain-text results of one poll broadcast: per question, each choice's votes and share. */
 export function renderPollResultsText(input: {

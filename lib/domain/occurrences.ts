@@ -9,6 +9,7 @@
  * instant (`scheduledAt`, `closesAt`, `now`) is UTC. All functions run inside the caller's
  * transaction (`tx`).
  */
+import { emitOccurrenceEvent } from "@/lib/chat/events";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { absenceKindsOn } from "@/lib/domain/absences";
 import { editableStandup } from "@/lib/domain/access";
@@ -51,7 +52,10 @@ export async function openOccurrence(
     VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduledAt}, ${now}, ${closesAt}, ${trigger}::"OccurrenceTrigger", ${now})
     ON CONFLICT (checkin_id, date) DO NOTHING
     RETURNING id`;
-  if (inserted.length) return { id: inserted[0].id, created: true };
+  if (inserted.length) {
+    await emitOccurrenceEvent(tx, checkin.team_id, "occurrence.started", inserted[0].id, now);
+    return { id: inserted[0].id, created: true };
+  }
   const existing = await tx.occurrence.findUniqueOrThrow({
     where: { checkin_id_date: { checkin_id: checkin.id, date: dayOf(date) } },
     select: { id: true, started_at: true },

@@ -20,6 +20,7 @@
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { onOpenEndedResponse } from "@/lib/domain/categories";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 
 /** One answer of a vote: choices (multiple-choice) or text (open-ended), by question id. */
@@ -130,6 +131,10 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
         })),
       ),
     });
+    // Open-ended answers (re)start the debounced categorization of their question (issue 15).
+    for (const a of answers) {
+      if (a.text !== null) await onOpenEndedResponse(t, { occurrenceId: instance.id, questionId: a.questionId, teamId: actor.teamId });
+    }
     return { pollId: poll.id, instanceId: instance.id, date: instance.date, votedAt: now, answers };
   });
 }
