@@ -103,6 +103,8 @@ describe("delivery to Slack", () => {
     await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "edited answer" }] });
     await fake.waitFor(() => posted?.text.includes("edited answer") === true, 15_000, "chat.update");
     expect(fake.callsOf("chat.update").some((c) => c.args.ts === posted?.ts)).toBe(true);
+    expect(posted?.text.split("\n")[0]).toMatch(/posted an update for Daily \(edited\)$/);
+    expect(fake.messagesIn(channel).find((m) => m.text.includes("first 0") && m !== posted)).toBeUndefined();
     await waitForState(row.id, "delivered");
 
     await discardReport(author.actor, { reportId });
