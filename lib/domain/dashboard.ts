@@ -262,6 +262,8 @@ export type MyCheckin = {
   /** True when a run is scheduled today (local) or the caller has a pending report. */
   dueToday: boolean;
   hasPendingReport: boolean;
+  /** The caller's pending (unanswered) occurrences, newest first: local dates "YYYY-MM-DD". */
+  pendingOccurrences: Array<{ occurrenceId: number; date: string }>;
   questions: Array<{ id: number; text: string; answerType: string; choices: string[] }>;
   /** The caller's submitted report of today's occurrence, if any. */
   todayReport: { id: number; submittedAt: Date; answers: Array<{ questionId: number; text: string }> } | null;
@@ -295,7 +297,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
           id: true,
           status: true,
           submitted_at: true,
-          occurrence: { select: { date: true } },
+          occurrence: { select: { id: true, date: true } },
           answers: { select: { question_id: true, text: true } },
         },
       },
@@ -317,6 +319,13 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       today,
       dueToday: s.days.includes(weekday) || pending,
       hasPendingReport: pending,
+      pendingOccurrences: s.reports
+        .flatMap((r) =>
+          r.status === "pending" && r.occurrence
+            ? [{ occurrenceId: r.occurrence.id, date: r.occurrence.date.toISOString().slice(0, 10) }]
+            : [],
+        )
+        .sort((a, b) => b.date.localeCompare(a.date)),
       questions: s.questions.map((q) => ({ id: q.id, text: q.text, answerType: q.answer_type, choices: q.choices })),
       todayReport: submitted
         ? {
