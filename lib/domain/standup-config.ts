@@ -8,7 +8,7 @@ import type { Tx } from "@/lib/db";
 import type { EditableStandup } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import { MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
+import { ASKING_LIMITS, MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
 import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
@@ -60,14 +60,6 @@ export type StandupConfig = {
   /** Days after the window closes during which a late answer still counts (0..MAX_LATE_ANSWER_DAYS; 0 = none). */
   lateAnswerDays?: number;
 };
-
-/** Bounds of the asking settings (`parseAskingSettings`). */
-export const ASKING_LIMITS = {
-  maxReminders: 5,
-  maxReminderAfterMinutes: 1440,
-  maxResponseWindowMinutes: 10_080,
-  maxLateAnswerDays: 30,
-} as const;
 
 /** The asking settings of a standup as the `checkins` columns store them. */
 export type AskingSettingsColumns = {
