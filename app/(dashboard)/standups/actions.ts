@@ -7,7 +7,7 @@ import type { ActionState } from "@/components/ui/action-form";
 import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form-state";
 import { getActor } from "@/lib/auth/session";
 import { ASKING_LIMITS, MAX_QUESTIONS } from "@/lib/domain/constants";
-import { DomainError } from "@/lib/domain/errors";
+import { DomainError, ForbiddenError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
 import { startStandup } from "@/lib/domain/occurrences";
 import {
@@ -245,7 +245,13 @@ export async function askNowAction(id: number, _prev: ActionState, form: FormDat
     const standup = await getStandupSettings(actor, id, undefined, "readers");
     if (standup.state === "paused") return { error: "This standup is paused. Resume it before asking its members." };
     const users = form.getAll("users").map(String).filter(Boolean);
-    const { asked } = await startStandup(actor, id, users.length ? { users } : {});
+    let asked: number[];
+    try {
+      ({ asked } = await startStandup(actor, id, users.length ? { users } : {}));
+    } catch (err) {
+      if (err instanceof ForbiddenError) return { error: "Only the creator of this standup or a team admin can ask its members." };
+      throw err;
+    }
     revalidatePath(`/standups/${id}`);
     revalidatePath("/my-checkins");
     if (asked.length === 0) return { ok: "Nobody was asked: everyone you chose has answered or is away." };
