@@ -1,8 +1,10 @@
 import { timezoneList } from "@/components/standups/form-options";
 import { Field, Select } from "@/components/ui/form";
-import { isValidTimezone } from "@/lib/domain/schedule";
 
-/** A labelled select of every IANA timezone the runtime knows (UTC first). */
+/**
+ * A labelled select of every IANA timezone (UTC first; `timezoneOptions`): the current value stays
+ * selected even when the runtime lists it under another name; an invalid value falls back to UTC.
+ */
 export function TimezoneSelect({
   id,
   name = "timezone",
@@ -14,9 +16,8 @@ export function TimezoneSelect({
   label?: string;
   defaultValue?: string;
 }) {
-  const known = timezoneList();
-  // A zone this runtime's list calls by another name (e.g. Asia/Kolkata vs Asia/Calcutta) stays selectable.
-  const zones = known.includes(defaultValue) || !isValidTimezone(defaultValue) ? known : [defaultValue, ...known];
+  // Every runtime zone, canonical names ICU lists under an alias (Asia/Kolkata) and the current value.
+  const zones = timezoneList(defaultValue);
   return (
     <Field id={id} label={label}>
       <Select id={id} name={name} defaultValue={zones.includes(defaultValue) ? defaultValue : "UTC"}>

@@ -25,6 +25,7 @@ import {
   DEFAULT_STANDUP_NAME,
   DEFAULT_STANDUP_QUESTIONS,
   type NewQuestionInput,
+  parseAskingSettings,
   parseDays,
   parseQuestions,
   parseStandupTime,
@@ -66,6 +67,11 @@ export type CreateStandupInput = {
   isConfidential?: boolean;
   /** Default "active". */
   state?: Extract<CheckinState, "active" | "paused" | "draft">;
+  /** Reminders, response window and late answers (`parseAskingSettings`); absent = column defaults. */
+  reminderCount?: number;
+  reminderAfterMinutes?: number;
+  responseWindowMinutes?: number | null;
+  lateAnswerDays?: number;
 };
 
 /**
@@ -76,13 +82,14 @@ export type CreateStandupInput = {
  *   become the standup's members.
  * - Both channels are resolved (by id or name) even when `users` decides the members.
  * @returns the new standup's id.
- * @throws InvalidParameterError (bad days, time, timezone, questions, name),
+ * @throws InvalidParameterError (bad days, time, timezone, questions, name, asking settings),
  *   ChannelNotFoundError (broadcast or sync channel unresolved), UserNotFoundError (unknown user).
  */
 export async function createStandup(actor: Actor, input: CreateStandupInput, tx?: Tx): Promise<{ id: number }> {
   const days = parseDays(input.days);
   const time = parseStandupTime(input.time);
   const questions = parseQuestions(input.questions);
+  const asking = parseAskingSettings(input);
   if (input.name !== undefined && input.name !== null && typeof input.name !== "string")
     throw new InvalidParameterError("name: must be a string");
   if (input.waitTime !== undefined && input.waitTime !== null && !(Number.isInteger(input.waitTime) && input.waitTime >= -1)) {
@@ -128,6 +135,7 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
         is_anonymous: input.isAnonymous ?? false,
         is_confidential: input.isConfidential ?? false,
         personalised: input.personalised ?? false,
+        ...asking,
         owner_id: actor.userId,
         questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
         members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
@@ -263,6 +271,10 @@ export async function duplicateStandup(
         is_confidential: false,
         personalised: source.personalised,
         broadcast_thread: source.broadcast_thread,
+        reminder_count: source.reminder_count,
+        reminder_after_minutes: source.reminder_after_minutes,
+        response_window_minutes: source.response_window_minutes,
+        late_answer_days: source.late_answer_days,
         owner_id: actor.userId,
         questions: {
           create: source.questions.map((q) => ({
