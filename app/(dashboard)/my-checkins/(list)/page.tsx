@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { formatDateTime, formatTime } from "@/components/format";
-import { Button, LinkButton } from "@/components/ui/button";
+import { ActionForm } from "@/components/ui/action-form";
+import { LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
@@ -64,12 +65,17 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
                       <LinkButton href={`/my-checkins/${c.standupId}`} variant="secondary" aria-label={`Edit today's report for ${c.name}`}>
                         Edit report
                       </LinkButton>
-                      <form action={deleteCheckinAction}>
+                      <ActionForm
+                        action={deleteCheckinAction}
+                        className="inline"
+                        submitLabel="Delete"
+                        pendingLabel="Deleting…"
+                        variant="danger"
+                        submitAriaLabel={`Delete today's report for ${c.name}`}
+                        confirm={`Delete today's report for ${c.name}? It is also removed from the channel.`}
+                      >
                         <input type="hidden" name="reportId" value={c.todayReport.id} />
-                        <Button type="submit" variant="danger" aria-label={`Delete today's report for ${c.name}`}>
-                          Delete
-                        </Button>
-                      </form>
+                      </ActionForm>
                     </>
                   ) : (
                     <LinkButton href={`/my-checkins/${c.standupId}`} aria-label={`Answer ${c.name}`}>
