@@ -5,8 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askPollNonVoters, getPollOverview, getPollResultsFor, listMyOpenPolls } from "@/lib/domain/poll-views";
+import { createPoll } from "@/lib/domain/polls";
 import { castVote, describeVoteError } from "@/lib/domain/vote-writes";
 import { createTestCheckin, createTestOccurrence, createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
 
@@ -122,5 +123,69 @@ describe("poll views", () => {
       message: "That option is not offered here.",
     });
     expect(await errorOf([{ questionId: open.id, text: "  " }])).toEqual({ questionId: open.id, message: "Write an answer." });
+  });
+});
+
+describe("createPoll with the dashboard form's options", () => {
+  it("creates multiple-choice and open-ended questions with voting options, shared results, broadcast now", async () => {
+    const created = await createPoll(team.admin.actor, {
+      name: "Form poll",
+      questions: [
+        { text: "Lunch?", answerType: "multiple_choice", choices: ["Pizza", "Sushi"], oneOptionLimit: false, addOwnOptions: true },
+        { text: "Why?", answerType: "open_ended" },
+      ],
+      broadcastChannel: team.channels[0].chat_id,
+      duration: 120,
+      shareResults: true,
+    });
+    expect(created.occurrenceId).not.toBeNull();
+    expect(created.closesAt?.getTime()).toBeGreaterThan(Date.now() + 119 * 60_000);
+    const poll = await db.checkin.findUniqueOrThrow({
+      where: { id: created.id },
+      include: { questions: { orderBy: { position: "asc" } } },
+    });
+    expect(poll.share_results).toBe(true);
+    expect(poll.questions.map((q) => [q.text, q.answer_type, q.choices, q.one_option_limit, q.add_own_options])).toEqual([
+      ["Lunch?", "multiple_choice", ["Pizza", "Sushi"], false, true],
+      ["Why?", "open_ended", [], true, false],
+    ]);
+    // A member of the channel votes for two options, one of them their own, and explains.
+    const member = team.users[1].actor;
+    await castVote(member, {
+      pollId: created.id,
+      answers: [
+        { questionId: poll.questions[0].id, choices: ["Pizza", "Dumplings"] },
+        { questionId: poll.questions[1].id, text: "Hungry" },
+      ],
+    });
+    expect((await listMyOpenPolls(member)).find((p) => p.pollId === created.id)?.voted).toBe(true);
+  });
+
+  it("creates a recurring poll that the scheduler broadcasts at its next slot; bad input names its field", async () => {
+    const created = await createPoll(team.admin.actor, {
+      name: "Weekly poll",
+      questions: [{ text: "Mood?", answerType: "open_ended" }],
+      broadcastChannel: team.channels[0].chat_id,
+      duration: 60,
+      schedule: { days: ["Mon", "wed"], time: "10:30", timezone: "Europe/Berlin" },
+    });
+    expect(created.occurrenceId).toBeNull();
+    expect(created.nextRunAt).toBeInstanceOf(Date);
+    const poll = await db.checkin.findUniqueOrThrow({ where: { id: created.id } });
+    expect(poll).toMatchObject({ days: ["Mon", "Wed"], time: "10:30:00", timezone: "Europe/Berlin", duration: 60 });
+    expect(poll.next_run_at?.getTime()).toBe(created.nextRunAt?.getTime());
+    expect(await db.occurrence.count({ where: { checkin_id: created.id } })).toBe(0);
+
+    const base = { name: "Bad", broadcastChannel: team.channels[0].chat_id };
+    await expect(
+      createPoll(team.admin.actor, { ...base, questions: [{ text: "Q", answerType: "multiple_choice", choices: ["One"] }] }),
+    ).rejects.toThrow(/^questions\[0\]\.choices:/);
+    await expect(
+      createPoll(team.admin.actor, {
+        ...base,
+        questions: [{ text: "Q", answerType: "open_ended" }],
+        schedule: { days: ["Mon"], time: "10:00", timezone: "Mars/Base" },
+      }),
+    ).rejects.toBeInstanceOf(InvalidParameterError);
   });
 });
