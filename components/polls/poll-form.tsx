@@ -56,7 +56,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
         const label = n === 0 ? "Question" : `Question ${n + 1}`;
         return (
           <fieldset key={i} className="space-y-3 rounded-md border border-slate-200 p-3" data-testid="poll-form-question">
-            <legend className="px-1 text-sm font-semibold text-slate-800">{n === 0 ? "First question" : `Question ${n + 1}`}</legend>
+            <legend className="px-1 text-sm font-semibold text-slate-800">{`Question ${n + 1} of ${questions.length}`}</legend>
             <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
               <Field id={`q${i}-text`} label={label} error={err(`q${i}-text`)}>
                 <Input

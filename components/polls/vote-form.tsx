@@ -62,7 +62,7 @@ export function VoteForm({ action, questions, voted }: { action: Action; questio
         const options = [...q.choices, ...own];
         const chosen = submittedValues(state, name, q.mine.choices);
         return (
-          <fieldset key={q.id} className="space-y-2" aria-describedby={errorId} aria-invalid={error ? true : undefined}>
+          <fieldset key={q.id} className="space-y-2" aria-describedby={errorId}>
             <legend className="text-sm font-medium text-slate-800">
               {q.text}
               <span className="ml-2 text-xs font-normal text-slate-600">{q.one_option_limit ? "(choose one)" : "(choose any)"}</span>
