@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { exportPollResults } from "@/lib/domain/exports";
 import { askPollNonVoters, getPollOverview, getPollResultsFor, listMyOpenPolls } from "@/lib/domain/poll-views";
 import { createPoll } from "@/lib/domain/polls";
 import { castVote, describeVoteError } from "@/lib/domain/vote-writes";
@@ -51,9 +52,11 @@ describe("poll views", () => {
     const stranger = await createTestUser(team.id, { name: "Stranger" });
     await expect(getPollOverview(stranger.actor, poll.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(getPollResultsFor(team.users[2].actor, poll.id)).rejects.toBeInstanceOf(NotFoundError);
-    // Live results for the admin (not the creator) include the open broadcast.
+    // Live results for the admin (not the creator) include the open broadcast; so does the CSV export.
     const results = await getPollResultsFor(team.admin.actor, poll.id);
     expect(results.instances).toHaveLength(1);
+    await expect(exportPollResults(team.admin.actor, poll.id, {})).resolves.toMatchObject({ header: expect.any(Array) });
+    await expect(exportPollResults(team.users[2].actor, poll.id, {})).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("lists the open polls a member is asked in, with whether they voted", async () => {
