@@ -14,7 +14,7 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   await page.goto(`${BASE_URL}/polls/new`);
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Question", { exact: true }).fill("Where should we have lunch?");
-  await page.getByLabel("Choices (one per line, at least two)").fill("Pizza\nSushi\nTacos");
+  await page.getByLabel("Choices (one per line, at least two)").fill("Pizza");
   await page.getByRole("button", { name: "Add a question" }).click();
   await page.getByLabel("Question 2", { exact: true }).fill("Anything else for the team lunch?");
   await page.getByLabel("Type of question 2").selectOption("open_ended");
@@ -23,7 +23,13 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   await page.getByLabel("Unit").selectOption("hours");
   await expect(page.getByLabel("Open for (hours, optional)")).toHaveValue("2");
   await page.getByLabel("Share the results with recipients after the poll closes").check();
+  // One choice only: the domain's message shows next to the choices; everything typed stays.
+  await page.getByRole("button", { name: "Create poll" }).click();
+  await expect(page.locator("#q0-choices-error")).toHaveText("At least 2 choices are required");
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+  await expect(page.getByLabel("Question 2", { exact: true })).toHaveValue("Anything else for the team lunch?");
   await expectNoSeriousA11yViolations(page);
+  await page.getByLabel("Choices (one per line, at least two)").fill("Pizza\nSushi\nTacos");
   await page.getByRole("button", { name: "Create poll" }).click();
   await page.waitForURL(/\/polls\/\d+$/);
   const pollUrl = page.url();
