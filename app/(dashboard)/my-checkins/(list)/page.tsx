@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { formatDateTime, formatTime } from "@/components/format";
+import { MyOpenPolls } from "@/components/polls/my-open-polls";
 import { ActionForm } from "@/components/ui/action-form";
 import { LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
@@ -29,6 +30,7 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
           <Alert tone="success">Your report was deleted.</Alert>
         </div>
       )}
+      <MyOpenPolls actor={user} timeZone={user.timezone} />
       {checkins.length === 0 ? (
         <EmptyState title="You are not a member of any active standup" />
       ) : (
