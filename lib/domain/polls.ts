@@ -6,7 +6,7 @@
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
 
-import { broadcastPoll } from "@/lib/chat/outbox";
+import { broadcastPollRun } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -241,24 +241,10 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       now,
       question: false,
     });
-    const first = questions[0];
-    const message = await broadcastPoll(
-      t,
-      {
-        teamId: actor.teamId,
-        pollId: poll.id,
-        occurrenceId: occurrence.id,
-        channelId: channel.id,
-        pollName: name,
-        question: questions.length > 1 ? questions.map((q, i) => `${i + 1}) ${q.text}`).join("\n") : first.text,
-        choices: questions.length > 1 ? [] : first.choices,
-        closesAt,
-      },
-      now,
-    );
+    const message = await broadcastPollRun(t, { pollId: poll.id, occurrenceId: occurrence.id }, now);
     // Loaded on use: lib/chat/resource-events renders the v2 poll, whose serializer imports this module.
     await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
-    return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt, nextRunAt: null };
+    return { id: poll.id, occurrenceId: occurrence.id, chatTs: message?.ts ?? null, closesAt, nextRunAt: null };
   };
   return inTransaction(tx, run);
 }
