@@ -13,11 +13,15 @@
  * sending (else the follow-up job sends the change). Bookkeeping writes use raw SQL so that
  * `updated_at` keeps meaning "content changed".
  *
- * Adapter choice: the team served by the Slack workspace (`SLACK_TEAM`, default the first team)
- * goes to Slack; DMs to a member Slack does not know go by e-mail when SMTP is configured; other
- * DMs go by e-mail when SMTP is configured; everything else stays in the built-in feed (and DMs are
- * written to the server log). Updates and deletes go through the adapter that delivered the
- * message, so messages delivered before Slack was connected are never replayed into Slack.
+ * Adapter choice: channel messages of the team served by the Slack workspace (`SLACK_TEAM`,
+ * default the first team) go to Slack, all others stay in the built-in feed. Direct messages
+ * (questions, reminders) follow the recipient's `notification_channel` (`directRoute`): the
+ * preferred channel first, then the other one, then the built-in feed — skipping what is not
+ * available (Slack: the recipient's team is the Slack-served one; e-mail: SMTP is configured;
+ * a member Slack does not know moves on to the next channel). `web` means the built-in feed only
+ * (the member answers in the dashboard). A DM left to the built-in feed for lack of any other
+ * channel is also written to the server log. Updates and deletes go through the adapter that
+ * delivered the message, so messages delivered before Slack was connected are never replayed into Slack.
  */
 import type { ChatAdapter, OutgoingMessage } from "@/lib/chat/adapter";
 import { createAnswerToken } from "@/lib/chat/answer-link";
@@ -28,6 +32,7 @@ import { PermanentDeliveryError, RetryLaterError } from "@/lib/chat/errors";
 import { createSlackAdapter, type SlackAdapter } from "@/lib/chat/slack";
 import { pollBlocks, questionBlocks } from "@/lib/chat/slack-blocks";
 import { type Db, db as defaultDb } from "@/lib/db";
+import type { NotificationChannel } from "@/lib/generated/prisma/client";
 
 export type DeliveryDeps = {
   config: DeliveryConfig;
@@ -88,7 +93,7 @@ const messageSelect = {
   occurrence_id: true,
   checkin_id: true,
   channel: { select: { chat_id: true } },
-  recipient: { select: { id: true, chat_id: true, email: true, realname: true } },
+  recipient: { select: { id: true, chat_id: true, email: true, realname: true, notification_channel: true } },
   checkin: { select: { name: true, broadcast_thread: true } },
   occurrence: { select: { id: true, date: true, scheduled_at: true, closes_at: true, closed_at: true } },
 } as const;
@@ -187,28 +192,51 @@ async function firstSend(deps: DeliveryDeps, m: Loaded): Promise<Sent> {
   }
   if (!m.recipient) return { via: "builtin", externalTs: m.ts };
   const recipient = m.recipient;
-  if (onSlack && deps.slack) {
-    const slack = deps.slack;
-    try {
-      const dm = await slack.openDirectChannel(recipient.chat_id);
-      if (retried) {
-        const found = await slack.findPosted(dm, m.ts);
-        if (found) return { via: "slack", externalTs: found, channel: dm };
+  const route = directRoute(recipient.notification_channel, { slack: onSlack, email: deps.email !== null });
+  for (const via of route) {
+    if (via === "slack" && deps.slack) {
+      const slack = deps.slack;
+      try {
+        const dm = await slack.openDirectChannel(recipient.chat_id);
+        if (retried) {
+          const found = await slack.findPosted(dm, m.ts);
+          if (found) return { via: "slack", externalTs: found, channel: dm };
+        }
+        const r = await slack.post(dm, await outgoing(deps, m, "slack"));
+        return { via: "slack", externalTs: r.externalTs, channel: dm };
+      } catch (err) {
+        const noIdentity =
+          err instanceof PermanentDeliveryError && ["user_not_found", "users_not_found", "user_disabled"].includes(err.code);
+        if (!noIdentity) throw err;
+        deps.log(`delivery: ${recipient.chat_id} has no Slack identity; trying the next channel for message ${m.id}`);
       }
-      const r = await slack.post(dm, await outgoing(deps, m, "slack"));
-      return { via: "slack", externalTs: r.externalTs, channel: dm };
-    } catch (err) {
-      const noIdentity = err instanceof PermanentDeliveryError && ["user_not_found", "users_not_found", "user_disabled"].includes(err.code);
-      if (!noIdentity || !deps.email) throw err;
-      deps.log(`delivery: ${recipient.chat_id} has no Slack identity; sending message ${m.id} by e-mail`);
+    } else if (via === "email" && deps.email) {
+      const r = await deps.email.directMessage(recipient.email, await outgoing(deps, m, "email"));
+      return { via: "email", externalTs: r.externalTs, channel: recipient.email };
     }
   }
-  if (deps.email) {
-    const r = await deps.email.directMessage(recipient.email, await outgoing(deps, m, "email"));
-    return { via: "email", externalTs: r.externalTs, channel: recipient.email };
-  }
-  deps.log(`delivery (built-in, no SMTP_URL): to ${recipient.realname} <${recipient.email}>: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`);
+  if (recipient.notification_channel !== "web")
+    deps.log(
+      `delivery (built-in, no Slack for this member and no SMTP_URL): to ${recipient.realname} <${recipient.email}>: ${m.text.replace(/\s+/g, " ").slice(0, 200)}`,
+    );
   return { via: "builtin", externalTs: m.ts };
+}
+
+/**
+ * The order in which a direct message (question, reminder) tries the adapters for a member who
+ * prefers `preference` (`users.notification_channel`):
+ *   - `slack_dm`: Slack DM → e-mail → built-in;
+ *   - `email`: e-mail → Slack DM → built-in;
+ *   - `web`: built-in only (the dashboard's My check-ins; nothing is sent).
+ * Adapters that are not `available` are left out (Slack: the member's team is served by the Slack
+ * workspace; e-mail: SMTP is configured). The built-in feed is always last and always works.
+ */
+export function directRoute(
+  preference: NotificationChannel,
+  available: { slack: boolean; email: boolean },
+): Array<"slack" | "email" | "builtin"> {
+  const order: Array<"slack" | "email"> = preference === "web" ? [] : preference === "email" ? ["email", "slack"] : ["slack", "email"];
+  return [...order.filter((a) => available[a]), "builtin"];
 }
 
 /** The message as `adapter` renders it: Slack gets buttons, e-mail gets the signed answer link. */

@@ -1,6 +1,8 @@
 /**
  * A person's own profile (issue 11): name, timezone (every IANA zone), avatar URL and the channel
- * questions reach them on (Slack DM / e-mail / web only).
+ * questions reach them on (Slack DM / e-mail / web only). Delivery honours that choice with a
+ * fallback order (lib/chat/delivery.ts `directRoute`: Slack DM ⇄ e-mail, then the dashboard;
+ * `web` = the dashboard only).
  */
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";

@@ -16,6 +16,10 @@ export const metadata: Metadata = { title: "Profile" };
 
 const CHANNEL_LABELS = { slack_dm: "Slack direct message", email: "E-mail", web: "Web only (this dashboard)" } as const;
 
+/** How delivery falls back when the chosen channel is not available (lib/chat/delivery.ts `directRoute`). */
+const CHANNEL_HINT =
+  "When your choice is not available (Slack not connected or not knowing you, no e-mail server), Slack and e-mail stand in for each other; questions always wait for you under My check-ins. Web only sends nothing.";
+
 /** The signed-in person's profile, password and own vacations / out-of-office. */
 export default async function ProfilePage() {
   const user = await requireUser();
@@ -35,8 +39,13 @@ export default async function ProfilePage() {
             <Field id="p-avatar" label="Avatar URL (optional)">
               <Input id="p-avatar" name="avatarUrl" type="url" defaultValue={profile.avatarUrl ?? ""} placeholder="https://…" />
             </Field>
-            <Field id="p-channel" label="Send me questions and reminders by">
-              <Select id="p-channel" name="notificationChannel" defaultValue={profile.notificationChannel}>
+            <Field id="p-channel" label="Send me questions and reminders by" hint={CHANNEL_HINT}>
+              <Select
+                id="p-channel"
+                name="notificationChannel"
+                defaultValue={profile.notificationChannel}
+                aria-describedby="p-channel-hint"
+              >
                 {Object.entries(CHANNEL_LABELS).map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ActionState } from "@/components/ui/action-form";
 import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form-state";
 import { getActor } from "@/lib/auth/session";
+import { retryFailedMessage } from "@/lib/chat/retry";
 import { ASKING_LIMITS, MAX_QUESTIONS } from "@/lib/domain/constants";
 import { DomainError, ForbiddenError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
@@ -257,4 +258,15 @@ export async function askNowAction(id: number, _prev: ActionState, form: FormDat
     if (asked.length === 0) return { ok: "Nobody was asked: everyone you chose has answered or is away." };
     return { ok: `Asked ${asked.length} member${asked.length === 1 ? "" : "s"}.` };
   });
+}
+
+/**
+ * "Retry" on the standup page's delivery section: puts a failed message of standup `id` back in
+ * the delivery queue through `retryFailedMessage` (the Channels page's retry; team admins and the
+ * standup's creator).
+ */
+export async function retryStandupDeliveryAction(id: number, form: FormData): Promise<void> {
+  await retryFailedMessage(await getActor(), Number(form.get("messageId")));
+  revalidatePath(`/standups/${id}`);
+  revalidatePath("/channels");
 }

@@ -4,6 +4,7 @@ import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
+import { DeliveryStates } from "@/components/standups/delivery-states";
 import { HeatmapGrid } from "@/components/standups/heatmap";
 import { describeNextRun } from "@/components/standups/next-run";
 import { OccurrenceStates } from "@/components/standups/occurrence-states";
@@ -12,13 +13,14 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/form";
+import { listStandupDeliveries } from "@/lib/chat/standup-delivery";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { listReports } from "@/lib/domain/reports";
 import { listStandupSummaries } from "@/lib/domain/summaries";
-import { askNowAction, deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
+import { askNowAction, deleteStandupAction, duplicateStandupAction, retryStandupDeliveryAction, setStandupStateAction } from "../actions";
 import { loadStandupPage } from "./load-standup";
 
 export const dynamic = "force-dynamic";
@@ -28,7 +30,7 @@ export const metadata: Metadata = { title: "Standup" };
 export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, user, standup, manage } = await loadStandupPage(params);
   const now = new Date();
-  const [participation, heatmap, reports, team, summaries, occurrences] = await Promise.all([
+  const [participation, heatmap, reports, team, summaries, occurrences, deliveries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
     getStandupHeatmap(user, { standupId: id, days: 21 }),
     listReports(user, {
@@ -46,6 +48,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       throw err;
     }),
     listOccurrenceStatuses(user, { standupId: id, limit: 3 }),
+    listStandupDeliveries(user, { standupId: id, limit: 3 }),
   ]);
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const paused = standup.state === "paused";
@@ -159,6 +162,14 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
 
         <Card title="Latest occurrences">
           <OccurrenceStates occurrences={occurrences} timezone={user.timezone} />
+        </Card>
+
+        <Card title="Message delivery">
+          <DeliveryStates
+            occurrences={deliveries}
+            timezone={user.timezone}
+            retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
+          />
         </Card>
 
         <Card title="Participation per occurrence (last 30 days)">
