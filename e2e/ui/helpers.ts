@@ -54,6 +54,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * and asserts there is no serious or critical violation.
  */
 export async function expectNoSeriousA11yViolations(page: Page, include?: string): Promise<void> {
+  // After a client-side navigation Next sets the new <title> just after the page renders: let it
+  // land before axe reads the document (every page has one; axe still fails a page without).
+  await expect.poll(() => page.title(), { message: `no <title> on ${page.url()}` }).not.toBe("");
   const builder = new AxeBuilder({ page });
   const results = await (include ? builder.include(include) : builder).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
