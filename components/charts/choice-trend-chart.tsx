@@ -17,7 +17,9 @@ export function ChoiceTrendChart({ title, choices, weeks }: { title: string; cho
     return row;
   });
   return (
-    <figure aria-label={title} data-testid="choice-trend-chart">
+    // Named by its figcaption (no aria-label: that would make the figure a "label" match for
+    // words in the question, e.g. getByLabel("To") on the date form above).
+    <figure data-testid="choice-trend-chart">
       <div className="h-56 w-full">
         <ShareBars data={data} choices={choices} />
       </div>
