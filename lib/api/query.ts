@@ -161,3 +161,11 @@ export function parseId(value: string | undefined, what = "Resource"): number {
   if (id < 1 || id > MAX_DB_ID) throw new NotFoundError(what);
   return id;
 }
+
+/** A numeric path id (`parseId`: 1..2147483647; anything else is 404). */
+const zPathId = (description: string) => z.number().int().min(1).max(MAX_DB_ID).meta({ description, example: 42 });
+
+export const standupIdPath = z.object({ standupId: zPathId("Standup id.") });
+export const pollIdPath = z.object({ pollId: zPathId("Poll id.") });
+export const reportIdPath = z.object({ reportId: zPathId("Report id.") });
+export const v1IdPath = (what: string) => z.object({ id: zPathId(`${what} id.`) });

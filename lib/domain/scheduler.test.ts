@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
 import { db, disconnectDb } from "@/lib/db";
-import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
+import { refreshNextRunAt } from "@/lib/domain/schedule";
+import { runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
 

@@ -12,7 +12,7 @@
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { activeMemberIds, askMembers, openOccurrence } from "@/lib/domain/occurrences";
-import { localDateOf, nextRunAt } from "@/lib/domain/schedule";
+import { isOneShot, localDateOf, nextRunAtOrNull } from "@/lib/domain/schedule";
 
 /** What one `runDueOccurrences` call did. */
 export type SchedulerRunResult = {
@@ -101,12 +101,12 @@ async function runLockedCheckin(tx: Tx, checkinId: number, now: Date): Promise<n
   let scheduled = checkin.next_run_at as Date;
   if (!oneShot) {
     for (let n = 0; n < 1000; n++) {
-      const following = safeNextRunAt({ ...schedule, after: scheduled });
+      const following = nextRunAtOrNull({ ...schedule, after: scheduled });
       if (!following || following.getTime() > now.getTime()) break;
       scheduled = following;
     }
   }
-  const next = oneShot ? null : safeNextRunAt({ ...schedule, after: now });
+  const next = oneShot ? null : nextRunAtOrNull({ ...schedule, after: now });
   const date = localDateOf(scheduled, checkin.timezone);
   const closesAt = checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null;
 
@@ -117,39 +117,4 @@ async function runLockedCheckin(tx: Tx, checkinId: number, now: Date): Promise<n
   }
   await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
   return occurrence.created ? occurrence.id : null;
-}
-
-/**
- * Recomputes `next_run_at` of one checkin after its schedule, state or recurrence changed (writers
- * call this in the same transaction as their change when they pass their transaction client).
- * Active checkins get the next slot after `now`; other states get null; a one-shot poll
- * (recurrence.type "once") that already ran gets null. Writers of a poll that must broadcast
- * immediately set `next_run_at = now` themselves instead.
- * @returns the new next_run_at (UTC) or null.
- * @throws Prisma's not-found error when the checkin does not exist.
- */
-export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
-  const checkin = await db.checkin.findUniqueOrThrow({
-    where: { id: checkinId },
-    select: { id: true, state: true, time: true, timezone: true, days: true, recurrence: true, _count: { select: { occurrences: true } } },
-  });
-  let next: Date | null = null;
-  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
-    next = safeNextRunAt({ time: checkin.time, timezone: checkin.timezone, days: checkin.days, after: now });
-  }
-  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return next;
-}
-
-function isOneShot(recurrence: unknown): boolean {
-  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
-}
-
-/** nextRunAt that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
-function safeNextRunAt(opts: Parameters<typeof nextRunAt>[0]): Date | null {
-  try {
-    return nextRunAt(opts);
-  } catch {
-    return null;
-  }
 }

@@ -11,8 +11,7 @@ import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
-import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
+import { isValidTimezone, parseTimeOfDay, refreshNextRunAt } from "@/lib/domain/schedule";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */

@@ -7,7 +7,7 @@
  *   versa (a method "serves" when, called without an API key, it answers something other than the
  *   404/405 of the not-served stubs);
  * - truth: real responses of the route handlers on fixture data parse with the response schemas
- *   of lib/openapi/responses.ts, whose objects are strict — an undocumented or a missing field is
+ *   beside the serializers (lib/api/v1, lib/api/v2), whose objects are strict — an undocumented or a missing field is
  *   an issue. Known serializer/spec mismatches are listed in KNOWN_DEVIATIONS, each one asserted,
  *   so a new drift and a fixed serializer both fail here.
  */
@@ -42,29 +42,18 @@ import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports
 import { GET as standupParticipationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { GET as standupRoute } from "@/app/v2/standups/[standupId]/route";
 import { POST as createStandupRoute, GET as standupsRoute } from "@/app/v2/standups/route";
+import { successV2Schema } from "@/lib/api/envelope";
+import { pollResultsV1Schema, pollV1Schema } from "@/lib/api/v1/polls";
+import { reportCreatedV1Schema, reportListItemV1Schema } from "@/lib/api/v1/reports";
+import { standupV1Schema, startedV1Schema } from "@/lib/api/v1/standups";
+import { meV1Schema, myTeamsV1Schema, teamV1Schema } from "@/lib/api/v1/users";
+import { pollParticipationListV2Schema, standupParticipationListV2Schema } from "@/lib/api/v2/participation";
+import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
+import { reportDataV2Schema, reportListV2Schema } from "@/lib/api/v2/reports";
+import { standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
+import { pollResultsDataV2Schema } from "@/lib/api/v2/votes";
 import { db } from "@/lib/db";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
-import {
-  meV1Schema,
-  myTeamsV1Schema,
-  pollDataV2Schema,
-  pollListV2Schema,
-  pollParticipationListV2Schema,
-  pollResultsDataV2Schema,
-  pollResultsV1Schema,
-  pollV1Schema,
-  reportCreatedV1Schema,
-  reportDataV2Schema,
-  reportListItemV1Schema,
-  reportListV2Schema,
-  standupDataV2Schema,
-  standupListV2Schema,
-  standupParticipationListV2Schema,
-  standupV1Schema,
-  startedV1Schema,
-  successV2Schema,
-  teamV1Schema,
-} from "@/lib/openapi/responses";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 

@@ -4,10 +4,8 @@
  * with a member snapshot), anonymity, and the broadcast outbox (posted, updated, removed).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GET as getReportRoute } from "@/app/v2/reports/[reportId]/route";
-import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/write";
-import { POST as postRoute } from "@/app/v2/reports/post";
-import { GET as listReportsRoute } from "@/app/v2/reports/route";
+import { DELETE as deleteRoute, GET as getReportRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/route";
+import { GET as listReportsRoute, POST as postRoute } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
 import { localDateOf } from "@/lib/domain/schedule";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
-import { POST as postRoute } from "@/app/v2/standups/post";
+import { POST as postRoute } from "@/app/v2/standups/route";
 import { db } from "@/lib/db";
 import { createTestChannel, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";

@@ -1,21 +1,27 @@
 /** GET /v2/polls/{pollId}/votes (spec §2.5, §4.2): results of the latest broadcast, or of every broadcast in [since, until). */
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject } from "@/lib/api/query";
-import { serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
+import { apiRoute } from "@/lib/api/handler";
+import { parseId, parseWith, pollIdPath, queryObject } from "@/lib/api/query";
+import { apiPath } from "@/lib/api/route";
+import { pollResultsDataV2Schema, serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
 import { getPollVotes } from "@/lib/domain/votes";
 
-export const GET = apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
-  const id = parseId(params.pollId, "Poll");
-  const query = parseWith(votesQuerySchema, queryObject(url));
-  const results = await getPollVotes(actor, id, { since: query.since, until: query.until });
-  return json({ data: serializePollResultsV2(results) });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/votes", {
+  GET: {
+    doc: {
+      tag: "Polls",
+      id: "getPollVotes",
+      summary: "Poll results of the latest broadcast, or of every broadcast in a range",
+      path: pollIdPath,
+      query: votesQuerySchema,
+      response: { description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true },
+    },
+    handler: apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
+      const id = parseId(params.pollId, "Poll");
+      const query = parseWith(votesQuerySchema, queryObject(url));
+      const results = await getPollVotes(actor, id, { since: query.since, until: query.until });
+      return json({ data: serializePollResultsV2(results) });
+    }),
+  },
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
