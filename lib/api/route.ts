@@ -11,8 +11,11 @@
  *
  * `path` is the documented path (`{param}` placeholders; `/v1/reports/` keeps its slash).
  */
+
+import type { z } from "zod";
 import { errorResponse } from "@/lib/api/errors";
-import { methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiRoute, type HandlerArgs, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import type { OperationDoc } from "@/lib/openapi/operation";
 import { registerOperations } from "@/lib/openapi/registry";
@@ -24,8 +27,44 @@ export type RouteMethod = (typeof ROUTE_METHODS)[number];
 // biome-ignore lint/suspicious/noExplicitAny: Next passes each route its own params shape
 type RouteHandler = (request: Request, context: { params: Promise<any> }) => Promise<Response>;
 
-/** One served method: its OpenAPI declaration and its handler (`apiRoute` / `apiWriteRoute`). */
-export type ServedMethod = { doc: OperationDoc; handler: RouteHandler };
+/**
+ * One served method: its OpenAPI declaration and either a full handler (`apiWriteRoute` for v2
+ * writes) or `run`, which `apiPath` wraps in `apiRoute` after parsing what `doc` declares: the path
+ * id (`doc.path`, NotFoundError when malformed) first, then the query (`doc.query`, 400).
+ */
+export type ServedMethod =
+  | { doc: OperationDoc; handler: RouteHandler }
+  // biome-ignore lint/suspicious/noExplicitAny: `served` types each route's own query output
+  | { doc: OperationDoc; run: (args: RunArgs<any>) => Promise<Response> };
+
+/** What a `run` handler receives: the authenticated request, the parsed path id and query. */
+export type RunArgs<Q> = HandlerArgs<Record<string, string>> & {
+  /** The path id of `doc.path` (0 when the path has none). */
+  id: number;
+  /** The output of `doc.query` (undefined when none is declared). */
+  query: Q;
+};
+
+/**
+ * A served method whose handler gets the parsed path id and query (see `ServedMethod`), typed by
+ * the declared query schema.
+ */
+export function served<Q extends z.ZodType | undefined = undefined>(
+  doc: OperationDoc & { query?: Q },
+  run: (args: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) => Promise<Response>,
+): ServedMethod {
+  return { doc, run };
+}
+
+function handlerOf(version: "v1" | "v2", served: ServedMethod): RouteHandler {
+  if ("handler" in served) return served.handler;
+  const { doc, run } = served;
+  return apiRoute<Record<string, string>>(version, async (args) => {
+    const id = doc.path ? parseId(args.params[doc.path.param], doc.path.what) : 0;
+    const query = doc.query ? parseWith(doc.query, queryObject(args.url)) : undefined;
+    return run({ ...args, id, query });
+  });
+}
 
 /** What a route file exports: a handler for every method, plus OPTIONS. */
 export type RouteHandlers = Record<RouteMethod, RouteHandler> & { OPTIONS: () => Response };
@@ -35,7 +74,7 @@ export function apiPath(path: string, served: Partial<Record<RouteMethod, Served
   const version = path.startsWith("/v1/") ? "v1" : "v2";
   const methods = ROUTE_METHODS.filter((m) => served[m]);
   registerOperations(version, path, Object.fromEntries(methods.map((m) => [m, (served[m] as ServedMethod).doc])));
-  return methodTable(version, Object.fromEntries(methods.map((m) => [m, (served[m] as ServedMethod).handler])));
+  return methodTable(version, Object.fromEntries(methods.map((m) => [m, handlerOf(version, served[m] as ServedMethod)])));
 }
 
 /**

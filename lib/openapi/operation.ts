@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import { errorV1Schema, type V2ErrorCode, v2ErrorSchema } from "@/lib/api/errors";
 import { idempotencyHeader } from "@/lib/api/idempotency";
+import type { PathId } from "@/lib/api/query";
 
 /** Tags, in the order the docs page shows them. */
 export const OPENAPI_TAGS = [
@@ -37,10 +38,12 @@ export type OperationDoc = {
   id: string;
   summary: string;
   description?: string;
-  /** Path parameters (required), e.g. `standupIdPath`. */
-  path?: RequestParams["path"];
-  /** The query schema the route parses with. */
-  query?: RequestParams["query"];
+  /** The numeric id in the path, e.g. `standupIdPath` (parsed for `run` handlers). */
+  path?: PathId;
+  /** The query schema: documented, and parsed for `run` handlers. */
+  query?: z.ZodType;
+  /** A query documented only (the route parses it by hand, e.g. the tolerant v1 parsers). */
+  documentedQuery?: z.ZodType;
   /** Request body; `required` defaults to true. */
   body?: { schema: z.ZodType; required?: boolean };
   /** The success response: status (default 200), prose and schema. */
@@ -111,8 +114,9 @@ function v2Responses(doc: OperationDoc, write: boolean): ZodOpenApiResponsesObje
 export function toOperation(version: "v1" | "v2", method: string, doc: OperationDoc): ZodOpenApiOperationObject {
   const write = version === "v2" && method !== "GET";
   const requestParams: ZodOpenApiOperationObject["requestParams"] = {};
-  if (doc.path) requestParams.path = doc.path;
-  if (doc.query) requestParams.query = doc.query;
+  if (doc.path) requestParams.path = doc.path.schema;
+  const query = doc.query ?? doc.documentedQuery;
+  if (query) requestParams.query = query as RequestParams["query"];
   if (write) requestParams.header = idempotencyHeader;
   return {
     tags: [doc.tag],

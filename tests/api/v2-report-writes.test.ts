@@ -8,7 +8,7 @@ import { DELETE as deleteRoute, GET as getReportRoute, PATCH as patchRoute } fro
 import { GET as listReportsRoute, POST as postRoute } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
 import { localDateOf } from "@/lib/domain/schedule";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
@@ -20,18 +20,11 @@ const del = (key: string, id: number | string) =>
   call(deleteRoute, { method: "DELETE", path: `/v2/reports/${id}`, key, params: { reportId: String(id) } });
 const answersFor = (c: Checkin, prefix = "A") => c.questions.map((q, i) => ({ question_id: q.id, text: `${prefix}${i}` }));
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
+let { A, B, admin, m0, m1, m2 } = {} as StandardTeams;
 let daily: Checkin;
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 3 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2] = A.users;
+  ({ A, B, admin, m0, m1, m2 } = await standardTeams({ members: 3 }));
   daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0] });
 });
 

@@ -1,21 +1,20 @@
 /** GET /v1/me (spec §4.2, §2.7): `{user, team}` of the API key. */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { meV1Schema, serializeCurrentUserV1, serializeTeamV1 } from "@/lib/api/v1/users";
 import { getMe } from "@/lib/domain/me";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/me", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Users and teams",
       id: "getMe",
       summary: "The authenticated user and the team of the API key",
       response: { description: "`{user, team}`.", schema: meV1Schema },
     },
-    handler: apiRoute("v1", async ({ actor }) => {
+    async ({ actor }) => {
       const { user, team } = await getMe(actor);
       return json({ user: serializeCurrentUserV1(user), team: serializeTeamV1(team) });
-    }),
-  },
+    },
+  ),
 });

@@ -5,9 +5,8 @@
  */
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { pollV1Schema, serializePollV1 } from "@/lib/api/v1/polls";
 import { parseV1PollCreateBody, zPollCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
@@ -16,20 +15,20 @@ import { createPoll, getPollSettings, listPollSettings } from "@/lib/domain/poll
 const tag = "Legacy polls (v1)";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag,
       id: "listPollsV1",
       summary: "Polls the caller participates in or created",
       response: { description: "Array of v1 polls.", schema: z.array(pollV1Schema) },
     },
-    handler: apiRoute("v1", async ({ actor }) => {
+    async ({ actor }) => {
       const rows = await listPollSettings(actor);
       return json(rows.map(serializePollV1));
-    }),
-  },
-  POST: {
-    doc: {
+    },
+  ),
+  POST: served(
+    {
       tag,
       id: "createPollV1",
       summary: "Create a one-time poll in a channel",
@@ -38,7 +37,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls", {
       response: { description: "The v1 poll.", schema: pollV1Schema },
       errors: [400],
     },
-    handler: apiRoute("v1", async ({ request, actor }) => {
+    async ({ request, actor }) => {
       const body = parseV1PollCreateBody(await readJson(request));
       const input = {
         name: body.name,
@@ -49,6 +48,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls", {
       };
       const row = await transaction(async (tx) => getPollSettings(actor, (await createPoll(actor, input, tx)).id, tx));
       return json(serializePollV1(row));
-    }),
-  },
+    },
+  ),
 });

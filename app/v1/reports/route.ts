@@ -7,9 +7,8 @@
  */
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { reportCreatedV1Schema, reportListItemV1Schema, serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
 import { parseV1ReportCreateBody, parseV1ReportListQuery, v1ReportListQuery, zReportCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
@@ -19,23 +18,23 @@ import { getOwnReport, searchReports } from "@/lib/domain/reports";
 const tag = "Legacy reports (v1)";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag,
       id: "listReportsV1",
       summary: "List submitted reports, newest first",
-      query: v1ReportListQuery,
+      documentedQuery: v1ReportListQuery,
       response: { description: "Array of v1 reports.", schema: z.array(reportListItemV1Schema) },
       errors: [400],
     },
-    handler: apiRoute("v1", async ({ url, actor }) => {
+    async ({ url, actor }) => {
       const { html, ...filters } = parseV1ReportListQuery(url);
       const rows = await searchReports(actor, filters);
       return json(rows.map((row) => serializeReportListItemV1(row, { html })));
-    }),
-  },
-  POST: {
-    doc: {
+    },
+  ),
+  POST: served(
+    {
       tag,
       id: "submitReportV1",
       summary: "Submit the caller's report",
@@ -46,7 +45,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/"
       response: { description: "The v1 report (create form).", schema: reportCreatedV1Schema },
       errors: [400, 404],
     },
-    handler: apiRoute("v1", async ({ request, actor }) => {
+    async ({ request, actor }) => {
       const body = parseV1ReportCreateBody(await readJson(request));
       // v1 rules: the standup's creator may submit without being a member; any subset of the questions.
       const row = await transaction(async (tx) => {
@@ -54,6 +53,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/"
         return getOwnReport(actor, reportId, tx);
       });
       return json(serializeReportCreatedV1(row));
-    }),
-  },
+    },
+  ),
 });

@@ -5,17 +5,16 @@
  * POST /v2/standups) and answers the v1 standup (wait_time -1 for "no automatic asking").
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { parseV1StandupCreateBody, v1StandupCreateBody } from "@/lib/api/v1/standup-requests";
 import { listStandupsV1, serializeStandupV1, standupV1Schema } from "@/lib/api/v1/standups";
 import { createStandupFromConfig } from "@/lib/domain/standup-writes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/", {
   GET: listStandupsV1,
-  POST: {
-    doc: {
+  POST: served(
+    {
       tag: "Legacy standups (v1)",
       id: "createStandupV1",
       summary: "Create a standup",
@@ -26,10 +25,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The v1 standup (`wait_time` -1 for no automatic asking).", schema: standupV1Schema },
       errors: [400],
     },
-    handler: apiRoute("v1", async ({ request, actor }) => {
+    async ({ request, actor }) => {
       const input = parseV1StandupCreateBody(await readJson(request));
       const row = await createStandupFromConfig(actor, input);
       return json(serializeStandupV1(row, { noWaitTime: -1 }));
-    }),
-  },
+    },
+  ),
 });

@@ -1,18 +1,17 @@
 /** GET /v1/teams/ (spec §4.2, §2.7): the API key's team as one object, with the users of visible standups. */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { serializeTeamWithUsersV1, teamV1Schema } from "@/lib/api/v1/users";
 import { getTeamWithUsers } from "@/lib/domain/me";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/teams/", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Users and teams",
       id: "getTeam",
       summary: "The team of the API key with the users of visible standups",
       response: { description: "The team, as one object.", schema: teamV1Schema },
     },
-    handler: apiRoute("v1", async ({ actor }) => json(serializeTeamWithUsersV1(await getTeamWithUsers(actor)))),
-  },
+    async ({ actor }) => json(serializeTeamWithUsersV1(await getTeamWithUsers(actor))),
+  ),
 });

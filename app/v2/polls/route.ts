@@ -5,16 +5,16 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
 import { checkinCursorPosition, checkinListQuerySchema, checkinReadQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
 import { createPoll, getPoll, listPolls } from "@/lib/domain/polls";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Polls",
       id: "listPolls",
       summary: "List the caller's active and paused polls",
@@ -22,13 +22,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
       response: { description: "List envelope of polls.", schema: pollListV2Schema },
       errors: { 400: ["INVALID_PARAMETER"] },
     },
-    handler: apiRoute("v2", async ({ url, actor }) => {
-      const query = parseWith(checkinListQuerySchema, queryObject(url));
+    async ({ actor, query }) => {
       const { filters, binding } = toCheckinListFilters(query, "v2.polls");
       const rows = await listPolls(actor, filters);
       return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializePollV2(row, query.include), checkinCursorPosition, binding));
-    }),
-  },
+    },
+  ),
   POST: {
     doc: {
       tag: "Polls",

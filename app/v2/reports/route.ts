@@ -5,9 +5,9 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
-import { parseWith, queryObject } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiWriteRoute } from "@/lib/api/handler";
+import { parseWith } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { reportCreateBodySchema, toSubmitReportInput } from "@/lib/api/v2/report-writes";
 import {
   reportCursorPosition,
@@ -21,8 +21,8 @@ import { loadReportView, submitReport } from "@/lib/domain/report-writes";
 import { listReports } from "@/lib/domain/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Reports",
       id: "listReports",
       summary: "List submitted reports of active standups the caller can see",
@@ -31,13 +31,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       response: { description: "List envelope of reports.", schema: reportListV2Schema },
       errors: { 400: ["INVALID_PARAMETER"] },
     },
-    handler: apiRoute("v2", async ({ url, actor }) => {
-      const query = parseWith(reportListQuerySchema, queryObject(url));
+    async ({ actor, query }) => {
       const { filters, binding } = toReportListFilters(query);
       const rows = await listReports(actor, filters);
       return json(listEnvelope(pageOf(rows, filters.limit), serializeReportV2, reportCursorPosition(filters), binding));
-    }),
-  },
+    },
+  ),
   POST: {
     doc: {
       tag: "Reports",

@@ -6,9 +6,9 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
 import {
   checkinCursorPosition,
@@ -23,8 +23,8 @@ import { createStandup } from "@/lib/domain/standup-writes";
 import { getStandup, listStandups } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Standups",
       id: "listStandups",
       summary: "List active and paused standups visible to the caller",
@@ -32,15 +32,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups"
       response: { description: "List envelope of standups.", schema: standupListV2Schema },
       errors: { 400: ["INVALID_PARAMETER"] },
     },
-    handler: apiRoute("v2", async ({ url, actor }) => {
-      const query = parseWith(checkinListQuerySchema, queryObject(url));
+    async ({ actor, query }) => {
       const { filters, binding } = toCheckinListFilters(query, "v2.standups");
       const rows = await listStandups(actor, filters);
       return json(
         listEnvelope(pageOf(rows, filters.limit), (row) => serializeCheckinV2(row, query.include), checkinCursorPosition, binding),
       );
-    }),
-  },
+    },
+  ),
   POST: {
     doc: {
       tag: "Standups",

@@ -16,9 +16,8 @@
  */
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseWith, queryObject, zBoolString } from "@/lib/api/query";
-import type { ServedMethod } from "@/lib/api/route";
+import { zBoolString } from "@/lib/api/query";
+import { served } from "@/lib/api/route";
 import { serializeUserV1, teamUserV1Schema } from "@/lib/api/v1/users";
 import { zCount, zId } from "@/lib/api/wire";
 import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/standups";
@@ -156,8 +155,8 @@ export function serializeStandupV1(row: StandupSettingsView, opts: SerializeStan
  * bare array of v1 standups; `admin=true` lists every standup of the team for team admins. Drafts
  * and confidential standups only for their creator.
  */
-export const listStandupsV1 = {
-  doc: {
+export const listStandupsV1 = served(
+  {
     tag: "Legacy standups (v1)",
     id: "listStandupsV1",
     summary: "List the caller's standups",
@@ -167,9 +166,8 @@ export const listStandupsV1 = {
     response: { description: "Array of v1 standups.", schema: z.array(standupV1Schema) },
     errors: [400],
   },
-  handler: apiRoute("v1", async ({ url, actor }) => {
-    const { admin } = parseWith(v1StandupListQuerySchema, queryObject(url));
+  async ({ actor, query: { admin } }) => {
     const rows = await listStandupSettings(actor, { drafts: true, teamWide: admin });
     return json(rows.map((row) => serializeStandupV1(row)));
-  }),
-} satisfies ServedMethod;
+  },
+);

@@ -7,7 +7,13 @@ import { listStandupsV1 } from "@/lib/api/v1/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/me/standups", {
   GET: {
-    doc: { ...listStandupsV1.doc, id: "listMyStandups", summary: "Alias of GET /v1/standups/", tag: "Users and teams" },
-    handler: listStandupsV1.handler,
+    ...listStandupsV1,
+    doc: {
+      ...listStandupsV1.doc,
+      tag: "Users and teams",
+      id: "listMyStandups",
+      summary: "Alias of GET /v1/standups/",
+      description: undefined,
+    },
   },
 });

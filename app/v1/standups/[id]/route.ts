@@ -4,21 +4,19 @@
  * standup as it was). Edits need the creator or a team admin (else 401); invisible → 404.
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, readJson, v1IdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { readJson, v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { parseV1StandupPatchBody, parseV1StandupPutBody, v1StandupCreateBody, zStandupPartial } from "@/lib/api/v1/standup-requests";
 import { serializeStandupV1, standupV1Schema } from "@/lib/api/v1/standups";
 import { archiveStandup, replaceStandup, updateStandup } from "@/lib/domain/standup-writes";
 import { getStandupSettings } from "@/lib/domain/standups";
 
-type Params = { id: string };
 const tag = "Legacy standups (v1)";
 const path = v1IdPath("Standup");
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/{id}", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag,
       id: "getStandupV1",
       summary: "Get a standup the caller participates in or created",
@@ -26,13 +24,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The v1 standup.", schema: standupV1Schema },
       errors: [404],
     },
-    handler: apiRoute<Params>("v1", async ({ actor, params }) => {
-      const row = await getStandupSettings(actor, parseId(params.id, "Standup"));
+    async ({ actor, id }) => {
+      const row = await getStandupSettings(actor, id);
       return json(serializeStandupV1(row));
-    }),
-  },
-  PATCH: {
-    doc: {
+    },
+  ),
+  PATCH: served(
+    {
       tag,
       id: "updateStandupV1",
       summary: "Change the given properties of a standup",
@@ -42,14 +40,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The v1 standup.", schema: standupV1Schema },
       errors: [400, 404],
     },
-    handler: apiRoute<Params>("v1", async ({ request, actor, params }) => {
-      const id = parseId(params.id, "Standup");
+    async ({ request, actor, id }) => {
       const row = await updateStandup(actor, id, parseV1StandupPatchBody(await readJson(request)));
       return json(serializeStandupV1(row, { noWaitTime: -1 }));
-    }),
-  },
-  PUT: {
-    doc: {
+    },
+  ),
+  PUT: served(
+    {
       tag,
       id: "replaceStandupV1",
       summary: "Replace the configuration of a standup",
@@ -59,14 +56,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The v1 standup.", schema: standupV1Schema },
       errors: [400, 404],
     },
-    handler: apiRoute<Params>("v1", async ({ request, actor, params }) => {
-      const id = parseId(params.id, "Standup");
+    async ({ request, actor, id }) => {
       const row = await replaceStandup(actor, id, parseV1StandupPutBody(await readJson(request)));
       return json(serializeStandupV1(row, { noWaitTime: -1 }));
-    }),
-  },
-  DELETE: {
-    doc: {
+    },
+  ),
+  DELETE: served(
+    {
       tag,
       id: "deleteStandupV1",
       summary: "Delete (archive) a standup",
@@ -75,9 +71,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The deleted v1 standup.", schema: standupV1Schema },
       errors: [404],
     },
-    handler: apiRoute<Params>("v1", async ({ actor, params }) => {
-      const row = await archiveStandup(actor, parseId(params.id, "Standup"));
+    async ({ actor, id }) => {
+      const row = await archiveStandup(actor, id);
       return json(serializeStandupV1(row, { noWaitTime: -1 }));
-    }),
-  },
+    },
+  ),
 });

@@ -1,15 +1,14 @@
 /** GET /v2/polls/{pollId} (spec §4.2): one of the caller's polls as `{data}`; 404 for any non-visible poll. */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, parseWith, pollIdPath, queryObject } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { pollIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { pollDataV2Schema, serializePollV2 } from "@/lib/api/v2/polls";
 import { checkinReadQuerySchema } from "@/lib/api/v2/standups";
 import { getPoll } from "@/lib/domain/polls";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Polls",
       id: "getPoll",
       summary: "Get one of the caller's polls",
@@ -18,11 +17,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{po
       response: { description: "`{data: poll}`.", schema: pollDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true },
     },
-    handler: apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
-      const id = parseId(params.pollId, "Poll");
-      const { include } = parseWith(checkinReadQuerySchema, queryObject(url));
+    async ({ actor, id, query: { include } }) => {
       const row = await getPoll(actor, id, { withQuestions: include.has("questions") });
       return json({ data: serializePollV2(row, include) });
-    }),
-  },
+    },
+  ),
 });

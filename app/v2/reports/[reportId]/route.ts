@@ -7,9 +7,9 @@
 
 import { successV2Schema } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { apiPath, served } from "@/lib/api/route";
 import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
 import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
 import { discardReport, loadReportView, updateReportAnswers } from "@/lib/domain/report-writes";
@@ -18,8 +18,8 @@ import { getReport } from "@/lib/domain/reports";
 type Params = { reportId: string };
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{reportId}", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Reports",
       id: "getReport",
       summary: "Get one readable report",
@@ -27,11 +27,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
       response: { description: "`{data: report}`.", schema: reportDataV2Schema },
       errors: { 404: true },
     },
-    handler: apiRoute<Params>("v2", async ({ actor, params }) => {
-      const row = await getReport(actor, parseId(params.reportId, "Report"));
+    async ({ actor, id }) => {
+      const row = await getReport(actor, id);
       return json({ data: serializeReportV2(row) });
-    }),
-  },
+    },
+  ),
   PATCH: {
     doc: {
       tag: "Reports",

@@ -1,14 +1,13 @@
 /** GET /v2/standups/{standupId} (spec §4.2): one visible standup as `{data}`; 404 otherwise. */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject, standupIdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { standupIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { checkinReadQuerySchema, serializeCheckinV2, standupDataV2Schema } from "@/lib/api/v2/standups";
 import { getStandup } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Standups",
       id: "getStandup",
       summary: "Get one visible standup",
@@ -17,11 +16,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/
       response: { description: "`{data: standup}`.", schema: standupDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true },
     },
-    handler: apiRoute<{ standupId: string }>("v2", async ({ url, actor, params }) => {
-      const id = parseId(params.standupId, "Standup");
-      const { include } = parseWith(checkinReadQuerySchema, queryObject(url));
+    async ({ actor, id, query: { include } }) => {
       const row = await getStandup(actor, id, { withQuestions: include.has("questions") });
       return json({ data: serializeCheckinV2(row, include) });
-    }),
-  },
+    },
+  ),
 });

@@ -4,28 +4,26 @@
  * every instance when no range is given.
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, v1IdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { pollResultsV1Schema, serializePollResultsV1 } from "@/lib/api/v1/polls";
 import { parseV1PollVotesQuery, v1PollVotesQuery } from "@/lib/api/v1/requests";
 import { getPollResultsWithVoters } from "@/lib/domain/votes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls/{id}/votes", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Legacy polls (v1)",
       id: "getPollVotesV1",
       summary: "Poll results over a date range",
       path: v1IdPath("Poll"),
-      query: v1PollVotesQuery,
+      documentedQuery: v1PollVotesQuery,
       response: { description: "v1 poll results.", schema: pollResultsV1Schema },
       errors: [400, 404],
     },
-    handler: apiRoute<{ id: string }>("v1", async ({ url, actor, params }) => {
-      const id = parseId(params.id, "Poll");
+    async ({ url, actor, id }) => {
       const results = await getPollResultsWithVoters(actor, id, parseV1PollVotesQuery(url));
       return json(serializePollResultsV1(results));
-    }),
-  },
+    },
+  ),
 });

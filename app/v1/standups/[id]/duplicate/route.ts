@@ -3,16 +3,15 @@
  * in the body override the copy. Confidential standups cannot be duplicated (422).
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, readJson, v1IdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { readJson, v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { parseV1StandupDuplicateBody, zStandupPartial } from "@/lib/api/v1/standup-requests";
 import { serializeStandupV1, standupV1Schema } from "@/lib/api/v1/standups";
 import { duplicateStandup } from "@/lib/domain/standup-writes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/{id}/duplicate", {
-  POST: {
-    doc: {
+  POST: served(
+    {
       tag: "Legacy standups (v1)",
       id: "duplicateStandupV1",
       summary: "Duplicate a standup",
@@ -22,11 +21,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: "The new v1 standup.", schema: standupV1Schema },
       errors: [400, 404, 422],
     },
-    handler: apiRoute<{ id: string }>("v1", async ({ request, actor, params }) => {
-      const id = parseId(params.id, "Standup");
+    async ({ request, actor, id }) => {
       const overrides = parseV1StandupDuplicateBody(await readJson(request, { allowEmpty: true }));
       const row = await duplicateStandup(actor, id, overrides);
       return json(serializeStandupV1(row, { noWaitTime: -1 }));
-    }),
-  },
+    },
+  ),
 });

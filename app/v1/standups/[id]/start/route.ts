@@ -4,16 +4,15 @@
  * Replies 200 with the JSON string "ok".
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, readJson, v1IdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { readJson, v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import { parseV1StandupStartBody, zStart } from "@/lib/api/v1/standup-requests";
 import { startedV1Schema } from "@/lib/api/v1/standups";
 import { startStandup } from "@/lib/domain/occurrences";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/{id}/start", {
-  POST: {
-    doc: {
+  POST: served(
+    {
       tag: "Legacy standups (v1)",
       id: "startStandupV1",
       summary: "Start a standup now",
@@ -25,11 +24,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       response: { description: 'The JSON string "ok".', schema: startedV1Schema },
       errors: [400, 404, 422],
     },
-    handler: apiRoute<{ id: string }>("v1", async ({ request, actor, params }) => {
-      const id = parseId(params.id, "Standup");
+    async ({ request, actor, id }) => {
       const targets = parseV1StandupStartBody(await readJson(request, { allowEmpty: true }));
       await startStandup(actor, id, targets);
       return json("ok");
-    }),
-  },
+    },
+  ),
 });

@@ -1,9 +1,8 @@
 /** GET /v2/polls/{pollId}/participation (spec §2.6, §4.2): one entry per broadcast, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, parseWith, pollIdPath, queryObject } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { pollIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import {
   participationCursorPosition,
   participationQuerySchema,
@@ -14,8 +13,8 @@ import {
 import { listPollParticipation } from "@/lib/domain/participation";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/participation", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Polls",
       id: "listPollParticipation",
       summary: "Participation per broadcast, newest first",
@@ -24,12 +23,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{po
       response: { description: "List envelope of poll participation entries.", schema: pollParticipationListV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true },
     },
-    handler: apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
-      const id = parseId(params.pollId, "Poll");
-      const query = parseWith(participationQuerySchema, queryObject(url));
+    async ({ actor, id, query }) => {
       const { filters, binding } = toParticipationFilters(query, "v2.polls.participation", id);
       const entries = await listPollParticipation(actor, id, filters);
       return json(listEnvelope(pageOf(entries, filters.limit), serializePollParticipation, participationCursorPosition, binding));
-    }),
-  },
+    },
+  ),
 });

@@ -1,9 +1,8 @@
 /** GET /v2/standups/{standupId}/participation (spec §2.6, §4.2): one entry per occurrence, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject, standupIdPath } from "@/lib/api/query";
-import { apiPath } from "@/lib/api/route";
+import { standupIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import {
   participationCursorPosition,
   participationQuerySchema,
@@ -14,8 +13,8 @@ import {
 import { listStandupParticipation } from "@/lib/domain/participation";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}/participation", {
-  GET: {
-    doc: {
+  GET: served(
+    {
       tag: "Standups",
       id: "listStandupParticipation",
       summary: "Participation per occurrence, newest first",
@@ -24,12 +23,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/
       response: { description: "List envelope of standup participation entries.", schema: standupParticipationListV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true },
     },
-    handler: apiRoute<{ standupId: string }>("v2", async ({ url, actor, params }) => {
-      const id = parseId(params.standupId, "Standup");
-      const query = parseWith(participationQuerySchema, queryObject(url));
+    async ({ actor, id, query }) => {
       const { filters, binding } = toParticipationFilters(query, "v2.standups.participation", id);
       const entries = await listStandupParticipation(actor, id, filters);
       return json(listEnvelope(pageOf(entries, filters.limit), serializeStandupParticipation, participationCursorPosition, binding));
-    }),
-  },
+    },
+  ),
 });
