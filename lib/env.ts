@@ -108,3 +108,71 @@ export function oauthSettings(): {
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };
 }
+
+/** Delivery settings (issue 9; documented in `.env.example`), raw strings, read at call time. */
+export type DeliverySettings = {
+  publicUrl: string | undefined;
+  slackBotToken: string | undefined;
+  slackSigningSecret: string | undefined;
+  slackAppToken: string | undefined;
+  slackApiUrl: string | undefined;
+  slackTeam: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  webhooksAllowPrivate: boolean;
+  webhookRetryDelays: number[] | undefined;
+};
+
+/**
+ * `PUBLIC_URL`, `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_API_URL`,
+ * `SLACK_TEAM`, `SMTP_URL`, `MAIL_FROM`, `WEBHOOKS_ALLOW_PRIVATE` (true/1), `WEBHOOK_RETRY_DELAYS`
+ * (comma-separated seconds). Empty values count as unset.
+ * @throws Error naming the variable when `WEBHOOK_RETRY_DELAYS` is not a list of whole seconds.
+ */
+export function deliverySettings(): DeliverySettings {
+  const e = process.env;
+  const v = (name: string) => e[name]?.trim() || undefined;
+  const delays = v("WEBHOOK_RETRY_DELAYS");
+  if (delays && !/^\d+(,\d+)*$/.test(delays))
+    throw new Error("WEBHOOK_RETRY_DELAYS must be comma-separated whole seconds, e.g. 5,300,1800");
+  return {
+    publicUrl: v("PUBLIC_URL"),
+    slackBotToken: v("SLACK_BOT_TOKEN"),
+    slackSigningSecret: v("SLACK_SIGNING_SECRET"),
+    slackAppToken: v("SLACK_APP_TOKEN"),
+    slackApiUrl: v("SLACK_API_URL"),
+    slackTeam: v("SLACK_TEAM"),
+    smtpUrl: v("SMTP_URL"),
+    mailFrom: v("MAIL_FROM") ?? "Check-in <checkin@localhost>",
+    webhooksAllowPrivate: ["true", "1"].includes(v("WEBHOOKS_ALLOW_PRIVATE")?.toLowerCase() ?? ""),
+    webhookRetryDelays: delays ? delays.split(",").map(Number) : undefined,
+  };
+}
+
+/** Connection to an OpenAI-compatible model (see lib/categorize/llm.ts). `timeoutMs` in milliseconds. */
+export type LlmSettings = { baseUrl: string; apiKey?: string; model: string; timeoutMs: number };
+
+/**
+ * The language model for categorization and summaries: `LLM_BASE_URL` (http/https URL) and
+ * `LLM_MODEL`, optional `LLM_API_KEY` and `LLM_TIMEOUT_MS` (100..600000, default 30000). Null when
+ * either required variable is unset: everything then runs offline.
+ * @throws Error naming the variable when `LLM_BASE_URL` is not an http(s) URL.
+ */
+export function llmSettings(): LlmSettings | null {
+  const e = process.env;
+  if (!e.LLM_BASE_URL || !e.LLM_MODEL) return null;
+  let url: URL;
+  try {
+    url = new URL(e.LLM_BASE_URL);
+  } catch {
+    throw new Error(`LLM_BASE_URL is not a URL: ${e.LLM_BASE_URL}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("LLM_BASE_URL must be an http:// or https:// URL");
+  const timeout = Number(e.LLM_TIMEOUT_MS ?? 30000);
+  return {
+    baseUrl: e.LLM_BASE_URL,
+    apiKey: e.LLM_API_KEY || undefined,
+    model: e.LLM_MODEL,
+    timeoutMs: Number.isInteger(timeout) && timeout >= 100 && timeout <= 600000 ? timeout : 30000,
+  };
+}

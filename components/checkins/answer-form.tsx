@@ -15,12 +15,15 @@ export function AnswerForm({
   initial,
   editing,
   allowAnonymous,
+  cancelHref = "/my-checkins",
 }: {
   action: Action;
   questions: Question[];
   initial: Record<number, string>;
   editing: boolean;
   allowAnonymous: boolean;
+  /** Where Cancel leads; null hides it (the e-mailed answer link has nowhere to go back to). */
+  cancelHref?: string | null;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
@@ -62,9 +65,11 @@ export function AnswerForm({
         <Button type="submit" disabled={pending}>
           {pending ? "Sending…" : editing ? "Save changes" : "Send report"}
         </Button>
-        <LinkButton href="/my-checkins" variant="secondary">
-          Cancel
-        </LinkButton>
+        {cancelHref && (
+          <LinkButton href={cancelHref} variant="secondary">
+            Cancel
+          </LinkButton>
+        )}
       </div>
     </form>
   );

@@ -188,6 +188,7 @@ export const API_PATHS = [
   "/v2/standups",
   "/v2/standups/{standup}",
   "/v2/standups/{standup}/participation",
+  "/v2/standups/{standup}/summaries",
   "/v2/reports",
   "/v2/reports/{report}",
   "/v2/polls",

@@ -16,13 +16,21 @@ export type OutgoingMessage = {
   text: string;
   /** Platform-specific rich content (e.g. Slack blocks); adapters that cannot render it ignore it. */
   blocks?: unknown;
+  /** Post as a reply in this platform thread (the parent's platform ts); adapters without threads ignore it. */
+  threadTs?: string;
+  /** E-mail subject (other adapters ignore it). */
+  subject?: string;
 };
 
 /** Where a channel message lives on the platform: its channel and the platform's message id. */
 export type PlatformMessageRef = { channel: string; externalTs: string };
 
 /** The outcome of a send: the platform's id for the message (used by later updates and deletes). */
-export type SendResult = { externalTs: string };
+export type SendResult = {
+  externalTs: string;
+  /** Platform channel the message landed in when it differs from the one asked (a DM channel). */
+  channel?: string;
+};
 
 /**
  * What a chat platform must offer. Every method resolves when the platform accepted the call and

@@ -29,12 +29,14 @@ export type ChannelSummary = { id: number; chatId: string; name: string; topic: 
 export type FeedMessage = {
   id: number;
   ts: string;
-  kind: "report" | "poll" | "question" | "reminder";
+  kind: "report" | "poll" | "question" | "reminder" | "digest";
   channel: { chatId: string; name: string } | null;
   text: string;
   createdAt: Date;
   updatedAt: Date;
   deliveryState: "pending" | "delivered" | "failed";
+  /** Why the last delivery attempt failed (kept while retrying). */
+  deliveryError: string | null;
   checkinName: string | null;
 };
 
@@ -79,6 +81,7 @@ export async function listChannelFeed(
       created_at: true,
       updated_at: true,
       delivery_state: true,
+      delivery_error: true,
       channel: { select: { chat_id: true, name: true } },
       checkin: { select: { name: true } },
     },
@@ -94,6 +97,7 @@ export async function listChannelFeed(
       createdAt: m.created_at,
       updatedAt: m.updated_at,
       deliveryState: m.delivery_state,
+      deliveryError: m.delivery_error,
       checkinName: m.checkin?.name ?? null,
     })),
   };

@@ -2,9 +2,11 @@
  * The chat outbox (spec §6, issue #3 "Side effects"), the ONLY writer of `chat_messages` rows:
  * broadcasts of reports and polls, direct questions, and (seed) historical messages are written
  * in the caller's transaction, so a committed change always has its message recorded and a
- * rolled-back one leaves none. Delivery to a chat platform reads rows with
- * `delivery_state = pending`; an updated or removed message is put back to `pending` so the
- * delivery job updates / deletes it on the platform (by `external_ts`). The built-in channel feed
+ * rolled-back one leaves none. Every row written or put back to `delivery_state = pending` gets
+ * its `deliver_chat_message` job in that same transaction (the `chat_messages_enqueue_delivery`
+ * trigger of migration `*_delivery`: job_key per message, one queue per channel/recipient), so
+ * whatever kind of message is written here is delivered (lib/chat/delivery.ts); an updated or
+ * removed message is put back to `pending` so the job updates / deletes it on the platform. The built-in channel feed
  * reads the rows directly (`deleted_at` null = visible).
  *
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
@@ -146,6 +148,35 @@ export async function broadcastPoll(
       checkin_id: input.pollId,
       occurrence_id: input.occurrenceId,
       text: renderPollText({ pollName: input.pollName, question: input.question, choices: input.choices, closesAt: input.closesAt }),
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
+}
+
+/**
+ * Posts an occurrence summary to its standup's broadcast channel (kind `digest`, issue 15), once
+ * per occurrence: a second call for the same occurrence returns the existing row.
+ * @returns the outbox row.
+ */
+export async function broadcastDigest(
+  tx: Tx,
+  input: { teamId: number; standupId: number; occurrenceId: number; channelId: number; text: string },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  const existing = await tx.chatMessage.findFirst({
+    where: { occurrence_id: input.occurrenceId, kind: "digest", deleted_at: null },
+    select: { id: true, ts: true, channel_id: true },
+  });
+  if (existing) return existing;
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "digest",
+      channel_id: input.channelId,
+      checkin_id: input.standupId,
+      occurrence_id: input.occurrenceId,
+      text: input.text,
     },
     select: { id: true, ts: true, channel_id: true },
   });

@@ -169,6 +169,8 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     }
     await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
     const message = await broadcastReport(t, reportId, now);
+    // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
+    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.submitted", reportId);
     return {
       reportId,
       standupId: standup.id,
@@ -207,6 +209,7 @@ export async function updateReportAnswers(
     await upsertAnswers(t, actor.teamId, report.id, input.answers, now);
     await t.report.update({ where: { id: report.id }, data: { updated_at: now } });
     const message = await updateReportBroadcast(t, report.id);
+    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.updated", report.id);
     return { reportId: report.id, chatTs: message?.ts ?? null };
   });
 }
@@ -221,6 +224,7 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
+    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.deleted", report.id);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };

@@ -47,6 +47,10 @@ export type QuestionResult = {
   choices?: ChoiceResult[];
   categorizationStatus?: CategorizationStatus | null;
   categories?: Array<{ name: string; count: number }>;
+  /** How the categorization was made ("offline", "model:<name>", "seed"); null before it ran. */
+  categorizationEngine?: string | null;
+  /** Reason of the last failure, or of a fallback from the model to offline. */
+  categorizationError?: string | null;
   responses?: ResponseResult[];
 };
 
@@ -173,7 +177,7 @@ export async function getPollVotes(
       ORDER BY v.id`,
     client.categorization.findMany({
       where: { occurrence_id: { in: ids } },
-      select: { occurrence_id: true, question_id: true, status: true, categories: true },
+      select: { occurrence_id: true, question_id: true, status: true, categories: true, engine: true, error: true },
     }),
   ]);
 
@@ -225,6 +229,8 @@ export async function getPollVotes(
             answerType: "open_ended",
             categorizationStatus: status,
             categories: completed ? parseCategories(categorization?.categories) : [],
+            categorizationEngine: categorization?.engine ?? null,
+            categorizationError: categorization?.error ?? null,
             responses: responses.map((r) => ({
               text: r.text,
               categories: completed ? [...r.categories] : [],

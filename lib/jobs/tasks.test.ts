@@ -41,8 +41,8 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17)", () => {
-    expect(CRONTAB.split("\n")).toEqual(["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"]);
+  it("declares the schedule of issue 2 (every minute, hourly at :17) and the categorization sweep of issue 15", () => {
+    expect(CRONTAB.split("\n")).toEqual(["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"]);
   });
 
   it("cleanup_idempotency deletes only expired records", async () => {
@@ -59,7 +59,12 @@ describe("jobs", () => {
     const { team, user } = await createUser();
     const { expired, live } = await createRecords(team.id, user.id);
     const lines: string[] = [];
-    const worker = await startWorker({ connectionString: process.env.DATABASE_URL as string, log: (l) => lines.push(l), crontab: "" });
+    const worker = await startWorker({
+      connectionString: process.env.DATABASE_URL as string,
+      log: (l) => lines.push(l),
+      crontab: "",
+      delivery: null,
+    });
     try {
       await worker.runner.addJob("cleanup_idempotency", {});
       const deadline = Date.now() + 20_000;

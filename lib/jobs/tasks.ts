@@ -6,10 +6,15 @@
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
+ *   lib/jobs/categorize.ts.
  */
 import type { Task, TaskList } from "graphile-worker";
+import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
+import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -31,13 +36,24 @@ export function cleanupIdempotency(log: JobLog): Task {
   };
 }
 
-/** The task list registered with the runner, keyed by task identifier. */
-export function createTaskList(log: JobLog): TaskList {
+/** The task list registered with the runner, keyed by task identifier. Without `delivery` the
+ * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
+export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
+  const tick = scheduleTick(log);
   return {
-    schedule_tick: scheduleTick(log),
+    schedule_tick: delivery
+      ? async (payload, helpers) => {
+          await recoverStaleLocks(delivery.db, log);
+          await tick(payload, helpers);
+        }
+      : tick,
     cleanup_idempotency: cleanupIdempotency(log),
+    ...(delivery ? { deliver_chat_message: deliverChatMessageTask(delivery), deliver_webhook: deliverWebhookTask(delivery) } : {}),
+    categorize_answers: categorizeAnswers(log),
+    summarize_occurrence: summarizeOccurrence(),
+    categorize_sweep: categorizeSweep(log),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency"].join("\n");
+export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");

@@ -1,7 +1,8 @@
 /**
  * Starts the in-process job runner (graphile-worker 0.17): applies graphile-worker's own schema
  * migrations (schema `graphile_worker`), then runs the task list of lib/jobs/tasks.ts with
- * concurrency 2 and the crontab (every minute `schedule_tick`, hourly `cleanup_idempotency`).
+ * concurrency 2 and the crontab (every minute `schedule_tick` and `categorize_sweep`, hourly `cleanup_idempotency`),
+ * plus one `categorize_sweep` right at start when the real crontab is used.
  * Cron items are de-duplicated by graphile-worker across instances, so many app instances may run
  * a worker against one database.
  *
@@ -14,6 +15,10 @@
  */
 import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile-worker";
 import pg from "pg";
+import { type DeliveryConfig, deliveryConfigFromEnv } from "@/lib/chat/config";
+import { closeDeliveryDeps, createDeliveryDeps } from "@/lib/chat/delivery";
+import { db } from "@/lib/db";
+import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
 export type JobWorker = {
@@ -33,6 +38,9 @@ export async function startWorker(opts: {
   concurrency?: number;
   /** Crontab override (tests pass "" so no schedule fires); default CRONTAB of lib/jobs/tasks.ts. */
   crontab?: string;
+  /** Delivery of chat messages and webhooks (issue 9): default from the environment; null = this
+   * runner does not deliver (its jobs stay queued for another runner). */
+  delivery?: DeliveryConfig | null;
 }): Promise<JobWorker> {
   const { connectionString, log } = opts;
   const logger = new Logger((scope) => (level: LogLevel, message: string) => {
@@ -41,7 +49,7 @@ export async function startWorker(opts: {
       log(`worker ${level}${where}: ${message}`);
     }
   });
-  const pgPool = new pg.Pool({ connectionString, max: 4 });
+  const pgPool = new pg.Pool({ connectionString, max: Math.max(4, (opts.concurrency ?? 2) + 2) });
   // graphile-worker asks for both handlers on a pool it is given: a lost idle or checked-out client
   // must not become an unhandled 'error' event. pg removes broken clients by itself.
   let stopping = false;
@@ -56,18 +64,32 @@ export async function startWorker(opts: {
     pollInterval: 2000,
     logger,
     crontab: opts.crontab ?? CRONTAB,
-    taskList: createTaskList(log),
+    taskList: createTaskList(log, null),
   };
+  const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv() : opts.delivery;
+  const delivery = deliveryConfig ? createDeliveryDeps(deliveryConfig, log, db) : null;
+  options.taskList = createTaskList(log, delivery);
   let runner: Runner;
   try {
     await runMigrations(options);
+    if (delivery) await recoverStaleLocks(db, log);
     runner = await run(options);
   } catch (err) {
     await pgPool.end().catch(() => {});
     throw err;
   }
+  // With the real schedule, sweep once right away so pending categorizations and due summaries
+  // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
+  if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
   let stopped: Promise<void> | null = null;
-  log(`Job worker running (concurrency ${options.concurrency}; schedule_tick every minute, cleanup_idempotency hourly)`);
+  log(
+    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency hourly)`,
+  );
+  if (deliveryConfig) {
+    const via = [deliveryConfig.slack ? `Slack (${deliveryConfig.slack.apiUrl ?? "https://slack.com/api/"})` : "the built-in channel feed"];
+    via.push(deliveryConfig.smtp ? "e-mail over SMTP" : "no e-mail (SMTP_URL unset: direct messages go to the feed and this log)");
+    log(`Delivery: ${via.join(", ")}; webhooks enabled.`);
+  }
   return {
     runner,
     stop: () => {
@@ -76,6 +98,9 @@ export async function startWorker(opts: {
         .stop()
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
         .then(() => pgPool.end())
+        .then(() => {
+          if (delivery) closeDeliveryDeps(delivery);
+        })
         .catch(() => {});
       return stopped;
     },

@@ -11,8 +11,9 @@
  * parse with the response schemas.
  */
 import { createDocument } from "zod-openapi";
-import { OPENAPI_TAGS } from "@/lib/openapi/operation";
+import { OPENAPI_TAGS, webhookDocHelpers } from "@/lib/openapi/operation";
 import { registeredPaths } from "@/lib/openapi/registry";
+import { webhookPaths } from "@/lib/openapi/webhooks";
 import "@/lib/openapi/routes";
 
 export { OPENAPI_TAGS } from "@/lib/openapi/operation";
@@ -105,7 +106,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
       },
     },
-    paths: registeredPaths(),
+    paths: { ...registeredPaths(), ...webhookPaths(webhookDocHelpers) },
   });
   describeParameters(doc);
   return doc;

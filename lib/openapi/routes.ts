@@ -25,4 +25,5 @@ import "@/app/v2/reports/[reportId]/route";
 import "@/app/v2/reports/route";
 import "@/app/v2/standups/[standupId]/participation/route";
 import "@/app/v2/standups/[standupId]/route";
+import "@/app/v2/standups/[standupId]/summaries/route";
 import "@/app/v2/standups/route";

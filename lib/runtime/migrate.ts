@@ -8,6 +8,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { Logger, runMigrations as runWorkerMigrations } from "graphile-worker";
 import pg from "pg";
 
 const PRISMA_ADVISORY_LOCK = 72707369;
@@ -86,6 +87,9 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       }
       applied.push(m.name);
     }
+    // The job queue's schema too: outbox writes enqueue delivery jobs with graphile_worker.add_job
+    // in their own transaction, so it must exist as soon as the tables do (not only once a worker ran).
+    await runWorkerMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
     return { applied, alreadyApplied: done.size };
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_ADVISORY_LOCK]).catch(() => {});

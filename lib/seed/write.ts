@@ -4,6 +4,7 @@
  */
 import { recordHistoricalMessages } from "@/lib/chat/outbox";
 import type { Tx } from "@/lib/db";
+import { seedCategoryRows } from "@/lib/seed/categories";
 import type { DateKey } from "@/lib/seed/dates";
 import { dbDate } from "@/lib/seed/dates";
 import type { DemoPlan } from "@/lib/seed/plan";
@@ -340,7 +341,19 @@ export async function writePlan(
       status: c.status,
       categories: c.categories ?? undefined,
       attempts: c.status === "completed" ? 1 : 0,
+      engine: c.status === "completed" ? "seed" : null,
     })),
+  });
+  // The categories the seeded results use, kept per question so the categorizer matches new answers to them.
+  await tx.category.createMany({
+    data: seedCategoryRows(h.categorizations).map((c) => ({
+      team_id: must(teamOfCheckin, c.checkinKey, "checkin"),
+      question_id: qid(c.checkinKey, c.questionIndex),
+      name: c.name,
+      keywords: c.keywords,
+      created_by: "seed",
+    })),
+    skipDuplicates: true,
   });
   step(`${chatMessages} chat messages, ${votes} votes, ${categorizations.count} categorizations`);
 

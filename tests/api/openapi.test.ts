@@ -41,7 +41,12 @@ import { DELETE as deleteReportRoute, PATCH as patchReportRoute, GET as reportRo
 import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports/route";
 import { GET as standupParticipationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { GET as standupRoute } from "@/app/v2/standups/[standupId]/route";
+import { GET as standupSummariesRoute } from "@/app/v2/standups/[standupId]/summaries/route";
 import { POST as createStandupRoute, GET as standupsRoute } from "@/app/v2/standups/route";
+import { GET as webhookDeliveriesRoute } from "@/app/v2/webhooks/[webhookId]/deliveries/route";
+import { DELETE as deleteWebhookRoute, PATCH as patchWebhookRoute, GET as webhookRoute } from "@/app/v2/webhooks/[webhookId]/route";
+import { POST as testWebhookRoute } from "@/app/v2/webhooks/[webhookId]/test/route";
+import { POST as createWebhookRoute, GET as webhooksRoute } from "@/app/v2/webhooks/route";
 import { successV2Schema } from "@/lib/api/envelope";
 import { pollResultsV1Schema, pollV1Schema } from "@/lib/api/v1/polls";
 import { reportCreatedV1Schema, reportListItemV1Schema } from "@/lib/api/v1/reports";
@@ -51,8 +56,11 @@ import { pollParticipationListV2Schema, standupParticipationListV2Schema } from 
 import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
 import { reportDataV2Schema, reportListV2Schema } from "@/lib/api/v2/reports";
 import { standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
+import { summaryListV2Schema } from "@/lib/api/v2/summaries";
 import { pollResultsDataV2Schema } from "@/lib/api/v2/votes";
+import { webhookCreatedV2Schema, webhookDeliveryV2Schema, webhookV2Schema } from "@/lib/api/v2/webhooks";
 import { db } from "@/lib/db";
+import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -345,6 +353,8 @@ type Case = {
 /** A GET case without path parameters, authenticated with the key `key()` returns at run time. */
 const get = (handler: Parameters<typeof call>[0], key: () => string, p: string) => () => call(handler, { path: p, key: key() });
 
+let hookId = "";
+
 const cases: Case[] = [
   {
     name: "GET /v2/standups",
@@ -370,6 +380,20 @@ const cases: Case[] = [
       }),
     schema: standupParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBeGreaterThanOrEqual(1),
+  },
+  {
+    name: "GET /v2/standups/{standupId}/summaries",
+    request: async () => {
+      const occurrence = await db.occurrence.findFirstOrThrow({ where: { checkin_id: standup.id } });
+      await buildOccurrenceSummary(occurrence.id, null);
+      return call(standupSummariesRoute, {
+        path: `/v2/standups/${standup.id}/summaries`,
+        key: m0.key,
+        params: { standupId: String(standup.id) },
+      });
+    },
+    schema: summaryListV2Schema,
+    check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
   },
   {
     name: "GET /v2/polls",
@@ -635,6 +659,61 @@ const cases: Case[] = [
         body: { name: "Tea", channel: `#${A.channels[0].name}`, question: "Green?", choices: ["yes", "no"], duration: 30 },
       }),
     schema: pollV1Schema,
+  },
+  // webhooks (issue 9): created first, then read, changed, tested and removed
+  {
+    name: "POST /v2/webhooks",
+    request: () =>
+      call(createWebhookRoute, {
+        method: "POST",
+        path: "/v2/webhooks",
+        key: admin.key,
+        body: { url: "https://93.184.215.14/hooks", events: ["report.submitted"] },
+      }),
+    schema: webhookCreatedV2Schema,
+    check: (body: { data: { id: number } }) => {
+      hookId = String(body.data.id);
+    },
+  },
+  {
+    name: "GET /v2/webhooks",
+    request: () => call(webhooksRoute, { path: "/v2/webhooks", key: admin.key }),
+    schema: z.strictObject({ data: z.array(webhookV2Schema), next_cursor: z.string().nullable(), has_more: z.boolean() }),
+  },
+  {
+    name: "GET /v2/webhooks/{webhookId}",
+    request: () => call(webhookRoute, { path: `/v2/webhooks/${hookId}`, key: admin.key, params: { webhookId: hookId } }),
+    schema: z.strictObject({ data: webhookV2Schema }),
+  },
+  {
+    name: "PATCH /v2/webhooks/{webhookId}",
+    request: () =>
+      call(patchWebhookRoute, {
+        method: "PATCH",
+        path: `/v2/webhooks/${hookId}`,
+        key: admin.key,
+        params: { webhookId: hookId },
+        body: { description: "renamed" },
+      }),
+    schema: z.strictObject({ data: webhookV2Schema }),
+  },
+  {
+    name: "POST /v2/webhooks/{webhookId}/test",
+    request: () =>
+      call(testWebhookRoute, { method: "POST", path: `/v2/webhooks/${hookId}/test`, key: admin.key, params: { webhookId: hookId } }),
+    schema: z.strictObject({ data: z.strictObject({ delivery_id: z.number(), message_id: z.string() }) }),
+  },
+  {
+    name: "GET /v2/webhooks/{webhookId}/deliveries",
+    request: () =>
+      call(webhookDeliveriesRoute, { path: `/v2/webhooks/${hookId}/deliveries`, key: admin.key, params: { webhookId: hookId } }),
+    schema: z.strictObject({ data: z.array(webhookDeliveryV2Schema), next_cursor: z.null(), has_more: z.boolean() }),
+  },
+  {
+    name: "DELETE /v2/webhooks/{webhookId}",
+    request: () =>
+      call(deleteWebhookRoute, { method: "DELETE", path: `/v2/webhooks/${hookId}`, key: admin.key, params: { webhookId: hookId } }),
+    schema: successV2Schema,
   },
 ];
 

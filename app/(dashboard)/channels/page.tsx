@@ -6,11 +6,12 @@ import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
 import { listChannelFeed, listTeamChannels } from "@/lib/chat/builtin";
 import { requireUser } from "../load";
+import { retryDeliveryAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Channels" };
 
-const KIND: Record<string, string> = { report: "Report", poll: "Poll", question: "Question", reminder: "Reminder" };
+const KIND: Record<string, string> = { report: "Report", poll: "Poll", question: "Question", reminder: "Reminder", digest: "Daily digest" };
 
 /** The built-in channel feed: what was broadcast (reports, polls), newest first. */
 export default async function ChannelsPage({ searchParams }: { searchParams: Promise<{ channel?: string; before?: string }> }) {
@@ -55,9 +56,23 @@ export default async function ChannelsPage({ searchParams }: { searchParams: Pro
                 {m.checkinName && <span>{m.checkinName}</span>}
                 <time dateTime={m.createdAt.toISOString()}>{formatDateTime(m.createdAt, user.timezone)}</time>
                 {m.updatedAt.getTime() - m.createdAt.getTime() > 1000 && <span>(edited)</span>}
+                {m.deliveryState === "pending" && <Badge tone="slate">Sending…</Badge>}
                 {m.deliveryState === "failed" && <Badge tone="red">Delivery failed</Badge>}
               </div>
               <p className="mt-2 whitespace-pre-wrap text-sm text-slate-900">{m.text}</p>
+              {m.deliveryState === "failed" && (
+                <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-red-800">
+                  <span>{m.deliveryError ?? "The chat platform refused the message."}</span>
+                  {user.isAdmin && (
+                    <form action={retryDeliveryAction}>
+                      <input type="hidden" name="messageId" value={m.id} />
+                      <button type="submit" className={buttonClass("secondary")}>
+                        Retry delivery
+                      </button>
+                    </form>
+                  )}
+                </div>
+              )}
             </li>
           ))}
         </ol>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { VotesChart } from "@/components/charts/votes-chart";
 import { formatDate } from "@/components/format";
+import { OpenEndedResult } from "@/components/polls/open-ended-result";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { compactRowClass, DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
@@ -11,7 +12,7 @@ import { orNotFound, readIdParam, requireUser } from "../../load";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Poll results" };
 
-/** Poll results per broadcast: bar charts with voters (unless anonymous), open-ended responses with categories. */
+/** Poll results per broadcast: bar charts with voters (unless anonymous); open-ended answers per category (chart, answers, how categorized). */
 export default async function PollPage({ params }: { params: Promise<{ id: string }> }) {
   const id = await readIdParam(params);
   const user = await requireUser();
@@ -84,39 +85,7 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
                         </DataTable>
                       </>
                     ) : (
-                      <div className="space-y-2">
-                        <p className="text-sm">
-                          Categorization: <Badge>{q.categorizationStatus ?? "none"}</Badge>
-                        </p>
-                        {q.categories && q.categories.length > 0 && (
-                          <ul className="flex flex-wrap gap-2 text-sm" aria-label="Categories">
-                            {q.categories.map((c) => (
-                              <li key={c.name} className="rounded bg-brand-50 px-2 py-0.5 text-brand-800">
-                                {c.name} ({c.count})
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                        {(q.responses ?? []).length === 0 ? (
-                          <p className="text-sm text-slate-600">No responses.</p>
-                        ) : (
-                          <ul className="divide-y divide-slate-100 text-sm">
-                            {(q.responses ?? []).map((r, i) => (
-                              <li key={i} className="py-2">
-                                <p>{r.text}</p>
-                                <p className="mt-1 flex flex-wrap gap-1 text-xs text-slate-600">
-                                  {r.voter ? nameOf(r.voter.chatId) : "Anonymous"}
-                                  {r.categories.map((c) => (
-                                    <Badge key={c} tone="brand">
-                                      {c}
-                                    </Badge>
-                                  ))}
-                                </p>
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </div>
+                      <OpenEndedResult q={q} nameOf={nameOf} />
                     )}
                   </section>
                 ))}

@@ -5,11 +5,14 @@ import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { HeatmapGrid } from "@/components/standups/heatmap";
+import { SummariesCard } from "@/components/standups/summaries-card";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
+import { NotFoundError } from "@/lib/domain/errors";
 import { listReports } from "@/lib/domain/reports";
+import { listStandupSummaries } from "@/lib/domain/summaries";
 import { deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
 import { loadStandupPage } from "./load-standup";
 
@@ -20,7 +23,7 @@ export const metadata: Metadata = { title: "Standup" };
 export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, user, standup, manage } = await loadStandupPage(params);
   const now = new Date();
-  const [participation, heatmap, reports, team] = await Promise.all([
+  const [participation, heatmap, reports, team, summaries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
     getStandupHeatmap(user, { standupId: id, days: 21 }),
     listReports(user, {
@@ -31,6 +34,11 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       withAnswers: true,
     }),
     listTeamMembers(user),
+    // Summaries follow v2 visibility (drafts and confidential standups of others are not listed).
+    listStandupSummaries(user, id, { limit: 5 }).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return [];
+      throw err;
+    }),
   ]);
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const paused = standup.state === "paused";
@@ -127,6 +135,8 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
             />
           )}
         </Card>
+
+        <SummariesCard summaries={summaries.slice(0, 5)} standupId={id} />
 
         <Card title="Who reported (last 3 weeks)">
           <HeatmapGrid heatmap={heatmap} />

@@ -1,0 +1,130 @@
+/**
+ * What the service does with Slack's inbound requests (issue 9 "Inbound"), called by the route
+ * handlers under app/integrations/slack/ after the signature check:
+ * - `block_actions` on `open_report_form` (the Answer button of a question or reminder DM): opens
+ *   the answer modal (`views.open`; a trigger id lives 3 s, so this happens in the request);
+ * - `view_submission` of `report_form`: submits the report through `submitReport`, the same
+ *   domain function as `POST /v2/reports`; its broadcast is delivered by the delivery job;
+ *   validation problems are shown in the modal (`response_action: "errors"`);
+ * - `block_actions` on `poll_vote:*`: recorded through the vote domain function (`castVote`).
+ * Slack users are matched to members of the team the workspace serves by chat id.
+ */
+import { deliveryConfigFromEnv } from "@/lib/chat/config";
+import { createDeliveryDeps, type DeliveryDeps, slackTeamId } from "@/lib/chat/delivery";
+import { reportModal } from "@/lib/chat/slack-blocks";
+import { db } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { DomainError } from "@/lib/domain/errors";
+import { submitReport } from "@/lib/domain/report-writes";
+
+/** An answer for Slack: a JSON body (or none) with status 200. */
+export type SlackReply = { status: number; body: unknown };
+
+let shared: DeliveryDeps | undefined;
+function deps(): DeliveryDeps {
+  shared ??= createDeliveryDeps(deliveryConfigFromEnv(), (line) => console.log(line));
+  return shared;
+}
+
+type Payload = {
+  type?: string;
+  trigger_id?: string;
+  user?: { id?: string };
+  actions?: Array<{ action_id?: string; value?: string }>;
+  view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, Record<string, Answer>> } };
+};
+type Answer = { type?: string; value?: string | null; selected_option?: { value?: string } | null };
+
+/** The member of the Slack-served team behind a Slack user id, as an actor; null when unknown. */
+async function actorOf(slackUserId: string | undefined): Promise<Actor | null> {
+  const teamId = await slackTeamId(deps());
+  if (!slackUserId || teamId === null) return null;
+  const u = await db.user.findFirst({
+    where: { chat_id: slackUserId, team_id: teamId, deactivated_at: null },
+    select: { id: true, team_id: true, chat_id: true, is_admin: true },
+  });
+  return u ? { teamId: u.team_id, userId: u.id, userChatId: u.chat_id, isAdmin: u.is_admin } : null;
+}
+
+/** Handles one interactivity payload (already verified). Never throws for bad input. */
+export async function handleSlackInteraction(payload: Payload): Promise<SlackReply> {
+  const actor = await actorOf(payload.user?.id);
+  if (payload.type === "block_actions") {
+    const action = payload.actions?.[0];
+    if (!actor || !action?.action_id) return { status: 200, body: null };
+    if (action.action_id === "open_report_form") return openReportForm(actor, Number(action.value), payload.trigger_id);
+    if (action.action_id.startsWith("poll_vote:")) return recordPollVote(actor, action.value);
+    return { status: 200, body: null };
+  }
+  if (payload.type === "view_submission" && payload.view?.callback_id === "report_form") {
+    if (!actor) return modalError("Your Slack account is not linked to a member of this team.");
+    return submitFromModal(actor, payload.view);
+  }
+  return { status: 200, body: null };
+}
+
+async function openReportForm(actor: Actor, occurrenceId: number, triggerId: string | undefined): Promise<SlackReply> {
+  const slack = deps().slack;
+  if (!slack || !triggerId || !Number.isInteger(occurrenceId)) return { status: 200, body: null };
+  const occurrence = await db.occurrence.findFirst({
+    where: { id: occurrenceId, team_id: actor.teamId, checkin: { kind: "standup", members: { some: { user_id: actor.userId } } } },
+    select: {
+      id: true,
+      checkin: {
+        select: {
+          name: true,
+          questions: {
+            where: { archived_at: null },
+            orderBy: [{ position: "asc" }, { id: "asc" }],
+            select: { id: true, text: true, answer_type: true, choices: true },
+          },
+        },
+      },
+    },
+  });
+  if (!occurrence) return { status: 200, body: null };
+  await slack.openView(
+    triggerId,
+    reportModal({ occurrenceId: occurrence.id, standupName: occurrence.checkin.name, questions: occurrence.checkin.questions }),
+  );
+  return { status: 200, body: null };
+}
+
+function modalError(message: string, blockId = "general"): SlackReply {
+  return { status: 200, body: { response_action: "errors", errors: { [blockId]: message } } };
+}
+
+async function submitFromModal(actor: Actor, view: NonNullable<Payload["view"]>): Promise<SlackReply> {
+  let occurrenceId: number;
+  try {
+    occurrenceId = Number((JSON.parse(view.private_metadata ?? "{}") as { o?: unknown }).o);
+  } catch {
+    return { status: 200, body: null };
+  }
+  const occurrence = await db.occurrence.findFirst({ where: { id: occurrenceId, team_id: actor.teamId }, select: { checkin_id: true } });
+  if (!occurrence) return { status: 200, body: null };
+  const values = view.state?.values ?? {};
+  const answers = Object.entries(values).flatMap(([blockId, actions]) => {
+    const m = /^q(\d+)$/.exec(blockId);
+    const a = actions.answer;
+    if (!m || !a) return [];
+    const text = a.selected_option?.value ?? a.value ?? "";
+    return [{ questionId: Number(m[1]), text }];
+  });
+  const firstBlock = Object.keys(values)[0] ?? "general";
+  const empty = answers.find((a) => !a.text.trim());
+  if (empty) return modalError("Please answer this question.", `q${empty.questionId}`);
+  try {
+    await submitReport(actor, { standupId: occurrence.checkin_id, answers });
+  } catch (err) {
+    if (err instanceof DomainError) return modalError(err.message, firstBlock);
+    throw err;
+  }
+  return { status: 200, body: null };
+}
+
+async function recordPollVote(actor: Actor, value: string | undefined): Promise<SlackReply> {
+  // Voting is the asking loop's domain (issue 10: castVote); until it is on main a click is only logged.
+  console.log(`slack: poll vote by ${actor.userChatId} (${value ?? ""}) not recorded: no vote domain function yet`);
+  return { status: 200, body: null };
+}

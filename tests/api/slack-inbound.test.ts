@@ -1,0 +1,137 @@
+/**
+ * Slack's inbound requests (issue 9): the Events and interactivity route handlers called
+ * in-process with bodies signed like Slack signs them; the modal opens on the fake Slack Web API
+ * and a modal submission creates the report through the domain (its broadcast waits in the outbox).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
+import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
+import { signSlackRequest } from "@/lib/chat/slack-verify";
+import { db } from "@/lib/db";
+import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+
+const SECRET = "slack-signing-secret-for-tests";
+let fake: FakeSlack;
+let team: TestTeam;
+
+beforeAll(async () => {
+  team = await createTestTeam({ members: 2 });
+  fake = await startFakeSlack();
+  const t = await db.team.findUniqueOrThrow({ where: { id: team.id } });
+  Object.assign(process.env, {
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_BOT_TOKEN: fake.token,
+    SLACK_API_URL: fake.apiUrl,
+    SLACK_TEAM: t.chat_id,
+  });
+});
+afterAll(() => fake?.close());
+
+function signed(route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) {
+  const ts = String(opts.at ?? Math.floor(Date.now() / 1000));
+  return route(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(opts.secret ?? SECRET, ts, body) },
+      body,
+    }),
+  );
+}
+
+const interaction = (payload: unknown, opts = {}) =>
+  signed(interactionsRoute, "/integrations/slack/interactions", new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), opts);
+
+describe("Slack inbound requests", () => {
+  it("answers the Events API url_verification challenge", async () => {
+    const r = await signed(eventsRoute, "/integrations/slack/events", JSON.stringify({ type: "url_verification", challenge: "abc123" }));
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ challenge: "abc123" });
+  });
+
+  it("rejects a wrong signature, a stale timestamp and unsigned requests with 401", async () => {
+    const body = JSON.stringify({ type: "url_verification", challenge: "x" });
+    expect((await signed(eventsRoute, "/integrations/slack/events", body, { secret: "wrong" })).status).toBe(401);
+    expect((await signed(eventsRoute, "/integrations/slack/events", body, { at: Math.floor(Date.now() / 1000) - 301 })).status).toBe(401);
+    const unsigned = await eventsRoute(new Request("http://localhost/integrations/slack/events", { method: "POST", body }));
+    expect(unsigned.status).toBe(401);
+    expect((await unsigned.json()).error).toMatch(/missing/i);
+  });
+
+  it("opens the answer modal from the Answer button and submits the report from the modal", async () => {
+    const standup = await createTestCheckin(team, {
+      name: "Slack standup",
+      questions: [{ text: "What did you do?" }, { text: "Mood?", choices: ["good", "meh"] }],
+    });
+    const member = team.users[1];
+    const occurrence = await db.occurrence.create({
+      data: {
+        team_id: team.id,
+        checkin_id: standup.id,
+        date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
+        scheduled_at: new Date(),
+      },
+    });
+    const click = await interaction({
+      type: "block_actions",
+      trigger_id: "12345.67890",
+      user: { id: member.chat_id },
+      actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
+    });
+    expect(click.status).toBe(200);
+    const view = fake.views.at(-1);
+    expect(view?.trigger_id).toBe("12345.67890");
+    expect(view?.view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
+    const blocks = view?.view.blocks as Array<{ block_id: string; element: { type: string } }>;
+    expect(blocks.map((b) => [b.block_id, b.element.type])).toEqual([
+      [`q${standup.questions[0].id}`, "plain_text_input"],
+      [`q${standup.questions[1].id}`, "static_select"],
+    ]);
+
+    const values = {
+      [`q${standup.questions[0].id}`]: { answer: { type: "plain_text_input", value: "Shipped delivery" } },
+      [`q${standup.questions[1].id}`]: { answer: { type: "static_select", selected_option: { value: "good" } } },
+    };
+    const missing = await interaction({
+      type: "view_submission",
+      user: { id: member.chat_id },
+      view: {
+        callback_id: "report_form",
+        private_metadata: JSON.stringify({ o: occurrence.id }),
+        state: { values: { ...values, [`q${standup.questions[0].id}`]: { answer: { value: " " } } } },
+      },
+    });
+    expect(await missing.json()).toMatchObject({
+      response_action: "errors",
+      errors: { [`q${standup.questions[0].id}`]: expect.any(String) },
+    });
+
+    const submit = await interaction({
+      type: "view_submission",
+      user: { id: member.chat_id },
+      view: { callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }), state: { values } },
+    });
+    expect(submit.status).toBe(200);
+    expect(await submit.text()).toBe("");
+    const report = await db.report.findFirstOrThrow({
+      where: { checkin_id: standup.id, user_id: member.id, status: "submitted" },
+      include: { answers: { orderBy: { question_id: "asc" } } },
+    });
+    expect(report.answers.map((a) => a.text)).toEqual(["Shipped delivery", "good"]);
+    const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: report.id } });
+    expect(message).toMatchObject({ kind: "report", delivery_state: "pending" });
+    expect(message.text).toContain("Shipped delivery");
+  });
+
+  it("ignores clicks of people who are not members of the team", async () => {
+    const before = fake.views.length;
+    const r = await interaction({
+      type: "block_actions",
+      trigger_id: "1.2",
+      user: { id: "U0STRANGER" },
+      actions: [{ action_id: "open_report_form", value: "1" }],
+    });
+    expect(r.status).toBe(200);
+    expect(fake.views.length).toBe(before);
+  });
+});
