@@ -4,6 +4,7 @@
  * Kept on globalThis so Next.js dev reloads and test files share one pool.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
+import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { databasePoolSize, databaseUrl } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
@@ -49,8 +50,9 @@ export function transaction<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
   return db.$transaction((t) => fn(t));
 }
 
-/** Disconnects the shared client (scripts and tests call this before exiting). */
+/** Disconnects the shared client and the API-key cache's listener (scripts and tests call this before exiting). */
 export async function disconnectDb(): Promise<void> {
+  await closeApiKeyCache();
   await globalForDb.__checkinPrisma?.$disconnect();
   globalForDb.__checkinPrisma = undefined;
 }

@@ -109,6 +109,65 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return { ...process.env, ...extra };
 }
 
+/** A whole number ≥ `min` from `value`, else `fallback`. */
+function intSetting(value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min ? n : fallback;
+}
+
+/** Limits of issue 13 (README "Limits"); read at call time. 0 switches a rate limit off. */
+export type LimitSettings = {
+  /** Largest API request body in bytes (`API_BODY_LIMIT_BYTES`, default 1 MB); 413 above it. */
+  bodyLimitBytes: number;
+  /** Requests per minute per API key (`RATE_LIMIT_API_PER_MINUTE`, default 600). */
+  apiPerMinute: number;
+  /** Requests per minute per client address without a valid key (`RATE_LIMIT_ANONYMOUS_PER_MINUTE`, default 300). */
+  anonymousPerMinute: number;
+  /** Failed sign-ins per account and per address in the window (`SIGN_IN_MAX_FAILURES`, default 10). */
+  signInMaxFailures: number;
+  /** The window of `signInMaxFailures` in minutes (`SIGN_IN_FAILURE_WINDOW_MINUTES`, default 15). */
+  signInWindowMinutes: number;
+  /** `TRUST_PROXY=true`: the client address is the last `X-Forwarded-For` hop. */
+  trustProxy: boolean;
+};
+
+export function limitSettings(): LimitSettings {
+  const e = process.env;
+  return {
+    bodyLimitBytes: intSetting(e.API_BODY_LIMIT_BYTES, 1_048_576, 1024),
+    apiPerMinute: intSetting(e.RATE_LIMIT_API_PER_MINUTE, 600),
+    anonymousPerMinute: intSetting(e.RATE_LIMIT_ANONYMOUS_PER_MINUTE, 300),
+    signInMaxFailures: intSetting(e.SIGN_IN_MAX_FAILURES, 10),
+    signInWindowMinutes: intSetting(e.SIGN_IN_FAILURE_WINDOW_MINUTES, 15, 1),
+    trustProxy: /^(true|1)$/i.test(e.TRUST_PROXY ?? ""),
+  };
+}
+
+/** True under `next dev` (NODE_ENV=development). */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
+}
+
+/**
+ * `DIRECT_DATABASE_URL`: a direct connection (not through PgBouncer) for migrations, the seed, the
+ * job worker and LISTEN/NOTIFY; undefined when unset (then `DATABASE_URL` serves for these too).
+ */
+export function directDatabaseUrl(): string | undefined {
+  return process.env.DIRECT_DATABASE_URL || undefined;
+}
+
+/** `AUTH_SECRET` or `NEXTAUTH_SECRET` when set explicitly, else undefined. */
+export function explicitAuthSecret(): string | undefined {
+  return process.env.AUTH_SECRET || process.env.NEXTAUTH_SECRET || undefined;
+}
+
+/** How long (ms) an API key's resolution stays in the in-process cache: `API_KEY_CACHE_TTL_MS`, default 5,000; 0 turns it off. */
+export function apiKeyCacheTtlMs(): number {
+  const n = Number(process.env.API_KEY_CACHE_TTL_MS ?? 5000);
+  return Number.isFinite(n) && n >= 0 ? n : 5000;
+}
+
 /** Delivery settings (issue 9; documented in `.env.example`), raw strings, read at call time. */
 export type DeliverySettings = {
   publicUrl: string | undefined;

@@ -8,10 +8,14 @@
  * - an OFFSET-based equivalent at the same depth, for contrast;
  * - a real cursor walk (up to 2,000 cursors) with the per-page time at its start and its end;
  * - SQL statements per call at limit 5 vs 100 (Prisma query events);
- * - EXPLAIN (ANALYZE, BUFFERS) of the report-list SQL Prisma emits: scan types, Seq Scans.
- * Numbers only, no pass/fail.
+ * - EXPLAIN (ANALYZE, BUFFERS) of the report-list SQL Prisma emits: scan types, Seq Scans;
+ * - the issue-14 figures through the real route handlers (lib/bench/targets.ts): page 1 vs page
+ *   2,000 of /v2/reports, participation over 365 occurrences × 100 members, poll votes over 52
+ *   broadcasts, /v1/reports limit 100 vs 10, SQL statements per request, and EXPLAIN checks.
+ * Exit code 1 when a hot statement of those requests uses a Seq Scan on a table of more than
+ * 10,000 rows or a request needs more than 2 SQL statements; timings are printed with a verdict.
  *
- * Env: BENCH_REPORTS (team-A report target, default 500000; sets the history length),
+ * Env: BENCH_REPORTS (team-A report target, default 1000000; sets the history length),
  * BENCH_REPS (measured repetitions per case, default 40), BENCH_OFFSET_REPS (default 7),
  * BENCH_WALK (cursors to follow in the walk, default 2000), BENCH_KEEP_PLANS=1 prints every plan.
  */
@@ -25,9 +29,12 @@ import { pageOf } from "@/lib/api/envelope";
 import { participationCursorPosition, participationQuerySchema, toParticipationFilters } from "@/lib/api/v2/participation";
 import { reportCursorPosition, reportListQuerySchema, toReportListFilters } from "@/lib/api/v2/reports";
 import { checkinCursorPosition, checkinListQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
+import { createApiKey } from "@/lib/auth/api-keys";
 import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/explain";
 import * as gen from "@/lib/bench/generate";
 import { median, ms, p95, printTable, timeIt } from "@/lib/bench/stats";
+import { runTargets } from "@/lib/bench/targets";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
@@ -41,7 +48,7 @@ import { applyMigrations } from "@/lib/runtime/migrate";
 // Cursors are signed with AUTH_SECRET (read when a cursor is made).
 process.env.AUTH_SECRET ??= "bench-data-secret-0123456789abcdef";
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 500_000);
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 40);
 const OFFSET_REPS = Number(process.env.BENCH_OFFSET_REPS ?? 7);
 const WALK = Number(process.env.BENCH_WALK ?? 2000);
@@ -415,11 +422,34 @@ try {
   console.log("\nScans per plan:");
   for (const e of explains) console.log(`  ${e.name} [${e.page}]: ${e.plan.scans.join("; ")}`);
   for (const p of hotPlans) console.log(`\n-- ${p.title}\n${p.text}`);
+
+  // ---------------------------------------------------------------- issue-14 figures (route handlers)
+  // The route handlers use the shared client of lib/db.ts: make it the logging one.
+  (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = logged;
+  const leadKey = await createApiKey(plain, { teamId: gen.TEAM_A, userId: gen.LEAD_USER_ID, name: "bench" });
+  const targetsOk = await runTargets({
+    raw,
+    key: leadKey.key,
+    bigStandupId: gen.BIG_STANDUP_ID,
+    pollId: gen.POLL_ID,
+    reps: REPS,
+    takeStatements: () => {
+      const out = captured;
+      captured = [];
+      return out;
+    },
+    log: console.log,
+  });
+  if (!targetsOk) {
+    console.log("\nFAILED: a request needs more than 2 SQL statements or a hot statement scans a big table sequentially (see above).");
+    exitCode = 1;
+  }
   console.log(`\nTotal ${((performance.now() - t0) / 1000).toFixed(1)} s (generation ${genSeconds.toFixed(1)} s)`);
 } catch (err) {
   console.error(err);
   exitCode = 1;
 } finally {
+  await closeApiKeyCache();
   await plain.$disconnect().catch(() => {});
   await logged.$disconnect().catch(() => {});
   await raw.end().catch(() => {});

@@ -1,58 +1,170 @@
 /**
- * `npm run bench`: load-tests the hot read endpoints of a running server (npm start) with
- * autocannon and prints requests/s and latency percentiles (milliseconds) per endpoint.
- * Performance targets are checked with these numbers, not with timed tests.
+ * `npm run bench`: HTTP throughput of the API measured against the framework's ceiling.
  *
- * Env: BASE_URL (default http://localhost:3000), BENCH_KEY (default: the demo admin key from
- * .data/demo-credentials.json), BENCH_SECONDS per endpoint (default 5), BENCH_CONNECTIONS (10).
+ * Beside the app it builds and starts an empty Next.js route handler (lib/bench/servers.ts) and,
+ * for every endpoint, alternates load runs — empty route, endpoint, empty route, endpoint, … —
+ * `BENCH_ROUNDS` times (default 3). It prints per endpoint the median requests/s of both, the
+ * median of the per-round ratios (endpoint ÷ empty route), p50 and p99 latency (ms) and p99 ÷ p50,
+ * with the issue-14 targets: reads ≥ 0.6× (goal 0.8×), writes ≥ 0.4×, p99 ≤ 3× p50.
+ * Numbers only: the exit code is 0 unless the run itself failed.
+ *
+ * Load tool: wrk when installed (`apt-get install -y wrk`), else autocannon; BENCH_TOOL=wrk|autocannon.
+ * Env: BASE_URL (an app already running; default: start one with `npm start` on a throwaway
+ * data folder), BENCH_KEY (default: the demo admin key of that data folder), BENCH_SECONDS per run
+ * (default 5), BENCH_CONNECTIONS (default 16), BENCH_ROUNDS (3), BENCH_PORT (app, default 3801),
+ * BENCH_EMPTY_PORT (default 3803), BENCH_ONLY (substring filter on endpoint names).
  */
 import fs from "node:fs";
 import path from "node:path";
-import autocannon from "autocannon";
+import { findWrk, type LoadRequest, type LoadResult, runLoad } from "@/lib/bench/load";
+import { startApp, startEmptyRoute } from "@/lib/bench/servers";
+import { median, printTable } from "@/lib/bench/stats";
 import { dataDir } from "@/lib/env";
 
-const base = (process.env.BASE_URL ?? "http://localhost:3000").replace(/\/$/, "");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const tool = (process.env.BENCH_TOOL ?? "auto") as "auto" | "wrk" | "autocannon";
+const log = (l: string) => console.log(l);
 
-function demoKey(): string {
+type Endpoint = { name: string; kind: "read" | "write"; req: Omit<LoadRequest, "url"> & { path: string } };
+
+/** The API key: BENCH_KEY, else the demo admin key of `dir`. */
+function demoKey(dir: string): string {
   if (process.env.BENCH_KEY) return process.env.BENCH_KEY;
-  const file = path.join(dataDir(), "demo-credentials.json");
+  const file = path.join(dir, "demo-credentials.json");
   if (!fs.existsSync(file)) throw new Error(`No BENCH_KEY and no ${file}: start the service once (npm start) or set BENCH_KEY.`);
   return JSON.parse(fs.readFileSync(file, "utf8")).api_keys.admin.key;
 }
 
-async function getJson(url: string, key: string): Promise<{ data: Array<{ id: number }> }> {
-  const r = await fetch(`${base}${url}`, { headers: { authorization: key } });
-  if (!r.ok) throw new Error(`${url} answered ${r.status}: ${await r.text()}`);
-  return r.json();
+async function call<T>(base: string, key: string, p: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const r = await fetch(`${base}${p}`, {
+    method: init.method ?? "GET",
+    headers: { authorization: key, "content-type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!r.ok) throw new Error(`${init.method ?? "GET"} ${p} answered ${r.status}: ${await r.text()}`);
+  return (await r.json()) as T;
 }
 
-const key = demoKey();
-const standups = await getJson("/v2/standups?limit=5", key);
-const polls = await getJson("/v2/polls?limit=5", key).catch(() => ({ data: [] }));
-const standupId = standups.data[0]?.id;
-const pollId = polls.data[0]?.id;
+type Listed = { data: Array<{ id: number; questions?: Array<{ id: number }> }> };
 
-const endpoints = [
-  "/v1/me",
-  "/v2/standups?include=questions,member_email",
-  "/v2/reports",
-  "/v2/reports?view=summary&limit=100",
-  "/v1/reports/?limit=100",
-  ...(standupId ? [`/v2/standups/${standupId}`, `/v2/standups/${standupId}/participation`] : []),
-  ...(pollId ? [`/v2/polls/${pollId}/votes`] : []),
-];
+/** The endpoints to measure, with ids found through the API itself (the demo team's data). */
+async function endpoints(base: string, key: string): Promise<Endpoint[]> {
+  const standups = await call<Listed>(base, key, "/v2/standups?include=questions&limit=25");
+  const polls = await call<Listed>(base, key, "/v2/polls?limit=5").catch(() => ({ data: [] }) as Listed);
+  const reports = await call<Listed>(base, key, "/v2/reports?limit=1");
+  const standup = standups.data.find((s) => s.questions?.length) ?? standups.data[0];
+  const get = (name: string, p = name): Endpoint => ({ name, kind: "read", req: { path: p } });
+  const list: Endpoint[] = [
+    get("/v1/me"),
+    get("/v2/reports?limit=25"),
+    get("/v2/reports?limit=100"),
+    get("/v2/standups?include=questions"),
+    get("/v1/reports/?limit=30"),
+  ];
+  if (reports.data[0]) list.push(get("/v2/reports/{id}", `/v2/reports/${reports.data[0].id}`));
+  if (standup) {
+    list.push(get("/v2/standups/{id}?include=questions", `/v2/standups/${standup.id}?include=questions`));
+    list.push(get("/v2/standups/{id}/participation", `/v2/standups/${standup.id}/participation`));
+  }
+  if (polls.data[0]) list.push(get("/v2/polls/{id}/votes", `/v2/polls/${polls.data[0].id}/votes`));
 
-console.log(`Benchmarking ${base} — ${seconds}s per endpoint, ${connections} connections\n`);
-console.log(
-  `${"endpoint".padEnd(48)} ${"req/s".padStart(8)} ${"p50 ms".padStart(8)} ${"p97.5 ms".padStart(9)} ${"p99 ms".padStart(8)} ${"non-2xx".padStart(8)}`,
+  // Writes: submit a report to a standup of the caller (a new report per request), and edit one.
+  if (standup?.questions?.length) {
+    const body = { standup_id: standup.id, answers: standup.questions.map((q) => ({ question_id: q.id, text: "Benchmark answer" })) };
+    try {
+      const created = await call<{ data: { id: number } }>(base, key, "/v2/reports", { method: "POST", body });
+      list.push({ name: "POST /v2/reports", kind: "write", req: { path: "/v2/reports", method: "POST", body: JSON.stringify(body) } });
+      const patch = { answers: [{ question_id: standup.questions[0].id, text: "Edited by the benchmark" }] };
+      await call(base, key, `/v2/reports/${created.data.id}`, { method: "PATCH", body: patch });
+      list.push({
+        name: "PATCH /v2/reports/{id}",
+        kind: "write",
+        req: { path: `/v2/reports/${created.data.id}`, method: "PATCH", body: JSON.stringify(patch) },
+      });
+    } catch (err) {
+      log(`(writes not measured: ${(err as Error).message})`);
+    }
+  }
+  const only = process.env.BENCH_ONLY;
+  return only ? list.filter((e) => e.name.includes(only)) : list;
+}
+
+const fmt = (v: number, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : "-");
+
+async function main(): Promise<void> {
+  const appPort = Number(process.env.BENCH_PORT ?? 3801);
+  const emptyPort = Number(process.env.BENCH_EMPTY_PORT ?? 3803);
+  const stops: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void cleanup().finally(() => process.exit(130)));
+  try {
+    let base = process.env.BASE_URL?.replace(/\/$/, "");
+    let keyDir = dataDir();
+    if (!base) {
+      const app = await startApp(appPort, log);
+      stops.push(app.stop);
+      base = app.url;
+      keyDir = app.dataDir;
+    }
+    const empty = await startEmptyRoute(emptyPort, log);
+    stops.push(empty.stop);
+    const key = demoKey(keyDir);
+    const list = await endpoints(base, key);
+    const headers = { authorization: key, "content-type": "application/json" };
+    const emptyReq: LoadRequest = { url: `${empty.url}/ping`, headers: { authorization: key } };
+    const load = (req: LoadRequest, s = seconds) => runLoad(req, { connections, seconds: s, tool });
+
+    log(
+      `\nLoad tool: ${tool === "autocannon" || !findWrk() ? "autocannon" : "wrk -t1"}, ${connections} connections, ${seconds} s per run, ` +
+        `${rounds} alternating rounds (empty route, endpoint) per endpoint; app ${base}, empty route ${emptyReq.url}\n`,
+    );
+    await load(emptyReq, 2); // warm-up of the baseline
+    const rows: string[][] = [];
+    for (const e of list) {
+      const req: LoadRequest = { url: `${base}${e.req.path}`, method: e.req.method, body: e.req.body, headers };
+      await load(req, 2); // warm-up (JIT, pools, route compilation)
+      const base_: LoadResult[] = [];
+      const mine: LoadResult[] = [];
+      for (let r = 0; r < rounds; r++) {
+        base_.push(await load(emptyReq));
+        mine.push(await load(req));
+      }
+      const ratio = median(mine.map((m, i) => m.rps / base_[i].rps));
+      const p50 = median(mine.map((m) => m.p50));
+      const p99 = median(mine.map((m) => m.p99));
+      const target = e.kind === "read" ? 0.6 : 0.4;
+      const non2xx = mine.reduce((s, m) => s + m.non2xx, 0);
+      const row = [
+        e.name,
+        e.kind,
+        fmt(median(base_.map((b) => b.rps))),
+        fmt(median(mine.map((m) => m.rps))),
+        fmt(ratio, 2),
+        `${ratio >= target ? "ok" : "MISS"} (≥${target})`,
+        fmt(p50, 1),
+        fmt(p99, 1),
+        fmt(p99 / p50, 1),
+        p99 <= 3 * p50 ? "ok" : "MISS",
+        String(non2xx),
+      ];
+      rows.push(row);
+      log(`${row[0]}: ${row[3]} req/s = ${row[4]}× the empty route (${row[2]} req/s); p50 ${row[6]} ms, p99 ${row[7]} ms`);
+    }
+    log("");
+    printTable(["endpoint", "kind", "empty req/s", "req/s", "ratio", "target", "p50 ms", "p99 ms", "p99/p50", "≤3×", "non-2xx"], rows);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
 );
-for (const url of endpoints) {
-  const result = await autocannon({ url: `${base}${url}`, connections, duration: seconds, headers: { authorization: key } });
-  console.log(
-    `${url.padEnd(48)} ${result.requests.average.toFixed(0).padStart(8)} ${String(result.latency.p50).padStart(8)} ${String(result.latency.p97_5).padStart(9)} ${String(
-      result.latency.p99,
-    ).padStart(8)} ${String(result.non2xx).padStart(8)}`,
-  );
-}

@@ -13,41 +13,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
+import { freePort, waitForHttp } from "@/lib/runtime/processes";
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[e2e] ${line}`);
-
-/** A TCP port that is free right now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "0.0.0.0", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** Waits until the server answers HTTP, or fails when it exits or the timeout passes. */
-async function waitForServer(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null)
-      throw new Error(`the server exited (${server.exitCode ?? server.signalCode})`);
-    const answered = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5000) }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
-}
 
 /** SIGTERM to the launcher (it stops Next.js, the worker and PostgreSQL in order); SIGKILL after 60 s. */
 function stopServer(server: ChildProcess): Promise<void> {
@@ -100,7 +72,7 @@ async function main(): Promise<number> {
 
   let code = 1;
   try {
-    await waitForServer(`${baseUrl}/`, server, 180_000);
+    await waitForHttp(`${baseUrl}/`, server, 180_000);
     log(`server ready after ${((Date.now() - started) / 1000).toFixed(1)} s; running Playwright`);
     const pw = spawn(
       process.execPath,
@@ -120,8 +92,19 @@ async function main(): Promise<number> {
     await stopServer(server);
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     fs.writeFileSync(logFile, serverLog());
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (code === 0 && !interrupted && process.argv.length <= 2) {
+    // Issue 13: the short fault-injection drill (connections terminated, three SIGKILL + restart
+    // cycles under a write load) on the same, already seeded data folder.
+    log("running the fault-injection drill (short form) on the same data");
+    const drill = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "scripts", "fault-injection.ts"), "--short", "--restart-limit", "30", "--data-dir", dataDir],
+      { cwd: root, stdio: "inherit" },
+    );
+    code = await new Promise<number>((resolve) => drill.on("exit", (c, s) => resolve(c ?? (s ? 1 : 0))));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
   if (interrupted && code === 0) code = 130;
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s (exit code ${code})`);
   return code;

@@ -1,7 +1,13 @@
-/** `npm run migrate`: applies pending migrations to DATABASE_URL or the embedded database. */
+/**
+ * `npm run migrate`: applies pending migrations to DIRECT_DATABASE_URL, else DATABASE_URL, else
+ * the embedded database (migrations take an advisory lock: not through PgBouncer).
+ */
+import { directDatabaseUrl, setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 
+const direct = directDatabaseUrl();
+if (direct) setDatabaseUrl(direct);
 const database = await connectOrStart("migrate", () => {});
 try {
   const r = await applyMigrations(database.url, (l) => console.log(l));

@@ -35,8 +35,7 @@ try {
       `Reports: ${c.reports.submitted} submitted, ${c.reports.pending} pending, ${c.reports.discarded} discarded; ${c.answers} answers`,
       `Votes: ${c.votes}, categorizations: ${c.categorizations}, absences: ${c.absences}, chat messages: ${c.chat_messages}`,
       "",
-      `Dashboard login: ${result.credentials.dashboard.email} / ${result.credentials.dashboard.password}`,
-      `API keys (admin, member, other team member) are in ${result.credentialsFile}`,
+      `Dashboard login: ${result.credentials.dashboard.email} (its password and the API keys are in ${result.credentialsFile})`,
       `Try: ${result.credentials.example}`,
     ].join("\n"),
   );

@@ -9,8 +9,13 @@
  * - the service (`--service`, lib/runtime/server.ts) owns PostgreSQL, the job worker and the
  *   Next.js child. Being outside the terminal's process group, PostgreSQL does not get the
  *   terminal's Ctrl-C directly: the service stops Next.js, then the worker, then PostgreSQL.
- * Environment: PORT (default 3000), DATABASE_URL (external PostgreSQL 14+), AUTH_SECRET,
- * CHECKIN_DATA_DIR (default ./.data). Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
+ * Roles (several instances on one database, issue 14): `npm start -- --web-only` serves HTTP
+ * without a job worker; `npm start -- --worker-only` runs migrations, the seed and the job worker
+ * without a web server (no build needed). Default: both.
+ * Environment: PORT (default 3000), DATABASE_URL (external PostgreSQL 14+; may be PgBouncer in
+ * transaction mode), DIRECT_DATABASE_URL (direct connection for migrations, the worker and
+ * LISTEN/NOTIFY), AUTH_SECRET, CHECKIN_DATA_DIR (default ./.data).
+ * Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
 import { databaseUrl, dataDir, portSetting } from "@/lib/env";
@@ -18,18 +23,23 @@ import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
+const role = args.includes("--web-only") ? "web" : args.includes("--worker-only") ? "worker" : "all";
 const log = (line: string) => console.log(line);
 const port = Number(portSetting() ?? 3000);
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-if (!Number.isInteger(port) || port < 1 || port > 65535) {
+if (args.includes("--web-only") && args.includes("--worker-only")) {
+  console.error("--web-only and --worker-only exclude each other (give neither to run both).");
+  process.exit(1);
+}
+if (role !== "worker" && (!Number.isInteger(port) || port < 1 || port > 65535)) {
   console.error(`PORT must be a TCP port number, got "${portSetting()}"`);
   process.exit(1);
 }
 
 if (args.includes("--service")) {
   const { runService } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/server"));
-  process.exitCode = await runService({ dev, port, log });
+  process.exitCode = await runService({ dev, port, log, role });
   process.exit();
 } else {
   await launch();
@@ -64,17 +74,28 @@ async function launch(): Promise<void> {
         process.exit(1);
       }
     }
-    if (!dev) ensureBuild(log);
+    if (!dev && role !== "worker") ensureBuild(log);
   } catch (err) {
     console.error((err as Error)?.message ?? err);
     process.exit(1);
   }
 
-  const child = spawn(process.execPath, ["--import", "tsx", process.argv[1], "--service", ...(dev ? ["--dev"] : [])], {
-    cwd: process.cwd(),
-    detached: true, // own process group: the terminal's Ctrl-C reaches only this launcher
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      process.argv[1],
+      "--service",
+      ...(dev ? ["--dev"] : []),
+      ...(role === "web" ? ["--web-only"] : role === "worker" ? ["--worker-only"] : []),
+    ],
+    {
+      cwd: process.cwd(),
+      detached: true, // own process group: the terminal's Ctrl-C reaches only this launcher
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
   let signals = 0;
   for (const s of SIGNALS) {
     process.on(s, () => {

@@ -6,3 +6,6 @@ import { inject } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.AUTH_SECRET = "test-auth-secret-0123456789abcdef";
+// In-process API tests make hundreds of calls per key within a minute: the per-key rate limit is
+// off for them; tests/api/rate-limit.test.ts turns it on (lower) and e2e checks the default.
+process.env.RATE_LIMIT_API_PER_MINUTE ??= "0";

@@ -11,8 +11,11 @@ export function SignInForm({
   callbackUrl,
   initialError,
   providers,
+  throttleMinutes = 15,
 }: {
   callbackUrl: string;
+  /** Window of the sign-in throttle, in minutes (shown after a 429). */
+  throttleMinutes?: number;
   initialError?: string;
   providers: Array<{ id: string; name: string }>;
 }) {
@@ -32,7 +35,11 @@ export function SignInForm({
     });
     if (!result || result.error) {
       setPending(false);
-      setError("That email and password do not match an account.");
+      setError(
+        result?.error === "TooManyAttempts"
+          ? `Too many failed sign-in attempts. Wait ${throttleMinutes} minutes and try again.`
+          : "That email and password do not match an account.",
+      );
       return;
     }
     window.location.assign(callbackUrl);

@@ -48,8 +48,8 @@ export function PercentLine({ data }: { data: PercentDatum[] }) {
   return <PercentChart data={data} kind="line" />;
 }
 
-/** Horizontal bar chart of votes per choice. */
-export function VoteBars({ data }: { data: VotesDatum[] }) {
+/** Horizontal bar chart of votes per choice (or answers per category: `unit` names the counted thing). */
+export function VoteBars({ data, unit = "Votes" }: { data: VotesDatum[]; unit?: string }) {
   return (
     <BarChart
       data={data}
@@ -61,8 +61,8 @@ export function VoteBars({ data }: { data: VotesDatum[] }) {
       <CartesianGrid strokeDasharray="3 3" horizontal={false} />
       <XAxis type="number" allowDecimals={false} tick={TICK} />
       <YAxis type="category" dataKey="text" width={120} tick={TICK} />
-      <Tooltip formatter={(v) => [v, "Votes"]} />
-      <Bar dataKey="votes" name="Votes" fill="#4338ca" radius={[0, 3, 3, 0]} maxBarSize={32} isAnimationActive={false} />
+      <Tooltip formatter={(v) => [v, unit]} />
+      <Bar dataKey="votes" name={unit} fill="#4338ca" radius={[0, 3, 3, 0]} maxBarSize={32} isAnimationActive={false} />
     </BarChart>
   );
 }

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Textarea } from "@/components/ui/form";
+import { LIMITS } from "@/lib/domain/limits";
 
 type Question = { id: number; text: string; answerType: string; choices: string[] };
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
@@ -56,7 +57,14 @@ export function AnswerForm({
           </fieldset>
         ) : (
           <Field key={q.id} id={`answer-${q.id}`} label={`${i + 1}. ${q.text}`}>
-            <Textarea id={`answer-${q.id}`} name={`answer-${q.id}`} rows={3} defaultValue={initial[q.id] ?? ""} required maxLength={4000} />
+            <Textarea
+              id={`answer-${q.id}`}
+              name={`answer-${q.id}`}
+              rows={3}
+              defaultValue={initial[q.id] ?? ""}
+              required
+              maxLength={LIMITS.answerText}
+            />
           </Field>
         ),
       )}

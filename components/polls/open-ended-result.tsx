@@ -39,6 +39,7 @@ export function OpenEndedResult({ q, nameOf }: { q: QuestionResult; nameOf: (cha
       {status === "completed" && categories.length > 0 && (
         <>
           <VotesChart
+            unit="Answers"
             title={`Answers per category: ${q.text}`}
             choices={categories.map((c) => ({ text: c.name, votes: c.count, voters: null }))}
           />

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
+import { LIMITS } from "@/lib/domain/limits";
 
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
 
@@ -14,10 +15,10 @@ export function PollForm({ action, channels }: { action: Action; channels: Selec
     <form action={formAction} className="space-y-4">
       {state.error && <Alert>{state.error}</Alert>}
       <Field id="p-name" label="Name">
-        <Input id="p-name" name="name" required maxLength={200} />
+        <Input id="p-name" name="name" required maxLength={LIMITS.name} />
       </Field>
       <Field id="p-question" label="Question">
-        <Input id="p-question" name="question" required maxLength={500} />
+        <Input id="p-question" name="question" required maxLength={LIMITS.questionText} />
       </Field>
       <Field id="p-choices" label="Choices (one per line, at least two)">
         <Textarea id="p-choices" name="choices" rows={4} required />

@@ -5,6 +5,7 @@ import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 import { DAY_NAMES } from "@/lib/domain/constants";
+import { LIMITS } from "@/lib/domain/limits";
 
 export type StandupFormValues = {
   name: string;
@@ -74,7 +75,7 @@ export function StandupForm({
     <form action={formAction} className="space-y-6">
       {state.error && <Alert>{state.error}</Alert>}
       <Field id="name" label="Name">
-        <Input id="name" name="name" defaultValue={initial.name} required maxLength={200} />
+        <Input id="name" name="name" defaultValue={initial.name} required maxLength={LIMITS.name} />
       </Field>
 
       <fieldset className="space-y-3">
@@ -83,7 +84,13 @@ export function StandupForm({
         {questions.map((q, i) => (
           <div key={i} className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="question-row">
             <Field id={`q-${i}`} label={`Question ${i + 1}`}>
-              <Input id={`q-${i}`} value={q.text} onChange={(e) => update(i, { text: e.target.value })} required maxLength={500} />
+              <Input
+                id={`q-${i}`}
+                value={q.text}
+                onChange={(e) => update(i, { text: e.target.value })}
+                required
+                maxLength={LIMITS.questionText}
+              />
             </Field>
             <Checkbox
               id={`q-${i}-mc`}

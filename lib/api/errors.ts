@@ -3,6 +3,7 @@
  * v2 body: `{ "error": { "code", "message" } }`; v1 body: `{ "error": "<message>" }`.
  */
 import { z } from "zod";
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/api/unavailable";
 import { DomainError, type DomainErrorCode } from "@/lib/domain/errors";
 
 export type ApiVersion = "v1" | "v2";
@@ -13,6 +14,9 @@ export type ApiErrorCode =
   | "MISMATCHED_IDEMPOTENCY_BODY"
   | "IDEMPOTENCY_KEY_IN_USE"
   | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "RATE_LIMITED"
+  | "SERVICE_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 /** An error with an explicit HTTP status, thrown by the HTTP plumbing (not the domain). */
@@ -74,13 +78,23 @@ export function errorResponse(
   return json(body, status, headers);
 }
 
-/** Maps anything thrown by a handler to a response; unknown errors are logged and become 500. */
+/**
+ * Maps anything thrown by a handler to a response: ApiError and DomainError by their tables, a
+ * lost or refused database connection to 503 with `Retry-After`; other errors are logged and
+ * become 500.
+ */
 export function toErrorResponse(version: ApiVersion, err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(version, err.status, err.code, err.message, err.headers);
   if (err instanceof DomainError) {
     const code: ApiErrorCode = version === "v2" && err.code === "FORBIDDEN" ? "NOT_FOUND" : err.code;
     const message = version === "v2" && err.code === "FORBIDDEN" ? "Resource not found" : err.message;
     return errorResponse(version, STATUS[version][err.code], code, message);
+  }
+  if (isDatabaseUnavailable(err)) {
+    console.error("[api] database unavailable:", (err as Error)?.message ?? err);
+    return errorResponse(version, 503, "SERVICE_UNAVAILABLE", "The database is unavailable; retry shortly", {
+      "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
   }
   console.error("[api] unhandled error", err);
   return errorResponse(version, 500, "INTERNAL_ERROR", "Internal server error");

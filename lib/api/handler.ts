@@ -1,12 +1,16 @@
 /**
  * The one wrapper around every API route handler: authenticates the API key (spec §5, raw or
- * Bearer; 401 otherwise), awaits Next's params, runs the handler and maps thrown errors to the
- * version's error shape (lib/api/errors.ts). Route files stay thin: parse, one domain call,
- * serialize.
+ * Bearer; 401 otherwise), applies the rate limits (lib/api/rate-limit.ts: per key, or per client
+ * IP without a valid key; 429 + `RateLimit`/`RateLimit-Policy` headers on every response), awaits
+ * Next's params, runs the handler (a read whose database connection was lost is retried once) and
+ * maps thrown errors to the version's error shape (lib/api/errors.ts: 503 when the database is
+ * unavailable). Route files stay thin: parse, one domain call, serialize.
  */
 import { API_HEADERS, type ApiVersion, errorResponse, toErrorResponse } from "@/lib/api/errors";
 import { parseIdempotencyKey, requestFingerprint, runIdempotent, type WriteResult } from "@/lib/api/idempotency";
 import { readJson } from "@/lib/api/query";
+import { clientIp, consumeRateLimit, type RateLimitResult, rateLimitHeaders, ratePolicies } from "@/lib/api/rate-limit";
+import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
@@ -22,21 +26,56 @@ export type HandlerArgs<P> = {
 
 type NextContext<P> = { params: Promise<P> };
 
+/** 429 in the version's error shape, naming the limit and when to retry. */
+function tooManyRequests(version: ApiVersion, limit: RateLimitResult): Response {
+  const { policy } = limit;
+  const who = policy.name === "api-key" ? "per API key" : "per client address without a valid API key";
+  return errorResponse(
+    version,
+    429,
+    "RATE_LIMITED",
+    `Rate limit exceeded: at most ${policy.points} requests per ${policy.windowSeconds} s ${who}; retry in ${limit.resetSeconds} s`,
+  );
+}
+
+/** Adds `headers` to `response` (copying it when its headers are immutable). */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    return copy;
+  }
+}
+
 /** Wraps an authenticated API handler for `version`. */
 export function apiRoute<P = Record<string, never>>(version: ApiVersion, handler: (args: HandlerArgs<P>) => Promise<Response>) {
   return async (request: Request, context: NextContext<P>): Promise<Response> => {
-    try {
-      const actor = await authenticateApiKey(db, request.headers.get("authorization"));
-      if (!actor) {
-        return version === "v2"
-          ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
-          : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
+    let limit: RateLimitResult | null = null;
+    const response = await (async () => {
+      try {
+        const actor = await retryOnceIfUnavailable(() => authenticateApiKey(db, request.headers.get("authorization")));
+        if (!actor) {
+          const ip = clientIp(request);
+          if (ip !== "unknown") limit = await consumeRateLimit(ratePolicies().anonymous, ip);
+          if (limit && !limit.allowed) return tooManyRequests(version, limit);
+          return version === "v2"
+            ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
+            : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
+        }
+        limit = await consumeRateLimit(ratePolicies().apiKey, String(actor.apiKeyId ?? `user-${actor.userId}`));
+        if (!limit.allowed) return tooManyRequests(version, limit);
+        const params = (context?.params ? await context.params : {}) as P;
+        const args = { request, url: new URL(request.url), actor, params };
+        const safe = request.method === "GET" || request.method === "HEAD";
+        return await (safe ? retryOnceIfUnavailable(() => handler(args)) : handler(args));
+      } catch (err) {
+        return toErrorResponse(version, err);
       }
-      const params = (context?.params ? await context.params : {}) as P;
-      return await handler({ request, url: new URL(request.url), actor, params });
-    } catch (err) {
-      return toErrorResponse(version, err);
-    }
+    })();
+    return limit ? withHeaders(response, rateLimitHeaders(limit)) : response;
   };
 }
 

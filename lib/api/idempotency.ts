@@ -10,14 +10,13 @@
  *   JSON body. Same key + same fingerprint after completion → the stored status, body and headers
  *   are replayed with `Idempotent-Replayed: true` (a replayed create still answers 201). Same key +
  *   other fingerprint → 422 MISMATCHED_IDEMPOTENCY_BODY.
- * - While the first request runs, its record is locked for IDEMPOTENCY_LOCK_SECONDS (60 s): a
- *   duplicate gets 409 IDEMPOTENCY_KEY_IN_USE with `Retry-After` (seconds). A lock older than that
- *   (a crashed request) is taken over by the next request with that key.
- * - The claim is an `INSERT … ON CONFLICT (team_id, user_id, key) DO NOTHING` committed on its own,
- *   so concurrent duplicates on any app instance see it at once; no in-memory state. The business
- *   writes, their outbox rows and the stored response then commit in ONE transaction that first
- *   locks the record row (`FOR UPDATE`) and checks the lock is still ours. If that transaction
- *   rolls back, the record is deleted (key released) and a retry runs again.
+ * - While the first request runs, it holds a transaction-level PostgreSQL advisory lock on the
+ *   key (`pg_try_advisory_xact_lock`): a duplicate on any app instance gets 409
+ *   IDEMPOTENCY_KEY_IN_USE with `Retry-After` (seconds). The lock belongs to the transaction, so it
+ *   is released at COMMIT/ROLLBACK, or as soon as PostgreSQL sees the connection of a crashed
+ *   process close: a retry after a crash proceeds at once (issue 13), no timestamp to wait out.
+ * - The business writes, their outbox rows and the stored response commit in ONE transaction; a
+ *   rolled-back write stores nothing, so the key stays usable.
  * - Stored outcomes: successes and deterministic business errors (NOT_FOUND, CHANNEL_NOT_FOUND,
  *   USER_NOT_FOUND, UNPROCESSABLE). Not stored (key released): validation 400s
  *   (INVALID_PARAMETER), 401, 409, 429 and 5xx.
@@ -29,12 +28,11 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "@/lib/api/cursor";
 import { API_HEADERS, ApiError, json, toErrorResponse } from "@/lib/api/errors";
+import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError, InvalidParameterError } from "@/lib/domain/errors";
 
-/** Seconds a running request holds its key before another request may take it over. */
-export const IDEMPOTENCY_LOCK_SECONDS = 60;
 /** Hours a completed record is kept (and replayed). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /** `Retry-After` (seconds) sent with 409 while the first request is still running. */
@@ -84,70 +82,21 @@ export function requestFingerprint(input: { method: string; route: string; param
 type StoredRecord = {
   id: number;
   fingerprint: string;
-  locked_until: Date | null;
   response_status: number | null;
   response_body: unknown;
   response_headers: unknown;
   expires_at: Date;
 };
 
-type Claim =
-  | { kind: "claimed"; id: number; token: Date }
-  | { kind: "replay"; record: StoredRecord }
-  | { kind: "mismatch" }
-  | { kind: "busy" };
-
-/** The lock of a record was taken over while we ran (we ran longer than the lock lasts). */
-class LockLostError extends Error {}
-
 /**
- * Claims `key` for (team, user) or reports why it cannot be claimed. Race-free across instances:
- * the unique (team_id, user_id, key) decides the INSERT; a stale lock is taken over with a
- * compare-and-set on `locked_until`.
+ * The advisory-lock id of (team, user, key): the first 8 bytes of a SHA-256, as a signed bigint.
+ * A request holds `pg_try_advisory_xact_lock(id)` for the life of its write transaction, so the
+ * lock goes away with the transaction: at COMMIT/ROLLBACK, or as soon as PostgreSQL sees the
+ * connection of a crashed process close.
  */
-async function claimKey(actor: Actor, key: string, fingerprint: string): Promise<Claim> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const now = new Date();
-    const token = new Date(now.getTime() + IDEMPOTENCY_LOCK_SECONDS * 1000);
-    const expires = new Date(now.getTime() + IDEMPOTENCY_TTL_HOURS * 3600 * 1000);
-    const inserted = await db.$queryRaw<Array<{ id: number }>>`
-      INSERT INTO idempotency_records (team_id, user_id, key, fingerprint, locked_until, created_at, expires_at)
-      VALUES (${actor.teamId}, ${actor.userId}, ${key}, ${fingerprint}, ${token}, ${now}, ${expires})
-      ON CONFLICT (team_id, user_id, key) DO NOTHING
-      RETURNING id`;
-    if (inserted.length) return { kind: "claimed", id: inserted[0].id, token };
-
-    const existing = await db.idempotencyRecord.findUnique({
-      where: { team_id_user_id_key: { team_id: actor.teamId, user_id: actor.userId, key } },
-      select: {
-        id: true,
-        fingerprint: true,
-        locked_until: true,
-        response_status: true,
-        response_body: true,
-        response_headers: true,
-        expires_at: true,
-      },
-    });
-    if (!existing) continue; // released or expired-and-deleted in between: try the insert again
-    if (existing.expires_at.getTime() <= now.getTime()) {
-      await db.idempotencyRecord.deleteMany({ where: { id: existing.id, expires_at: { lte: now } } });
-      continue;
-    }
-    if (existing.response_status !== null) {
-      return existing.fingerprint === fingerprint ? { kind: "replay", record: existing } : { kind: "mismatch" };
-    }
-    if (existing.locked_until && existing.locked_until.getTime() > now.getTime()) {
-      return existing.fingerprint === fingerprint ? { kind: "busy" } : { kind: "mismatch" };
-    }
-    // A stale lock: the request holding it crashed or ran out of time. Take it over (compare-and-set).
-    const taken = await db.idempotencyRecord.updateMany({
-      where: { id: existing.id, response_status: null, locked_until: existing.locked_until },
-      data: { locked_until: token, fingerprint, created_at: now, expires_at: expires },
-    });
-    if (taken.count === 1) return { kind: "claimed", id: existing.id, token };
-  }
-  return { kind: "busy" };
+export function idempotencyLockId(actor: Pick<Actor, "teamId" | "userId">, key: string): bigint {
+  const digest = createHash("sha256").update(`idempotency\u0000${actor.teamId}\u0000${actor.userId}\u0000${key}`, "utf8").digest();
+  return digest.readBigInt64BE(0);
 }
 
 function busyError(): ApiError {
@@ -173,13 +122,21 @@ function replay(record: StoredRecord): Response {
 /** Options of the interactive transaction a write runs in. */
 export const WRITE_TRANSACTION_OPTIONS = { timeout: 20_000, maxWait: 10_000 } as const;
 
+/** What the keyed transaction decided. */
+type Outcome =
+  | { kind: "fresh"; result: WriteResult }
+  | { kind: "replay"; record: StoredRecord }
+  | { kind: "stored-error"; response: Response };
+
 /**
  * Runs a write under an Idempotency-Key (or plainly in one transaction when `key` is null).
  * `run` receives the transaction client and must do every write (business rows and outbox rows)
  * through it; its result becomes the response and, with a key, is stored in the same transaction.
+ * With a key, a connection lost during the transaction is retried once (safe: the record is
+ * written in that same transaction, so a write that did commit is replayed, not repeated).
  * @returns the response (fresh, replayed, or a stored business error).
  * @throws ApiError 409 IDEMPOTENCY_KEY_IN_USE / 422 MISMATCHED_IDEMPOTENCY_BODY; rethrows errors of
- *   `run` that are not stored (the key is released first).
+ *   `run` that are not stored (nothing is stored and the key stays usable).
  */
 export async function runIdempotent(opts: {
   actor: Actor;
@@ -192,48 +149,68 @@ export async function runIdempotent(opts: {
     const result = await db.$transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
     return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
   }
+  const outcome = await retryOnceIfUnavailable(() => runKeyed(actor, key, fingerprint, run));
+  if (outcome.kind === "replay") return replay(outcome.record);
+  if (outcome.kind === "stored-error") return outcome.response;
+  const { result } = outcome;
+  return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
+}
 
-  const claim = await claimKey(actor, key, fingerprint);
-  if (claim.kind === "replay") return replay(claim.record);
-  if (claim.kind === "mismatch") {
-    throw new ApiError(422, "MISMATCHED_IDEMPOTENCY_BODY", "This Idempotency-Key was already used with a different request");
-  }
-  if (claim.kind === "busy") throw busyError();
-
-  const { id, token } = claim;
-  try {
-    const result = await db.$transaction(async (tx) => {
-      const own = await tx.$queryRaw<Array<{ locked_until: Date | null }>>`
-        SELECT locked_until FROM idempotency_records WHERE id = ${id} AND response_status IS NULL FOR UPDATE`;
-      if (!own.length || own[0].locked_until?.getTime() !== token.getTime()) throw new LockLostError();
-      const r = await run(tx);
-      await tx.idempotencyRecord.update({
-        where: { id },
-        data: {
-          response_status: r.status,
-          response_body: JSON.stringify(r.body ?? null),
-          response_headers: r.headers ?? {},
-          completed_at: new Date(),
-          locked_until: null,
-        },
-      });
-      return r;
-    }, WRITE_TRANSACTION_OPTIONS);
-    return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
-  } catch (err) {
-    if (err instanceof LockLostError) throw busyError();
-    if (err instanceof DomainError && STORED_ERROR_CODES.has(err.code)) {
-      const response = toErrorResponse("v2", err);
-      const body = await response.clone().text();
-      await db.idempotencyRecord.updateMany({
-        where: { id, locked_until: token, response_status: null },
-        data: { response_status: response.status, response_body: body, response_headers: {}, completed_at: new Date(), locked_until: null },
-      });
-      return response;
+/**
+ * One transaction: take the key's advisory lock (busy → 409), look at the stored record (replay,
+ * mismatch, or expired/unfinished → replaced), run the write behind a savepoint, store the
+ * response (or a deterministic business error after rolling the write back to the savepoint).
+ */
+async function runKeyed(actor: Actor, key: string, fingerprint: string, run: (tx: Tx) => Promise<WriteResult>): Promise<Outcome> {
+  const lockId = idempotencyLockId(actor, key);
+  return db.$transaction(async (tx) => {
+    const [{ locked }] = await tx.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${lockId}::bigint) AS locked`;
+    if (!locked) throw busyError();
+    const now = new Date();
+    const existing = await tx.idempotencyRecord.findUnique({
+      where: { team_id_user_id_key: { team_id: actor.teamId, user_id: actor.userId, key } },
+      select: { id: true, fingerprint: true, response_status: true, response_body: true, response_headers: true, expires_at: true },
+    });
+    if (existing && existing.expires_at.getTime() > now.getTime() && existing.response_status !== null) {
+      if (existing.fingerprint !== fingerprint) {
+        throw new ApiError(422, "MISMATCHED_IDEMPOTENCY_BODY", "This Idempotency-Key was already used with a different request");
+      }
+      return { kind: "replay", record: existing };
     }
-    await db.idempotencyRecord.deleteMany({ where: { id, locked_until: token, response_status: null } }).catch(() => {});
-    throw err;
-  }
+    // Expired, or unfinished (left by an older version that claimed keys before running): we hold
+    // the lock, so nobody runs it now; replace it.
+    if (existing) await tx.idempotencyRecord.delete({ where: { id: existing.id } });
+
+    await tx.$executeRaw`SAVEPOINT idempotent_write`;
+    let outcome: Outcome;
+    let stored: { status: number; body: string; headers: Record<string, string> };
+    try {
+      const result = await run(tx);
+      outcome = { kind: "fresh", result };
+      stored = { status: result.status, body: JSON.stringify(result.body ?? null), headers: result.headers ?? {} };
+    } catch (err) {
+      if (!(err instanceof DomainError && STORED_ERROR_CODES.has(err.code))) throw err;
+      await tx.$executeRaw`ROLLBACK TO SAVEPOINT idempotent_write`;
+      const response = toErrorResponse("v2", err);
+      outcome = { kind: "stored-error", response };
+      stored = { status: response.status, body: await response.clone().text(), headers: {} };
+    }
+    await tx.idempotencyRecord.create({
+      data: {
+        team_id: actor.teamId,
+        user_id: actor.userId,
+        key,
+        fingerprint,
+        response_status: stored.status,
+        response_body: stored.body,
+        response_headers: stored.headers,
+        created_at: now,
+        completed_at: new Date(),
+        expires_at: new Date(now.getTime() + IDEMPOTENCY_TTL_HOURS * 3600 * 1000),
+      },
+    });
+    return outcome;
+  }, WRITE_TRANSACTION_OPTIONS);
 }
 
 /** `Idempotency-Key` of the v2 writes (lib/api/idempotency.ts `parseIdempotencyKey`). */

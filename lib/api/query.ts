@@ -4,17 +4,42 @@
  * which turns any zod failure into INVALID_PARAMETER with a readable message (spec §4.1, §7).
  */
 import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { limitSettings } from "@/lib/env";
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
+ * Earliest instant any date parameter may name: year 1 and before (e.g. `0001-01-01T00:00:00+14:00`,
+ * which is year 0 in UTC) are a 400, never a range error inside SQL or date arithmetic.
+ */
+export const MIN_DATE = new Date("0002-01-01T00:00:00Z");
+/** Latest instant any date parameter may name. */
+export const MAX_DATE = new Date("9999-12-31T23:59:59.999Z");
+/** The accepted range, for error messages. */
+export const DATE_RANGE_TEXT = "between 0002-01-01 and 9999-12-31";
+
+/** True when `date` is a valid Date within MIN_DATE..MAX_DATE. */
+export function isDateInRange(date: Date): boolean {
+  const t = date.getTime();
+  return Number.isFinite(t) && t >= MIN_DATE.getTime() && t <= MAX_DATE.getTime();
+}
+
+/**
  * Parses ISO 8601 (`2026-01-05T10:00:00Z`, with offset, or without: UTC) or `YYYY-MM-DD`
- * (UTC midnight). Returns null when invalid (including impossible dates like 2026-02-30).
+ * (UTC midnight). Returns null when invalid (including impossible dates like 2026-02-30) or
+ * outside MIN_DATE..MAX_DATE (year 0001 with an offset would otherwise reach PostgreSQL as a
+ * range error).
  */
 export function parseDateValue(value: string): Date | null {
+  const date = parseDateUnchecked(value);
+  return date && isDateInRange(date) ? date : null;
+}
+
+function parseDateUnchecked(value: string): Date | null {
   const v = value.trim();
   const d = DATE_ONLY.exec(v);
   if (d) {
@@ -41,7 +66,7 @@ export function isDateOnly(value: string): boolean {
 export const zDate = z.string().transform((value, ctx) => {
   const date = parseDateValue(value);
   if (!date) {
-    ctx.addIssue({ code: "custom", message: `invalid date "${value}" (use ISO 8601 or YYYY-MM-DD)` });
+    ctx.addIssue({ code: "custom", message: `invalid date "${value}" (use ISO 8601 or YYYY-MM-DD, ${DATE_RANGE_TEXT})` });
     return z.NEVER;
   }
   return date;
@@ -132,14 +157,48 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   throw new InvalidParameterError(`${where}${issue.message}`);
 }
 
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, "PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`);
+}
+
 /**
- * Reads a JSON body; an empty body gives `{}` when `allowEmpty`. The Content-Type header is not
- * checked (clients that omit it or send text/plain with a JSON body are served).
- * @throws InvalidParameterError for invalid JSON, NUL characters in strings, or nesting deeper
- *   than MAX_JSON_DEPTH.
+ * Reads the body as UTF-8 text, refusing more than `limit` bytes (API_BODY_LIMIT_BYTES, default
+ * 1 MB): first on `Content-Length`, then by counting while streaming (chunked bodies, lying
+ * headers), so an oversized body is never held in memory.
+ * @throws ApiError 413 PAYLOAD_TOO_LARGE
+ */
+export async function readBodyText(request: Request, limit = limitSettings().bodyLimitBytes): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLarge(limit);
+  }
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Reads a JSON body (capped by `readBodyText`); an empty body gives `{}` when `allowEmpty`. The
+ * Content-Type header is not checked (clients that omit it or send text/plain with a JSON body
+ * are served).
+ * @throws ApiError 413 for a body over the limit; InvalidParameterError for invalid JSON, NUL
+ *   characters in strings, or nesting deeper than MAX_JSON_DEPTH.
  */
 export async function readJson(request: Request, opts: { allowEmpty?: boolean } = {}): Promise<unknown> {
-  const text = await request.text();
+  const text = await readBodyText(request);
   if (!text.trim()) {
     if (opts.allowEmpty) return {};
     throw new InvalidParameterError("Request body must be a JSON object");

@@ -2,9 +2,11 @@
  * API keys (spec §5, compatibility.md Transport): `api_` + 32 random bytes (base62-ish, url-safe).
  * Only the SHA-256 hex of the key is stored (unique column `api_keys.hash`); the plaintext is
  * returned once by `createApiKey`. `authenticateApiKey` resolves the `Authorization` header value
- * (raw key or `Bearer <key>`) to an Actor with one indexed query; revoked keys fail at once.
+ * (raw key or `Bearer <key>`) to an Actor with one indexed query, cached in process for a few
+ * seconds (lib/auth/api-key-cache.ts); revoked keys fail at once on every instance (LISTEN/NOTIFY).
  */
 import { createHash, randomBytes } from "node:crypto";
+import { apiKeyGeneration, cachedApiKey, rememberApiKey } from "@/lib/auth/api-key-cache";
 import type { Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 
@@ -50,13 +52,25 @@ export async function createApiKey(
 
 /**
  * Resolves an Authorization header to the key's actor, or null for a missing, unknown or revoked
- * key or a deactivated user. Updates `last_used_at` at most every 30 s (fire and forget).
+ * key or a deactivated user. Served from the in-process cache when it holds the key (no query);
+ * updates `last_used_at` at most every 30 s (fire and forget).
  */
 export async function authenticateApiKey(db: Tx, header: string | null | undefined): Promise<Actor | null> {
   const key = keyFromAuthorization(header);
   if (!key) return null;
+  const hash = hashApiKey(key);
+  const now = Date.now();
+  const hit = cachedApiKey(hash);
+  if (hit) {
+    if (now - hit.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+      hit.lastUsedAt = now;
+      touchLastUsed(db, hit.actor.apiKeyId as number, now);
+    }
+    return hit.actor;
+  }
+  const generation = apiKeyGeneration();
   const row = await db.apiKey.findUnique({
-    where: { hash: hashApiKey(key) },
+    where: { hash },
     select: {
       id: true,
       revoked_at: true,
@@ -65,9 +79,22 @@ export async function authenticateApiKey(db: Tx, header: string | null | undefin
     },
   });
   if (!row || row.revoked_at || row.user.deactivated_at) return null;
-  const now = Date.now();
-  if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-    db.apiKey.update({ where: { id: row.id }, data: { last_used_at: new Date(now) } }).catch(() => {});
+  let lastUsedAt = row.last_used_at?.getTime() ?? 0;
+  if (now - lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    lastUsedAt = now;
+    touchLastUsed(db, row.id, now);
   }
-  return { teamId: row.user.team_id, userId: row.user.id, userChatId: row.user.chat_id, isAdmin: row.user.is_admin, apiKeyId: row.id };
+  const actor: Actor = {
+    teamId: row.user.team_id,
+    userId: row.user.id,
+    userChatId: row.user.chat_id,
+    isAdmin: row.user.is_admin,
+    apiKeyId: row.id,
+  };
+  rememberApiKey(hash, actor, lastUsedAt, generation);
+  return actor;
+}
+
+function touchLastUsed(db: Tx, id: number, now: number): void {
+  db.apiKey.update({ where: { id }, data: { last_used_at: new Date(now) } }).catch(() => {});
 }

@@ -17,6 +17,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import type { OAuthConfig, Provider } from "next-auth/providers/index";
+import { safeRedirectUrl } from "@/lib/auth/callback-url";
 import { verifyPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db";
 import { authSecret, defaultAuthTrustHost, type OAuthClient, oauthSettings } from "@/lib/env";
@@ -103,6 +104,9 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/sign-in", error: "/sign-in" },
   callbacks: {
+    async redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl);
+    },
     async signIn({ user, account, profile }) {
       if (!account || account.provider === "credentials") return true;
       const email = user.email ?? (typeof profile?.email === "string" ? profile.email : null);

@@ -6,7 +6,8 @@
  * - team 1 ("Bench Corp"): 500 users; 50 standups of 3 questions and 25 members each (user 1,
  *   "the lead", is a member of every standup and owns 5 of them; users 2..500 are in ~2.4
  *   standups); standup 44/45 anonymous, 46 confidential (owned by user 7), 47 archived, 48 draft,
- *   49/50 paused; one weekly poll (2 questions, 200 members) with votes;
+ *   49/50 paused; one weekly poll (2 questions, 200 members) with votes; one daily standup of 100
+ *   members (users 1..100) with an occurrence on each of the last 365 days;
  * - team 2 ("Other Co"): 50 users, 5 standups of 20 members (so tenant scoping matters), plus
  *   3,000 standups without history so checkins/questions are not toy-sized tables;
  * - one occurrence per standup per weekday over the history (member snapshot = the standup's
@@ -26,6 +27,10 @@ export const USERS_B = 50;
 export const STANDUPS_A = 50;
 export const STANDUPS_B = 5;
 export const POLL_ID = STANDUPS_A + STANDUPS_B + 1;
+/** A daily team-A standup of 100 members with 365 occurrences (the participation figure of issue 14). */
+export const BIG_STANDUP_ID = POLL_ID + 1;
+export const BIG_STANDUP_MEMBERS = 100;
+export const BIG_STANDUP_DAYS = 365;
 /** Extra standups of team 2 without history (realistic table sizes for checkins/questions). */
 export const OTHER_CHECKINS = 3000;
 /** Reports per weekday over all team-A standups, roughly: 46 standups with occurrences × 25 × ~0.8. */
@@ -109,6 +114,9 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
     SELECT ${POLL_ID} + 10 + s, ${TEAM_B}, 'standup', 'Other standup ' || s, 'active', ARRAY['Mon'], ${USERS_A + 2}, now() - make_interval(hours => s), now()
     FROM generate_series(1, ${OTHER_CHECKINS}) s;
     INSERT INTO checkins (id, team_id, kind, name, state, days, owner_id, created_at, updated_at)
+    VALUES (${BIG_STANDUP_ID}, ${TEAM_A}, 'standup', 'Daily all-hands', 'active', ARRAY['Mon','Tue','Wed','Thu','Fri','Sat','Sun'], 1,
+            now() - make_interval(days => ${BIG_STANDUP_DAYS + 30}), now());
+    INSERT INTO checkins (id, team_id, kind, name, state, days, owner_id, created_at, updated_at)
     VALUES (${POLL_ID}, ${TEAM_A}, 'poll', 'Weekly pulse', 'active', ARRAY['Fri'], 1, now() - make_interval(days => ${days} + 1), now());
     SELECT setval(pg_get_serial_sequence('teams', 'id'), 10);
     SELECT setval(pg_get_serial_sequence('users', 'id'), ${NEWCOMER_USER_ID + 10});
@@ -128,7 +136,9 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
     SELECT s, ${USERS_A} + 1 + ((s - ${STANDUPS_A} - 1) * 7 + k) % ${USERS_B}, ${TEAM_B}
     FROM generate_series(${STANDUPS_A + 1}, ${STANDUPS_A + STANDUPS_B}) s, generate_series(0, 19) k
     UNION
-    SELECT ${POLL_ID}, u, ${TEAM_A} FROM generate_series(1, 200) u;
+    SELECT ${POLL_ID}, u, ${TEAM_A} FROM generate_series(1, 200) u
+    UNION
+    SELECT ${BIG_STANDUP_ID}, u, ${TEAM_A} FROM generate_series(1, ${BIG_STANDUP_MEMBERS}) u;
     -- vacations: ~4 per user and year, 3..10 days
     INSERT INTO absences (team_id, user_id, kind, start_date, end_date)
     SELECT u.team_id, u.id, CASE WHEN random() < 0.8 THEN 'vacation'::"AbsenceKind" ELSE 'out_of_office'::"AbsenceKind" END, d, d + (2 + floor(random() * 8))::int
@@ -149,6 +159,9 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
     SELECT ${TEAM_A}, ${POLL_ID}, d::date, d + time '15:00', d + time '15:00', d + time '15:00' + interval '2 days', d + time '15:00' + interval '2 days', 'seed', d + time '15:00'
     FROM generate_series(current_date - ${days}, current_date - 1, interval '1 day') d
     WHERE extract(isodow FROM d) = 5 ORDER BY d;
+    INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, closed_at, trigger, created_at)
+    SELECT ${TEAM_A}, ${BIG_STANDUP_ID}, d::date, d + time '09:00', d + time '09:00', CASE WHEN d::date < current_date THEN d + time '23:59' END, 'seed', d + time '09:00'
+    FROM generate_series(current_date - ${BIG_STANDUP_DAYS - 1}, current_date, interval '1 day') d ORDER BY d;
     INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at)
     SELECT o.id, cm.user_id, o.team_id, o.scheduled_at FROM occurrences o JOIN checkin_members cm ON cm.checkin_id = o.checkin_id;
     `,

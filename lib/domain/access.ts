@@ -18,6 +18,9 @@
  * - Channel messages: `channelMessageWhere` (messages about a confidential standup: creator only).
  * - Editing a standup: `canEditStandup` (creator or team admin) and `editableStandup`, which loads,
  *   optionally locks, and checks it.
+ * - SQL twins for the raw statements that build a whole answer in one round trip (participation,
+ *   poll votes): `standupSql`, `pollSql`, `checkinSql` select exactly what `standupWhere()` (v2
+ *   scope), `pollWhere` and `checkinWhere` select (tests/access-sql.test.ts compares them).
  * - Anonymity: `reportAuthor` — the one rule every rendering of a report uses (API v1/v2, chat
  *   message, dashboard): the stored flag, fixed at submission to "standup anonymous OR report
  *   anonymous", hides the author.
@@ -25,7 +28,7 @@
 import type { Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The states anyone but the creator can see (spec §3). */
 export const VISIBLE_STATES = ["active", "paused"] as const;
@@ -63,6 +66,28 @@ export function pollWhere(actor: Actor, opts: { participants?: boolean } = {}): 
 /** The v2 rule of either kind: `standupWhere` for standups, `pollWhere` (creator) for polls. */
 export function checkinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhereInput {
   return kind === "poll" ? pollWhere(actor) : standupWhere(actor);
+}
+
+/** `standupWhere(actor)` (the v2 scope) as SQL over the checkins alias `c`. */
+export function standupSql(actor: Actor, c: string): Prisma.Sql {
+  const a = Prisma.raw(`"${c}"`);
+  return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'standup' AND ${a}.state IN ('active', 'paused')
+    AND (${a}.owner_id = ${actor.userId}
+      OR (NOT ${a}.is_confidential AND EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))))`;
+}
+
+/** `pollWhere(actor, opts)` as SQL over the checkins alias `c`. */
+export function pollSql(actor: Actor, c: string, opts: { participants?: boolean } = {}): Prisma.Sql {
+  const a = Prisma.raw(`"${c}"`);
+  const who = opts.participants
+    ? Prisma.sql`(${a}.owner_id = ${actor.userId} OR EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))`
+    : Prisma.sql`${a}.owner_id = ${actor.userId}`;
+  return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'poll' AND ${a}.state IN ('active', 'paused') AND ${who})`;
+}
+
+/** `checkinWhere(actor, kind)` as SQL over the checkins alias `c`. */
+export function checkinSql(actor: Actor, kind: CheckinKind, c: string): Prisma.Sql {
+  return kind === "poll" ? pollSql(actor, c) : standupSql(actor, c);
 }
 
 /** Reports that lists show: submitted reports of active standups the actor can see. */

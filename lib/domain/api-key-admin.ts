@@ -3,6 +3,7 @@
  * team admins also see and revoke every key of their team. Revocation sets `revoked_at`, and the
  * API answers 401 for that key from the next request on (lib/auth/api-keys.ts checks it per call).
  */
+import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
@@ -75,5 +76,6 @@ export async function revokeApiKey(actor: Actor, input: { id: number }, tx: Tx =
     data: { revoked_at: new Date() },
   });
   if (result.count === 0) throw new NotFoundError("API key");
-  // Keep the first revocation time when revoking twice.
+  // Other instances hear of it through the api_keys trigger's NOTIFY; this one forgets it now.
+  invalidateApiKeys(`key:${input.id}`);
 }

@@ -16,10 +16,10 @@
  * Range: an occurrence date D is in [since, until) when its UTC day overlaps the window, i.e.
  * D >= day(since) and D < ceil-day(until); for plain YYYY-MM-DD bounds this is simply
  * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
- * The whole page is computed by one SQL statement (plus one visibility check).
+ * The whole page, the visibility check included, is computed by one SQL statement.
  */
 import { db, type Tx } from "@/lib/db";
-import { type CheckinKind, checkinWhere } from "@/lib/domain/access";
+import { type CheckinKind, checkinSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -102,54 +102,57 @@ type CountsRow = {
   vacation: bigint | number;
 };
 
+/** The options of `countOccurrenceParticipation` / `occurrenceCountsSql`. */
+type CountsOptions = { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "desc"; limit?: number };
+
 /**
- * The participation rule in SQL, in one statement: the counts of every occurrence of occurrences
- * `o` matching all of `where`, ordered by (date, id) in `order`, at most `limit` of them (all when
- * absent). The only implementation of the definitions above: the API pages here and the dashboard
- * aggregates (lib/domain/dashboard.ts) both count through it. The caller checks visibility.
+ * The participation rule in SQL: a SELECT of the counts of every occurrence of occurrences `o`
+ * matching all of `where`, ordered by (date, id) in `order`, at most `limit` of them (all when
+ * absent); columns id, checkin_id, date (YYYY-MM-DD), expected, responded, vacation. The only
+ * implementation of the definitions above: the API pages and the dashboard aggregates
+ * (lib/domain/dashboard.ts) both count through it.
  */
-export async function countOccurrenceParticipation(
-  client: Tx,
-  opts: { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "desc"; limit?: number },
-): Promise<OccurrenceCounts[]> {
+function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   const { isPoll } = opts;
   const direction = opts.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${opts.limit}`;
-  const responded = isPoll
-    ? Prisma.sql`EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = occ.id AND v.user_id = u.user_id)`
-    : Prisma.sql`EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = occ.id AND r.user_id = u.user_id AND r.status = 'submitted')`;
+  // Set-based (hash joins over the page's occurrences), not one index probe per member and flag:
+  // responders = distinct (occurrence, user) with a submitted report (standups) or any vote (polls);
+  // people = the asked members plus responders; on leave = people with an absence on that date.
   const responders = isPoll
-    ? Prisma.sql`SELECT v.user_id FROM votes v WHERE v.occurrence_id = occ.id`
-    : Prisma.sql`SELECT r.user_id FROM reports r WHERE r.occurrence_id = occ.id AND r.status = 'submitted'`;
+    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id IN (SELECT id FROM occ)`
+    : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r WHERE r.occurrence_id IN (SELECT id FROM occ) AND r.status = 'submitted'`;
   const onLeave = isPoll
-    ? Prisma.sql`false`
-    : Prisma.sql`EXISTS (SELECT 1 FROM absences a WHERE a.user_id = u.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date)`;
-
-  const rows = await client.$queryRaw<CountsRow[]>`
-    WITH occ AS (
+    ? Prisma.sql`SELECT NULL::int AS occurrence_id, NULL::int AS user_id WHERE false`
+    : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN occ ON occ.id = p.occurrence_id
+        JOIN absences a ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date`;
+  return Prisma.sql`
+    WITH occ AS MATERIALIZED (
       SELECT o.id, o.checkin_id, o.date FROM occurrences o
       WHERE ${Prisma.join(opts.where, " AND ")}
       ORDER BY o.date ${direction}, o.id ${direction}
       ${limit}
-    )
-    SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date, s.expected, s.responded, s.vacation
+    ),
+    responders AS MATERIALIZED (${responders}),
+    people AS MATERIALIZED (
+      SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id IN (SELECT id FROM occ)
+      UNION
+      SELECT occurrence_id, user_id FROM responders
+    ),
+    on_leave AS MATERIALIZED (${onLeave})
+    SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date,
+           count(p.user_id) FILTER (WHERE r.user_id IS NOT NULL OR l.user_id IS NULL) AS expected,
+           count(r.user_id) AS responded,
+           count(l.user_id) FILTER (WHERE r.user_id IS NULL) AS vacation
     FROM occ
-    CROSS JOIN LATERAL (
-      SELECT
-        count(*) FILTER (WHERE x.responded OR NOT x.on_leave) AS expected,
-        count(*) FILTER (WHERE x.responded) AS responded,
-        count(*) FILTER (WHERE x.on_leave AND NOT x.responded) AS vacation
-      FROM (
-        SELECT u.user_id, ${responded} AS responded, ${onLeave} AS on_leave
-        FROM (
-          SELECT om.user_id FROM occurrence_members om WHERE om.occurrence_id = occ.id
-          UNION
-          ${responders}
-        ) u
-      ) x
-    ) s
+    LEFT JOIN people p ON p.occurrence_id = occ.id
+    LEFT JOIN responders r ON r.occurrence_id = p.occurrence_id AND r.user_id = p.user_id
+    LEFT JOIN on_leave l ON l.occurrence_id = p.occurrence_id AND l.user_id = p.user_id
+    GROUP BY occ.id, occ.checkin_id, occ.date
     ORDER BY occ.date ${direction}, occ.id ${direction}`;
+}
 
+function toCounts(rows: CountsRow[], isPoll: boolean): OccurrenceCounts[] {
   return rows.map((r) => ({
     occurrenceId: r.id,
     checkinId: r.checkin_id,
@@ -160,7 +163,19 @@ export async function countOccurrenceParticipation(
   }));
 }
 
-/** A participation page of one standup or poll, after the visibility check (`checkinWhere`). */
+/**
+ * The participation counts of the occurrences matching `where` (see `occurrenceCountsSql`), in
+ * one statement. The caller checks visibility.
+ */
+export async function countOccurrenceParticipation(client: Tx, opts: CountsOptions): Promise<OccurrenceCounts[]> {
+  return toCounts(await client.$queryRaw<CountsRow[]>(occurrenceCountsSql(opts)), opts.isPoll);
+}
+
+/**
+ * A participation page of one standup or poll, visibility included, in ONE statement: the checkin
+ * row gated by the visibility rule (`checkinSql`) LEFT JOINed to the page of counts, so an
+ * invisible checkin gives no row (404) and a visible one without occurrences one row of nulls.
+ */
 async function participationOf(
   actor: Actor,
   kind: CheckinKind,
@@ -168,26 +183,22 @@ async function participationOf(
   filters: ParticipationFilters,
   client: Tx,
 ): Promise<ParticipationEntry[]> {
-  const checkin = await client.checkin.findFirst({ where: { AND: [{ id }, checkinWhere(actor, kind)] }, select: { id: true } });
-  if (!checkin) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
-  return participationPage(checkin.id, kind === "poll", filters, client);
-}
-
-async function participationPage(
-  checkinId: number,
-  isPoll: boolean,
-  filters: ParticipationFilters,
-  client: Tx,
-): Promise<ParticipationEntry[]> {
-  const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${checkinId}`];
+  const isPoll = kind === "poll";
+  const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${id}`];
   if (filters.since) where.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
   if (filters.until) where.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
   if (filters.after) {
-    const { date, id } = filters.after;
-    where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${id})`);
+    const { date, id: afterId } = filters.after;
+    where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
   }
-  const counts = await countOccurrenceParticipation(client, { where, isPoll, order: "desc", limit: filters.limit + 1 });
-  return counts.map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));
+  const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
+  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`
+    SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
+    LEFT JOIN LATERAL (${counts}) p ON true
+    ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
+  if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
+  const found = rows.filter((r): r is CountsRow => r.id !== null);
+  return toCounts(found, isPoll).map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));
 }
 
 /**

@@ -17,19 +17,23 @@
  *   ([{name, count}]) and each response's `categories` are filled only when the status is
  *   `completed` (empty arrays otherwise); a response's voter is null when the poll is anonymous.
  *
- * Cost: a fixed number of queries (poll, instances, then totals / choices / responses /
- * categorizations for all instances at once), whatever the number of instances.
+ * Cost: ONE SQL statement whatever the number of instances: the poll (gated by the visibility
+ * rule in SQL), its questions, the instances and, for all instances at once, totals, choices,
+ * responses and categorizations, each aggregated to JSON by PostgreSQL.
  */
 import { db, type Tx } from "@/lib/db";
-import { pollWhere as accessiblePollWhere } from "@/lib/domain/access";
+import { pollSql as accessiblePollSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
-import { userCardSelect } from "@/lib/domain/standups";
+import type { userCardSelect } from "@/lib/domain/standups";
 import { type CategorizationStatus, Prisma } from "@/lib/generated/prisma/client";
 
 /** Time filter of the results. Neither bound: the latest broadcast only. */
 export type PollVotesFilters = { since?: Date; until?: Date };
+
+/** A voter as a user card (lib/domain/standups.ts `userCardSelect`). */
+export type PollVoter = Prisma.UserGetPayload<{ select: typeof userCardSelect }>;
 
 /** A voter: numeric id (v1 places) and chat id (v2 places). */
 export type VoterRef = { id: number; chatId: string };
@@ -65,6 +69,8 @@ export type PollQuestionRef = { id: number; text: string; answer_type: string };
  * has it.
  */
 export type PollResults = {
+  /** With `withVoterProfiles`: the profile (v1 user fields) of everyone who voted in the instances. */
+  voterProfiles?: PollVoter[];
   pollId: number;
   pollName: string;
   isAnonymous: boolean;
@@ -78,9 +84,38 @@ export type PollResults = {
  */
 export type PollAccess = "creator" | "creator_or_member";
 
-function pollWhere(actor: Actor, access: PollAccess): Prisma.CheckinWhereInput {
-  return accessiblePollWhere(actor, { participants: access === "creator_or_member" });
+function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
+  return accessiblePollSql(actor, "c", { participants: access === "creator_or_member" });
 }
+
+type PollQuestionRow = { id: number; text: string; answer_type: string; choices: string[]; archived_at: string | null };
+/** The first row of the statement (kind 0): everything but the open-ended responses, as JSON. */
+type VotesHeader = {
+  poll: { id: number; name: string; is_anonymous: boolean } | null;
+  questions: PollQuestionRow[];
+  instances: Array<{ id: number; date: string }>;
+  totals: Array<{ occurrence_id: number; question_id: number; responses: number; responders: number }>;
+  choices: Array<{
+    occurrence_id: number;
+    question_id: number;
+    choice: string;
+    votes: number;
+    voter_ids: number[];
+    voter_chat_ids: string[];
+  }>;
+  categorizations: Array<{
+    occurrence_id: number;
+    question_id: number;
+    status: CategorizationStatus;
+    categories: unknown;
+    engine: string | null;
+    error: string | null;
+  }>;
+  voters: PollVoter[] | null;
+};
+/** The rows after it (kind 1): one open-ended response each, in vote order (plain columns: cheaper than JSON). */
+type ResponseRow = { occurrence_id: number; question_id: number; text: string; categories: string[]; user_id: number; chat_id: string };
+type VotesRow = ResponseRow & { kind: number; header: VotesHeader | null };
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -110,7 +145,7 @@ export async function getPollVotes(
   actor: Actor,
   pollId: number,
   filters: PollVotesFilters = {},
-  opts: { access?: PollAccess; now?: Date } = {},
+  opts: { access?: PollAccess; now?: Date; withVoterProfiles?: boolean } = {},
   client: Tx = db,
 ): Promise<PollResults> {
   const ranged = filters.since !== undefined || filters.until !== undefined;
@@ -120,66 +155,71 @@ export async function getPollVotes(
       filters.until ? "since must not be after until (reversed range)" : "since must not be in the future (until defaults to now)",
     );
   }
-  const poll = await client.checkin.findFirst({
-    where: { AND: [{ id: pollId }, pollWhere(actor, opts.access ?? "creator")] },
-    select: {
-      id: true,
-      name: true,
-      is_anonymous: true,
-      questions: {
-        select: { id: true, text: true, answer_type: true, choices: true, archived_at: true },
-        orderBy: [{ position: "asc" }, { id: "asc" }],
-      },
-    },
-  });
-  if (!poll) throw new NotFoundError("Poll");
-
-  const conditions: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${poll.id}`];
+  const conditions: Prisma.Sql[] = [];
   if (ranged) {
     if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
     conditions.push(Prisma.sql`o.date < ${utcCeilDay(until)}::date`);
   }
-  const instances = await client.$queryRaw<Array<{ id: number; date: string }>>`
-    SELECT o.id, to_char(o.date, 'YYYY-MM-DD') AS date FROM occurrences o
-    WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY o.date DESC, o.id DESC
-    ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}`;
+  const rows = await client.$queryRaw<VotesRow[]>`
+    WITH poll AS MATERIALIZED (
+      SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
+    ),
+    inst AS MATERIALIZED (
+      SELECT o.id, o.date FROM occurrences o JOIN poll ON o.checkin_id = poll.id
+      ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
+      ORDER BY o.date DESC, o.id DESC
+      ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}
+    )
+    SELECT 0 AS kind, 0 AS ord, json_build_object(
+      'poll', (SELECT row_to_json(poll) FROM poll),
+      'questions', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'text', q.text, 'answer_type', q.answer_type,
+          'choices', q.choices, 'archived_at', q.archived_at) ORDER BY q.position, q.id), '[]')
+        FROM questions q JOIN poll ON q.checkin_id = poll.id),
+      'instances', (SELECT coalesce(json_agg(json_build_object('id', inst.id, 'date', to_char(inst.date, 'YYYY-MM-DD'))
+          ORDER BY inst.date DESC, inst.id DESC), '[]') FROM inst),
+      'totals', (SELECT coalesce(json_agg(t), '[]') FROM (
+          SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT user_id) AS responders
+          FROM votes WHERE occurrence_id = ANY(ARRAY(SELECT id FROM inst)) GROUP BY occurrence_id, question_id) t),
+      'choices', (SELECT coalesce(json_agg(ch ORDER BY ch.first_id), '[]') FROM (
+          SELECT v.occurrence_id, v.question_id, v.choice, count(*) AS votes, min(v.id) AS first_id,
+                 array_agg(v.user_id ORDER BY v.id) AS voter_ids, array_agg(u.chat_id ORDER BY v.id) AS voter_chat_ids
+          FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.choice IS NOT NULL
+          GROUP BY v.occurrence_id, v.question_id, v.choice) ch),
+      'categorizations', (SELECT coalesce(json_agg(json_build_object('occurrence_id', k.occurrence_id, 'question_id', k.question_id,
+          'status', k.status, 'categories', k.categories, 'engine', k.engine, 'error', k.error)), '[]')
+        FROM categorizations k WHERE k.occurrence_id = ANY(ARRAY(SELECT id FROM inst))),
+      'voters', ${
+        opts.withVoterProfiles
+          ? Prisma.sql`(SELECT coalesce(json_agg(json_build_object('id', u.id, 'chat_id', u.chat_id, 'username', u.username,
+              'realname', u.realname, 'email', u.email, 'avatar_url', u.avatar_url, 'is_admin', u.is_admin,
+              'is_billing_admin', u.is_billing_admin) ORDER BY u.id), '[]')
+            FROM users u WHERE u.team_id = ${actor.teamId}
+              AND u.id IN (SELECT v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst))))`
+          : Prisma.sql`NULL::json`
+      }
+    ) AS header,
+      NULL::int AS occurrence_id, NULL::int AS question_id, NULL::text AS text, NULL::text[] AS categories, NULL::int AS user_id, NULL::text AS chat_id
+    UNION ALL
+    SELECT 1, v.id, NULL, v.occurrence_id, v.question_id, v.text, v.categories, v.user_id, u.chat_id
+    FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.text IS NOT NULL
+    ORDER BY kind, ord`;
+  const header = rows[0]?.header;
+  const poll = header?.poll;
+  if (!header || !poll) throw new NotFoundError("Poll");
+  const questionsOfPoll = header.questions;
   const base = {
+    ...(opts.withVoterProfiles ? { voterProfiles: header.voters ?? [] } : {}),
     pollId: poll.id,
     pollName: poll.name,
     isAnonymous: poll.is_anonymous,
-    currentQuestions: poll.questions
+    currentQuestions: questionsOfPoll
       .filter((q) => q.archived_at === null)
       .map((q) => ({ id: q.id, text: q.text, answer_type: q.answer_type })),
   };
+  const instances = header.instances;
   if (!instances.length) return { ...base, instances: [] };
-  const ids = instances.map((i) => i.id);
-
-  const [totals, choiceRows, responseRows, categorizations] = await Promise.all([
-    client.$queryRaw<Array<{ occurrence_id: number; question_id: number; responses: bigint; responders: bigint }>>`
-      SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT user_id) AS responders
-      FROM votes WHERE occurrence_id = ANY(${ids}::int[]) GROUP BY occurrence_id, question_id`,
-    client.$queryRaw<
-      Array<{ occurrence_id: number; question_id: number; choice: string; votes: bigint; voter_ids: number[]; voter_chat_ids: string[] }>
-    >`
-      SELECT v.occurrence_id, v.question_id, v.choice, count(*) AS votes,
-             array_agg(v.user_id ORDER BY v.id) AS voter_ids, array_agg(u.chat_id ORDER BY v.id) AS voter_chat_ids
-      FROM votes v JOIN users u ON u.id = v.user_id
-      WHERE v.occurrence_id = ANY(${ids}::int[]) AND v.choice IS NOT NULL
-      GROUP BY v.occurrence_id, v.question_id, v.choice
-      ORDER BY min(v.id)`,
-    client.$queryRaw<
-      Array<{ occurrence_id: number; question_id: number; text: string; categories: string[]; user_id: number; chat_id: string }>
-    >`
-      SELECT v.occurrence_id, v.question_id, v.text, v.categories, v.user_id, u.chat_id
-      FROM votes v JOIN users u ON u.id = v.user_id
-      WHERE v.occurrence_id = ANY(${ids}::int[]) AND v.text IS NOT NULL
-      ORDER BY v.id`,
-    client.categorization.findMany({
-      where: { occurrence_id: { in: ids } },
-      select: { occurrence_id: true, question_id: true, status: true, categories: true, engine: true, error: true },
-    }),
-  ]);
+  const { totals, choices: choiceRows, categorizations } = header;
+  const responseRows: ResponseRow[] = rows.slice(1);
 
   const key = (o: number, q: number) => `${o}:${q}`;
   const totalBy = new Map(totals.map((t) => [key(t.occurrence_id, t.question_id), t]));
@@ -191,7 +231,7 @@ export async function getPollVotes(
   return {
     ...base,
     instances: instances.map((instance) => {
-      const questions = poll.questions.filter((q) => q.archived_at === null || totalBy.has(key(instance.id, q.id)));
+      const questions = questionsOfPoll.filter((q) => q.archived_at === null || totalBy.has(key(instance.id, q.id)));
       return {
         id: instance.id,
         date: instance.date,
@@ -243,9 +283,6 @@ export async function getPollVotes(
   };
 }
 
-/** A voter as a user card (lib/domain/standups.ts `userCardSelect`). */
-export type PollVoter = Prisma.UserGetPayload<{ select: typeof userCardSelect }>;
-
 /**
  * Results of a poll with its voters (GET /v1/polls/{id}/votes): the shared results, the voters' user rows, and the
  * poll's current questions (so each is listed even when no instance falls in the range).
@@ -256,11 +293,11 @@ export type PollResultsWithVoters = { results: PollResults; voters: PollVoter[];
 const BEGINNING = new Date(Date.UTC(1970, 0, 1));
 
 /**
- * Results of a poll the caller takes part in or created, computed by the shared `getPollVotes`
- * (lib/domain/votes.ts, as GET /v2/polls/{id}/votes) over the instances whose date falls in
- * [from, to) — every instance up to today when neither bound is given (the legacy endpoint has no
- * "latest only" default) — plus the user rows of every voter (one query); the poll's current
- * questions come with the results (`currentQuestions`, loaded with the poll).
+ * Results of a poll the caller takes part in or created, computed by `getPollVotes` (as GET
+ * /v2/polls/{id}/votes) over the instances whose date falls in [from, to) — every instance up to
+ * today when neither bound is given (the legacy endpoint has no "latest only" default) — with the
+ * user cards of every voter from the same statement (`withVoterProfiles`); the poll's current
+ * questions come with the results (`currentQuestions`).
  * @throws NotFoundError, InvalidParameterError (reversed range).
  */
 export async function getPollResultsWithVoters(
@@ -272,16 +309,12 @@ export async function getPollResultsWithVoters(
   const now = new Date();
   // A `from` in the future with no `to` is an empty range here, not a reversed one.
   const until = range.to ?? (range.from && range.from.getTime() > now.getTime() ? range.from : undefined);
-  const results = await getPollVotes(actor, id, { since: range.from ?? BEGINNING, until }, { access: "creator_or_member", now }, client);
-  const voterIds = new Set<number>();
-  for (const instance of results.instances) {
-    for (const q of instance.questions) {
-      for (const c of q.choices ?? []) for (const v of c.voters ?? []) voterIds.add(v.id);
-      for (const r of q.responses ?? []) if (r.voter) voterIds.add(r.voter.id);
-    }
-  }
-  const voters = voterIds.size
-    ? await client.user.findMany({ where: { id: { in: [...voterIds] }, team_id: actor.teamId }, select: userCardSelect })
-    : [];
-  return { results, voters, questions: results.currentQuestions };
+  const { voterProfiles, ...results } = await getPollVotes(
+    actor,
+    id,
+    { since: range.from ?? BEGINNING, until },
+    { access: "creator_or_member", now, withVoterProfiles: true },
+    client,
+  );
+  return { results, voters: voterProfiles ?? [], questions: results.currentQuestions };
 }

@@ -5,7 +5,8 @@
  *
  * - `schedule_tick` (crontab: every minute): runs the due standups and polls
  *   (lib/domain/scheduler.ts `runDueOccurrences`).
- * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`.
+ * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
+ *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
  */
@@ -28,11 +29,13 @@ export function scheduleTick(log: JobLog): Task {
   };
 }
 
-/** Deletes idempotency records whose `expires_at` is in the past (database clock). */
+/** Deletes idempotency records whose `expires_at` is in the past and stale rate-limit counters (database clock). */
 export function cleanupIdempotency(log: JobLog): Task {
   return async () => {
     const deleted = await db.$executeRaw`DELETE FROM idempotency_records WHERE expires_at < now()`;
     if (deleted > 0) log(`cleanup: removed ${deleted} expired idempotency record(s)`);
+    const counters = await db.$executeRaw`DELETE FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000 - 3600000)`;
+    if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
   };
 }
 

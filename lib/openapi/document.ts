@@ -18,6 +18,8 @@ import "@/lib/openapi/routes";
 
 export { OPENAPI_TAGS } from "@/lib/openapi/operation";
 
+import { addLimitsToDocument } from "@/lib/openapi/limits";
+
 /** The document type `createDocument` returns. */
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
@@ -109,7 +111,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths: { ...registeredPaths(), ...webhookPaths(webhookDocHelpers) },
   });
   describeParameters(doc);
-  return doc;
+  return addLimitsToDocument(doc);
 }
 
 let cached: OpenApiDocument | undefined;

@@ -4,8 +4,13 @@
  * with a system PostgreSQL on 5432) with a generated password kept in `.data/postgres-password`.
  * When run as root, PostgreSQL runs as the unprivileged `postgres` user (createPostgresUser).
  *
- * A lock file `.data/server.lock` ({pid, port}) makes a second owner fail with a clear message;
- * other commands (seed, api-key) connect to the running one through it (see `connectOrStart`).
+ * A lock file `.data/server.lock` ({pid, start_ticks, port}) makes a second owner fail with a clear
+ * message; other commands (seed, api-key) connect to the running one through it (see
+ * `connectOrStart`). The lock counts only while its process is really ours and running: same PID,
+ * same start time (`/proc/<pid>/stat`, so a PID reused by another program does not count), not a
+ * zombie. After a crash (SIGKILL) the next start therefore proceeds; a PostgreSQL left running by
+ * the crashed owner is shut down (fast) first, and a stale `postmaster.pid` is handled by
+ * PostgreSQL's own crash recovery.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -26,7 +31,7 @@ export type EmbeddedDatabase = {
   stop: () => Promise<void>;
 };
 
-type LockInfo = { pid: number; port: number; started_at: string; purpose: string };
+type LockInfo = { pid: number; port: number; started_at: string; purpose: string; start_ticks?: number | null };
 
 export class DatabaseBusyError extends Error {
   constructor(
@@ -39,23 +44,82 @@ export class DatabaseBusyError extends Error {
 
 const USER = "checkin";
 
-function isAlive(pid: number): boolean {
+/** `/proc/<pid>/stat` of a process: its state letter and start time (clock ticks after boot); null without /proc. */
+function procStat(pid: number): { state: string; startTicks: number } | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // after "pid (comm) "
+    return { state: fields[0], startTicks: Number(fields[19]) };
+  } catch {
+    return null;
   }
 }
 
-/** Reads the lock file; returns null when absent or left by a dead process. */
+/** Start time of a process (ticks after boot), null where /proc is not available. */
+function startTicks(pid: number): number | null {
+  return procStat(pid)?.startTicks ?? null;
+}
+
+/** True when `pid` runs (not a zombie) and, when `ticks` is known, is the same process that took the lock. */
+function isAlive(pid: number, ticks?: number | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const stat = procStat(pid);
+  if (!stat) return !fs.existsSync("/proc/self/stat"); // no /proc at all: trust kill(0)
+  if (stat.state === "Z" || stat.state === "X") return false;
+  return ticks === undefined || ticks === null || stat.startTicks === ticks;
+}
+
+/** Reads the lock file; returns null when absent or left by a dead (or replaced) process. */
 export function readLiveLock(dir = dataDir()): LockInfo | null {
   const file = path.join(dir, "server.lock");
   try {
     const info = JSON.parse(fs.readFileSync(file, "utf8")) as LockInfo;
-    return isAlive(info.pid) ? info : null;
+    return isAlive(info.pid, info.start_ticks) ? info : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Stops a PostgreSQL still running on `pgDir` after its owner died (the lock is ours now, so no
+ * live `npm start` uses it): fast shutdown (SIGINT), then SIGQUIT, then SIGKILL; waits up to ~15 s.
+ * A `postmaster.pid` naming a dead or unrelated process is left to PostgreSQL's own check.
+ */
+async function stopOrphanedPostgres(pgDir: string, log: (line: string) => void): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(pgDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  let cmd = "";
+  try {
+    cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return;
+  }
+  if (!cmd.includes("postgres") || !cmd.includes(pgDir)) return;
+  log(`Stopping the PostgreSQL (pid ${pid}) left running by a crashed start…`);
+  for (const [signal, waitMs] of [
+    ["SIGINT", 8000],
+    ["SIGQUIT", 4000],
+    ["SIGKILL", 3000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      if (!isAlive(pid)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
@@ -106,7 +170,13 @@ export async function startEmbeddedPostgres(opts: {
   fs.chmodSync(dir, 0o755); // the postgres user must reach its data folder when we run as root
   const lockFile = path.join(dir, "server.lock");
   const port = await freePort();
-  const lock: LockInfo = { pid: process.pid, port, started_at: new Date().toISOString(), purpose: opts.purpose };
+  const lock: LockInfo = {
+    pid: process.pid,
+    start_ticks: startTicks(process.pid),
+    port,
+    started_at: new Date().toISOString(),
+    purpose: opts.purpose,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       fs.writeFileSync(lockFile, JSON.stringify(lock), { flag: "wx" });
@@ -148,6 +218,7 @@ export async function startEmbeddedPostgres(opts: {
     onError: (e: unknown) => log(String(e)),
   });
   try {
+    await stopOrphanedPostgres(pgDir, log);
     if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
       log("Initialising a new PostgreSQL data directory…");
       await pg.initialise();

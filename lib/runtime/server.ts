@@ -4,20 +4,37 @@
  *   1. database: `DATABASE_URL`, else the embedded PostgreSQL under `.data/` (or `$CHECKIN_DATA_DIR`);
  *   2. pending migrations (lib/runtime/migrate.ts);
  *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`);
- *   4. `AUTH_SECRET` (generated into `.data/auth-secret`, mode 0600, when unset);
- *   5. the graphile-worker runner in this process (lib/jobs/worker.ts);
- *   6. Next.js (`next start`, or `next dev`) as a child process on `PORT`, bound to 0.0.0.0.
+ *   4. `AUTH_SECRET` (signs sessions and cursors): the environment's, else with `DATABASE_URL` the
+ *      one stored in the database (table `app_secrets`, created once, shared by every instance),
+ *      else generated into `.data/auth-secret` (mode 0600);
+ *   5. the graphile-worker runner in this process (lib/jobs/worker.ts), unless `web-only`;
+ *   6. Next.js (`next start`, or `next dev`) as a child process on `PORT`, bound to 0.0.0.0,
+ *      unless `worker-only`.
+ * Migrations, the seed and the worker use `DIRECT_DATABASE_URL` when set (a direct connection:
+ * advisory locks and LISTEN/NOTIFY do not work through PgBouncer in transaction mode); Next.js
+ * gets `DATABASE_URL` (which may point at PgBouncer). Several instances may start at once: the
+ * migrations and the seed run under advisory locks.
  * Stopping (SIGINT/SIGTERM, or the parent going away) stops Next.js, then the worker, then
  * PostgreSQL, and exits 0.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { disconnectDb } from "@/lib/db";
-import { authSecret, childEnv, databaseUrl, dataDir, nextAuthSecretSetting, setDatabaseUrl } from "@/lib/env";
+import {
+  authSecret,
+  childEnv,
+  databaseUrl,
+  dataDir,
+  directDatabaseUrl,
+  explicitAuthSecret,
+  nextAuthSecretSetting,
+  setDatabaseUrl,
+} from "@/lib/env";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
@@ -44,6 +61,27 @@ export function assertPortFree(port: number, host = "0.0.0.0"): Promise<void> {
   });
 }
 
+/** Which parts of the service a process runs (`npm start -- --web-only` / `--worker-only`). */
+export type ServiceRole = "all" | "web" | "worker";
+
+/**
+ * The secret stored in the database (`app_secrets`, name 'auth_secret'): created by the first
+ * instance (32 random bytes), read by every other one, so all accept each other's sessions and cursors.
+ */
+export async function databaseAuthSecret(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("INSERT INTO app_secrets (name, value) VALUES ('auth_secret', $1) ON CONFLICT (name) DO NOTHING", [
+      randomBytes(32).toString("base64url"),
+    ]);
+    const { rows } = await client.query<{ value: string }>("SELECT value FROM app_secrets WHERE name = 'auth_secret'");
+    return rows[0].value;
+  } finally {
+    await client.end();
+  }
+}
+
 /** True when the database has at least one team (the seed has run or real data exists). */
 async function hasAnyTeam(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
@@ -58,8 +96,28 @@ async function hasAnyTeam(url: string): Promise<boolean> {
 
 type SeedFn = (opts: { db: unknown; log: Log; now?: Date }) => Promise<{ credentialsFile: string }>;
 
+/** Advisory-lock key under which one instance at a time checks for and writes the demo seed. */
+const SEED_LOCK = 7_240_014;
+
+/** Runs `fn` holding a session advisory lock on a direct connection to `url`. */
+async function withAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [key]);
+    return await fn();
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [key]).catch(() => {});
+    await client.end();
+  }
+}
+
 /** Seeds the demo data through lib/seed/index.ts when the database has no team. Skips with a note when the module is absent. */
 async function seedIfEmpty(url: string, log: Log, root: string): Promise<void> {
+  await withAdvisoryLock(url, SEED_LOCK, () => seedUnlocked(url, log, root));
+}
+
+async function seedUnlocked(url: string, log: Log, root: string): Promise<void> {
   if (await hasAnyTeam(url)) return;
   const file = path.join(root, "lib", "seed", "index.ts");
   if (!fs.existsSync(file)) {
@@ -78,14 +136,17 @@ async function seedIfEmpty(url: string, log: Log, root: string): Promise<void> {
   log(`Demo data seeded in ${((Date.now() - started) / 1000).toFixed(1)} s (credentials: ${r.credentialsFile}).`);
 }
 
-/** Demo login lines from the credentials file written by the seed (format tolerant). */
+/**
+ * Start-up lines about the demo login: where the credentials file is and the login email, never
+ * the password or a key (logs are often collected and shared; issue 13).
+ */
 export function describeCredentials(file: string): string[] {
   if (!fs.existsSync(file)) return [`Demo credentials: not found (${file} is written by the demo seed).`];
   const lines = [`Demo credentials and API keys: ${file}`];
   try {
     const data = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
     const login = findLogin(data);
-    if (login) lines.push(`Dashboard login: ${login.email} / ${login.password}`);
+    if (login) lines.push(`Dashboard login: ${login.email} (password: "dashboard.password" in that file)`);
   } catch {
     /* unreadable: the path is printed anyway */
   }
@@ -148,8 +209,9 @@ function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
  * owns the embedded database) or when Next.js exits on its own.
  * @param port TCP port of the web server. @param dev `next dev` instead of `next start`.
  */
-export async function runService(opts: { dev: boolean; port: number; log: Log; root?: string }): Promise<number> {
+export async function runService(opts: { dev: boolean; port: number; log: Log; root?: string; role?: ServiceRole }): Promise<number> {
   const { dev, port, log } = opts;
+  const role = opts.role ?? "all";
   const root = opts.root ?? process.cwd();
   let database: EmbeddedDatabase | null = null;
   let worker: JobWorker | null = null;
@@ -189,15 +251,18 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
   process.on("disconnect", () => void shutdown(0, "The launcher went away: stopping…"));
 
   try {
-    await assertPortFree(port);
+    if (role !== "worker") await assertPortFree(port);
     let url = databaseUrl();
     if (url) {
-      log(`Using the PostgreSQL of DATABASE_URL (${new URL(url).host}).`);
+      log(
+        `Using the PostgreSQL of DATABASE_URL (${new URL(url).host})` +
+          (directDatabaseUrl() ? `, direct connection ${new URL(directDatabaseUrl() as string).host}.` : "."),
+      );
     } else {
       database = await startEmbeddedPostgres({
         purpose: dev ? "npm run dev" : "npm start",
         log: (line) => {
-          if (!stopping && /^Initialising|FATAL|PANIC/.test(line)) log(line);
+          if (!stopping && /^Initialising|^Stopping the PostgreSQL|FATAL|PANIC/.test(line)) log(line);
         },
       });
       url = database.url;
@@ -205,16 +270,23 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       log(`Embedded PostgreSQL running on 127.0.0.1:${database.port} (data in ${dataDir()}).`);
     }
     if (await abortIfStopping()) return await stopped;
-    const migrations = await applyMigrations(url, log);
+    const direct = directDatabaseUrl() ?? url;
+    const migrations = await applyMigrations(direct, log);
     log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
-    await seedIfEmpty(url, log, root);
-    const secret = authSecret();
+    await seedIfEmpty(direct, log, root);
+    // With an external database every instance takes the one stored there; embedded: the data folder's.
+    const secret = explicitAuthSecret() ?? (database ? authSecret() : await databaseAuthSecret(direct));
     if (await abortIfStopping()) return await stopped;
-    worker = await startWorker({ connectionString: url, log });
+    if (role !== "web") worker = await startWorker({ connectionString: direct, log });
     if (await abortIfStopping()) return await stopped;
+    if (role === "worker") {
+      log("Job worker only (--worker-only): no web server. Press Ctrl-C to stop.");
+      return await stopped;
+    }
 
     const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-    next = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
+    const preload = path.join(root, "lib", "runtime", "next-preload.cjs");
+    next = spawn(process.execPath, ["--require", preload, nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
       cwd: root,
       stdio: ["ignore", "inherit", "inherit"],
       env: childEnv({

@@ -11,6 +11,7 @@ import { GET as listReportsRoute } from "@/app/v2/reports/route";
 import { GET as listStandupsRoute } from "@/app/v2/standups/route";
 import { createApiKey, hashApiKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db";
+import { revokeApiKey } from "@/lib/domain/api-key-admin";
 import { createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
@@ -70,7 +71,12 @@ describe("401", () => {
     const u = await createTestUser(A.id);
     const { key, id } = await createApiKey(db, { teamId: A.id, userId: u.id, name: "to revoke" });
     expect((await v2({ key })).status).toBe(200);
+    expect((await v2({ key })).status).toBe(200); // now in the in-process key cache
+    // Revoked behind this process's back (as another instance would): the api_keys trigger's
+    // NOTIFY empties every instance's cache within milliseconds; allow it up to 1 s.
     await db.apiKey.update({ where: { id }, data: { revoked_at: new Date() } });
+    const revokedAt = Date.now();
+    while ((await v2({ key })).status !== 401 && Date.now() - revokedAt < 1000) await new Promise((r) => setTimeout(r, 10));
     expect((await v2({ key })).status).toBe(401);
     expect((await v2({ key, bearer: true })).status).toBe(401);
     expect((await v1({ key })).status).toBe(401);
@@ -107,5 +113,30 @@ describe("response headers", () => {
     expect(r.status).toBe(204);
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
     expect(r.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+  });
+});
+
+describe("API-key cache (issue 14)", () => {
+  it("a key revoked through the dashboard's revokeApiKey is refused at once by this instance", async () => {
+    const u = await createTestUser(A.id);
+    const { key, id } = await createApiKey(db, { teamId: A.id, userId: u.id, name: "dashboard revoke" });
+    expect((await v2({ key })).status).toBe(200);
+    expect((await v2({ key })).status).toBe(200);
+    await revokeApiKey({ teamId: A.id, userId: u.id, userChatId: u.chat_id, isAdmin: false }, { id });
+    expect((await v2({ key })).status).toBe(401);
+  });
+
+  it("a user deactivated while their key is cached is refused within 1 s", async () => {
+    const u = await createTestUser(A.id);
+    expect((await v2({ key: u.key })).status).toBe(200);
+    expect((await v2({ key: u.key })).status).toBe(200);
+    await db.user.update({ where: { id: u.id }, data: { deactivated_at: new Date() } });
+    const started = Date.now();
+    let status = 200;
+    while (status !== 401 && Date.now() - started < 1000) {
+      status = (await v2({ key: u.key })).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(status).toBe(401);
   });
 });

@@ -12,7 +12,11 @@ import { db } from "@/lib/db";
 import { createTestTeam } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
-const PUBLIC_URL = "https://93.184.215.14/hooks"; // a literal public address: no DNS needed
+// Never a public address: a worker on this database must not send anything off the machine. The
+// discard port of the loopback is allowed by WEBHOOKS_ALLOW_PRIVATE (set here, read at call time)
+// and refuses connections; the refusal tests switch the setting off.
+const PUBLIC_URL = "http://127.0.0.1:9/hooks";
+process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
 
 describe("/v2/webhooks", () => {
   it("creates (201, secret once), reads, lists with cursors, changes and deletes", async () => {
@@ -78,6 +82,7 @@ describe("/v2/webhooks", () => {
   });
 
   it("answers 400 for bad bodies and refused URLs, 404 to non-admins and other teams", async () => {
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "false";
     const team = await createTestTeam({ members: 1 });
     const other = await createTestTeam({ members: 0 });
     const post = (body: unknown, key = team.admin.key) => call(createRoute, { method: "POST", path: "/v2/webhooks", key, body });
@@ -90,12 +95,13 @@ describe("/v2/webhooks", () => {
       { url: "http://169.254.169.254/latest/meta-data", events: ["report.submitted"] },
       { url: "http://127.0.0.1:8080/hook", events: ["report.submitted"] },
       { url: "http://[::ffff:10.0.0.1]/hook", events: ["report.submitted"] },
-      { url: "https://user:pw@93.184.215.14/", events: ["report.submitted"] },
+      { url: "https://user:pw@example.com/", events: ["report.submitted"] },
     ]) {
       const r = await post(body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error.code).toBe("INVALID_PARAMETER");
     }
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
     expect((await post({ url: PUBLIC_URL, events: ["report.submitted"] }, team.users[1].key)).status).toBe(404);
     expect((await call(listRoute, { path: "/v2/webhooks", key: team.users[1].key })).status).toBe(404);
     const mine = await post({ url: PUBLIC_URL, events: ["report.submitted"] });

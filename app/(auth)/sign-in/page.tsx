@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { ratePolicies } from "@/lib/api/rate-limit";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { oauthProviderButtons } from "@/lib/auth/next-auth";
 import { getSessionUser } from "@/lib/auth/session";
 
@@ -13,13 +15,14 @@ const ERRORS: Record<string, string> = {
   OAuthSignin: "The sign-in provider could not be reached.",
   OAuthCallback: "The sign-in provider returned an error.",
   SessionRequired: "Please sign in to continue.",
+  TooManyAttempts: "Too many failed sign-in attempts. Wait a few minutes and try again.",
 };
 
 /** Sign-in page: email + password, plus any OAuth/OIDC providers switched on by env. */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
   const { error, callbackUrl } = await searchParams;
   if (await getSessionUser()) redirect("/overview");
-  const safeCallback = callbackUrl?.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/overview";
+  const safeCallback = safeCallbackPath(callbackUrl);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -30,6 +33,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             callbackUrl={safeCallback}
             initialError={error ? (ERRORS[error] ?? "Sign-in failed. Please try again.") : undefined}
             providers={oauthProviderButtons()}
+            throttleMinutes={ratePolicies().signInAccount.windowSeconds / 60}
           />
         </div>
       </div>

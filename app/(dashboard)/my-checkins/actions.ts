@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { DomainError } from "@/lib/domain/errors";
+import { LIMITS } from "@/lib/domain/limits";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 
 export type AnswerFormState = { error?: string };
@@ -25,6 +26,7 @@ export async function saveCheckinAction(
   }
   const empty = answers.find((a) => a.text === "");
   if (empty) return { error: "Answer every question before sending." };
+  if (answers.some((a) => a.text.length > LIMITS.answerText)) return { error: `Answers are at most ${LIMITS.answerText} characters.` };
   try {
     if (target.reportId) await updateReportAnswers(actor, { reportId: target.reportId, answers });
     else await submitReport(actor, { standupId: target.standupId, answers, isAnonymous: form.get("anonymous") === "on" });

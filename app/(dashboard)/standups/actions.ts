@@ -6,6 +6,7 @@ import { z } from "zod";
 import { getActor } from "@/lib/auth/session";
 import { MAX_QUESTIONS } from "@/lib/domain/constants";
 import { DomainError } from "@/lib/domain/errors";
+import { LIMITS } from "@/lib/domain/limits";
 import {
   archiveStandup,
   createStandup,
@@ -18,19 +19,26 @@ import {
 export type StandupFormState = { error?: string };
 
 const questionSchema = z.object({
-  text: z.string().trim().min(1, "Every question needs text").max(500),
-  choices: z.array(z.string().trim().min(1)).max(20).optional(),
+  text: z
+    .string()
+    .trim()
+    .min(1, "Every question needs text")
+    .max(LIMITS.questionText, `Questions are at most ${LIMITS.questionText} characters`),
+  choices: z
+    .array(z.string().trim().min(1).max(LIMITS.choiceText, `Choices are at most ${LIMITS.choiceText} characters`))
+    .max(LIMITS.choices, `At most ${LIMITS.choices} choices per question`)
+    .optional(),
 });
 
 const formSchema = z.object({
-  name: z.string().trim().min(1, "Give the standup a name").max(200),
-  questions: z.array(questionSchema).min(1, "Add at least one question").max(MAX_QUESTIONS),
+  name: z.string().trim().min(1, "Give the standup a name").max(LIMITS.name, `Names are at most ${LIMITS.name} characters`),
+  questions: z.array(questionSchema).min(1, "Add at least one question").max(MAX_QUESTIONS, `At most ${MAX_QUESTIONS} questions`),
   days: z.array(z.string()).min(1, "Pick at least one day"),
   time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, "Pick a time"),
   timezone: z.string().min(1),
   broadcastChannel: z.string().min(1, "Pick a broadcast channel"),
   memberSource: z.enum(["users", "sync"]),
-  users: z.array(z.string()),
+  users: z.array(z.string()).max(LIMITS.users, `At most ${LIMITS.users} members`),
   syncChannel: z.string(),
   isAnonymous: z.boolean(),
   isConfidential: z.boolean(),

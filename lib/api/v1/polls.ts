@@ -57,6 +57,9 @@ export const pollV1Schema = z
     creator: legacyUserV1Schema,
     users_total: zCount,
     paused: z.boolean(),
+    days: z.array(z.string()).meta({ description: "Extension: the poll's schedule days (Mon..Sun)." }),
+    channel: z.string().meta({ description: 'Extension: broadcast channel name ("" when none).' }),
+    duration: z.number().int().nullable().meta({ description: "Extension: minutes the poll stays open; null when unlimited." }),
   })
   .meta({ id: "PollV1" });
 

@@ -60,6 +60,7 @@ export const reportListItemV1Schema = z
       .optional()
       .meta({ description: "Omitted when the report is anonymous." }),
     questions: z.array(reportAnswerV1Schema),
+    standup_name: z.string().meta({ description: "Extension: name of the report's standup." }),
   })
   .meta({ id: "ReportListItemV1" });
 
@@ -73,8 +74,9 @@ export const reportCreatedV1Schema = z
     timestamp: z.number().int(),
     started_at: z.number().int(),
     done_at: z.number().int().positive(),
-    broadcasted_at: z.string(),
+    broadcasted_at: z.string().nullable().meta({ description: "ISO 8601 time of the broadcast; null when nothing was broadcast." }),
     channel: z.string(),
+    is_anonymous: z.boolean().meta({ description: "Extension: whether the report is anonymous." }),
     member: z.strictObject({
       id: zChatUserId,
       role: zRole,

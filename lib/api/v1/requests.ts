@@ -10,9 +10,10 @@
  * The output is version-neutral input for the domain layer.
  */
 import { z } from "zod";
-import { isDateOnly, parseDateValue, parseWith, zDate } from "@/lib/api/query";
+import { DATE_RANGE_TEXT, isDateInRange, isDateOnly, parseDateValue, parseWith, zDate } from "@/lib/api/query";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { LIMITS } from "@/lib/domain/limits";
 import type { UserRef } from "@/lib/domain/members";
 import type { ReportSearchFilters } from "@/lib/domain/reports";
 
@@ -65,7 +66,10 @@ export const zUserRef = z.union([z.number(), z.string()]).transform((value, ctx)
  * An array of user references; null or absent → undefined. Entries may also be user objects as
  * GET responses carry them (`{"id": "U0123ABCD", ...}`), so clients can send a list back.
  */
-export const zUserRefs = z.array(z.union([zUserRef, z.object({ id: zUserRef }).transform((u) => u.id)])).nullish();
+export const zUserRefs = z
+  .array(z.union([zUserRef, z.object({ id: zUserRef }).transform((u) => u.id)]))
+  .max(LIMITS.users, `must name at most ${LIMITS.users} users`)
+  .nullish();
 
 export const zText = (label: string, max = 200) =>
   z
@@ -111,7 +115,8 @@ function unixSeconds(label: string, value: string | null): Date | undefined {
   const v = value.trim();
   if (!/^-?\d+(\.\d+)?$/.test(v)) throw new InvalidParameterError(`${label}: must be a Unix timestamp in seconds`);
   const ms = Math.round(Number(v) * 1000);
-  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) throw new InvalidParameterError(`${label}: out of range`);
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15 || !isDateInRange(new Date(ms)))
+    throw new InvalidParameterError(`${label}: out of range (must be ${DATE_RANGE_TEXT})`);
   return new Date(ms);
 }
 
@@ -179,11 +184,12 @@ export function parseV1PollVotesQuery(url: URL): V1PollVotesQuery {
 /** Body of POST /v1/reports/. */
 export type V1ReportCreateBody = { standupId: number; answers: Array<{ questionId: number; text: string }> };
 
+const zAnswerString = z.string().max(LIMITS.answerText, `must be at most ${LIMITS.answerText} characters`);
 const zAnswerValue = z.union([
-  z.string(),
+  zAnswerString,
   z.number().transform(String),
-  z.object({ text: z.union([z.string(), z.number().transform(String)]) }).transform((a) => a.text),
-  z.object({ answer: z.union([z.string(), z.number().transform(String)]) }).transform((a) => a.answer),
+  z.object({ text: z.union([zAnswerString, z.number().transform(String)]) }).transform((a) => a.text),
+  z.object({ answer: z.union([zAnswerString, z.number().transform(String)]) }).transform((a) => a.answer),
 ]);
 
 export const zReportCreate = z.object({

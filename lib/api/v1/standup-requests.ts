@@ -12,6 +12,7 @@ import { parseWith } from "@/lib/api/query";
 import { asObject, channelRef, zText, zUserRefs, zV1Bool } from "@/lib/api/v1/requests";
 import { DAY_NAMES, MAX_QUESTIONS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { LIMITS } from "@/lib/domain/limits";
 import type { UserRef } from "@/lib/domain/members";
 import type { StandupConfig, StandupQuestionConfig } from "@/lib/domain/standup-config";
 
@@ -53,14 +54,20 @@ const zTime = z
   .transform((v) => (/^\d{4}$/.test(v) ? `${v.slice(0, 2)}:${v.slice(2)}` : v));
 
 /** A v1 question: `{question: "..."}` (spec), also `{text: "..."}` or a plain string; optional choices. */
+const zQuestionText = z.string().max(LIMITS.questionText, `must be at most ${LIMITS.questionText} characters`);
+const zChoiceList = z
+  .array(z.string().max(LIMITS.choiceText, `must be at most ${LIMITS.choiceText} characters`))
+  .max(LIMITS.choices, `must have at most ${LIMITS.choices} choices`)
+  .nullish();
+
 const zQuestion = z.union([
-  z.string().transform((text) => ({ text })),
+  zQuestionText.transform((text) => ({ text })),
   z
     .object({
-      question: z.string().optional(),
-      text: z.string().optional(),
-      answer_choices: z.array(z.string()).nullish(),
-      choices: z.array(z.string()).nullish(),
+      question: zQuestionText.optional(),
+      text: zQuestionText.optional(),
+      answer_choices: zChoiceList,
+      choices: zChoiceList,
     })
     .transform((q) => ({ text: q.question ?? q.text ?? "", choices: q.answer_choices ?? q.choices ?? undefined })),
 ]);
@@ -102,7 +109,7 @@ const standupShape = {
   users: zUserRefs,
   user_ids: zUserRefs,
   sync_channel_members: zV1Bool,
-  sync_channel: z.union([z.string(), z.null()]),
+  sync_channel: z.union([z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`), z.null()]),
   personalised: zV1Bool,
 };
 
@@ -208,7 +215,7 @@ export type V1StandupStartBody = { users: UserRef[]; emails: string[] };
 export const zStart = z.object({
   users: zUserRefs,
   user_ids: zUserRefs,
-  emails: z.array(z.string().trim().min(3).max(320)).nullish(),
+  emails: z.array(z.string().trim().min(3).max(320)).max(LIMITS.users, `must name at most ${LIMITS.users} users`).nullish(),
 });
 
 /** Parses the start body: absent, `{}`, `users`, `user_ids`, `emails`, or those keys with null. */

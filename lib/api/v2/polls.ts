@@ -8,19 +8,22 @@
 import { z } from "zod";
 import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { type CheckinV2Row, checkinV2Shape, type IncludeSet, serializeCheckinV2, type V2Checkin } from "@/lib/api/v2/standups";
+import { LIMITS } from "@/lib/domain/limits";
 import { type CreatePollInput, MAX_POLL_DURATION_MINUTES } from "@/lib/domain/polls";
 
-const zText = z.string({ message: "must be a string" }).trim().min(1, "must not be empty");
+const zText = (max: number) =>
+  z.string({ message: "must be a string" }).trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
-/** Body of POST /v2/polls. `duration` is in minutes (1..525600). */
+/** Body of POST /v2/polls. `duration` is in minutes (1..525600). Sizes: lib/domain/limits.ts. */
 export const pollCreateBodySchema = z.object({
-  name: zText,
-  question: zText,
+  name: zText(LIMITS.name),
+  question: zText(LIMITS.questionText),
   choices: z
-    .array(zText, { message: "must be an array of strings" })
+    .array(zText(LIMITS.choiceText), { message: "must be an array of strings" })
     .min(2, "at least 2 choices are required")
+    .max(LIMITS.choices, `must have at most ${LIMITS.choices} choices`)
     .refine((c) => new Set(c).size === c.length, "choices must be distinct"),
-  broadcast_channel: zText,
+  broadcast_channel: zText(LIMITS.name),
   duration: z
     .number({ message: "must be a number of minutes" })
     .int("must be a whole number of minutes")

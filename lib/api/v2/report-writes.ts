@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_DB_ID } from "@/lib/domain/constants";
+import { LIMITS } from "@/lib/domain/limits";
 import type { AnswerInput, SubmitReportInput } from "@/lib/domain/report-writes";
 
 const zDbId = z
@@ -14,10 +15,15 @@ const zDbId = z
   .max(MAX_DB_ID, "is out of range");
 
 const zAnswers = z
-  .array(z.object({ question_id: zDbId, text: z.string({ message: "must be a string" }) }), {
-    message: "must be an array of {question_id, text}",
-  })
-  .min(1, "at least one answer is required");
+  .array(
+    z.object({
+      question_id: zDbId,
+      text: z.string({ message: "must be a string" }).max(LIMITS.answerText, `must be at most ${LIMITS.answerText} characters`),
+    }),
+    { message: "must be an array of {question_id, text}" },
+  )
+  .min(1, "at least one answer is required")
+  .max(LIMITS.questions, `must have at most ${LIMITS.questions} answers`);
 
 /**
  * Body of POST /v2/reports. `is_anonymous` (optional, an extension) is the report-level flag.

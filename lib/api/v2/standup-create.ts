@@ -4,22 +4,36 @@
  * standup serializer of lib/api/v2/standups.ts.
  */
 import { z } from "zod";
+import { LIMITS } from "@/lib/domain/limits";
 import type { CreateStandupInput } from "@/lib/domain/standup-writes";
 
-const zText = z.string().trim().min(1, "must not be empty");
+const zText = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
-/** Body of POST /v2/standups. Unknown fields are ignored. */
+/** Body of POST /v2/standups. Unknown fields are ignored. Sizes: lib/domain/limits.ts. */
 export const standupCreateBodySchema = z.object({
-  name: z.string().nullish(),
+  name: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).nullish(),
   questions: z
-    .array(z.object({ text: zText, choices: z.array(zText).nullish() }), { message: "must be an array of {text, choices?}" })
-    .min(1, "at least one question is required"),
-  days: z.array(z.string(), { message: "must be an array of day names" }).min(1, "at least one day is required"),
-  time: z.string({ message: "must be a string HH:MM or HH:MM:SS" }),
-  broadcast_channel: zText,
-  sync_channel: zText.nullish(),
-  users: z.array(z.union([zText, z.number().int().positive()]), { message: "must be an array of user ids" }).nullish(),
-  timezone: zText.nullish(),
+    .array(
+      z.object({
+        text: zText(LIMITS.questionText),
+        choices: z.array(zText(LIMITS.choiceText)).max(LIMITS.choices, `must have at most ${LIMITS.choices} choices`).nullish(),
+      }),
+      { message: "must be an array of {text, choices?}" },
+    )
+    .min(1, "at least one question is required")
+    .max(LIMITS.questions, `must have at most ${LIMITS.questions} questions`),
+  days: z
+    .array(z.string().max(LIMITS.shortText, "is not a day name"), { message: "must be an array of day names" })
+    .min(1, "at least one day is required")
+    .max(7, "must name at most 7 days"),
+  time: z.string({ message: "must be a string HH:MM or HH:MM:SS" }).max(LIMITS.shortText, "must be HH:MM or HH:MM:SS"),
+  broadcast_channel: zText(LIMITS.name),
+  sync_channel: zText(LIMITS.name).nullish(),
+  users: z
+    .array(z.union([zText(LIMITS.shortText), z.number().int().positive()]), { message: "must be an array of user ids" })
+    .max(LIMITS.users, `must name at most ${LIMITS.users} users`)
+    .nullish(),
+  timezone: zText(LIMITS.shortText).nullish(),
   is_anonymous: z.boolean().optional(),
 });
 

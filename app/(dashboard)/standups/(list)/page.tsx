@@ -5,7 +5,7 @@ import { LinkButton } from "@/components/ui/button";
 import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { getStandupSummaries } from "@/lib/domain/dashboard";
 import { listStandupSettings } from "@/lib/domain/standups";
-import { requireUser } from "../load";
+import { requireUser } from "../../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standups" };

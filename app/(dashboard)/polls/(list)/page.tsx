@@ -4,7 +4,7 @@ import { formatDateTime } from "@/components/format";
 import { LinkButton } from "@/components/ui/button";
 import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { listPolls } from "@/lib/domain/polls";
-import { requireUser } from "../load";
+import { requireUser } from "../../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Polls" };

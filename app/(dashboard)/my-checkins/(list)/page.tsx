@@ -3,8 +3,8 @@ import { formatDateTime, formatTime } from "@/components/format";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
 import { listMyCheckins } from "@/lib/domain/dashboard";
-import { requireUser } from "../load";
-import { deleteCheckinAction } from "./actions";
+import { requireUser } from "../../load";
+import { deleteCheckinAction } from "../actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "My check-ins" };

@@ -1,6 +1,0 @@
-import { PageSkeleton } from "@/components/ui/states";
-
-/** Loading state shared by dashboard pages without their own. */
-export default function Loading() {
-  return <PageSkeleton />;
-}

@@ -1,0 +1,188 @@
+/**
+ * Hardening of issue 13 over real HTTP against the production server (scripts/e2e.ts): malformed
+ * percent-encoding → 400, TRACE → JSON 405 / v1 404, security headers with a nonce CSP on pages
+ * (CORS `*` without credentials kept on the API), 413 for a 1 MB + 1 byte body, RateLimit headers,
+ * cross-origin server actions → 403, dashboard not-found pages → 404, server timeouts, and the
+ * sign-in throttle (10 failures → 429), which runs from source address 127.0.0.2 so the other
+ * specs' address (127.0.0.1) is not throttled.
+ */
+import http from "node:http";
+import { expect, test } from "@playwright/test";
+import { demoKeys, jsonOf, rawAuth } from "./helpers";
+
+const BASE = new URL(process.env.BASE_URL ?? "http://localhost:3000");
+
+/** A raw HTTP request (Playwright's and fetch's clients refuse TRACE). */
+function rawRequest(opts: {
+  method: string;
+  path: string;
+  host?: string;
+  headers?: Record<string, string>;
+  localAddress?: string;
+  body?: string;
+}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: opts.host ?? BASE.hostname,
+        port: BASE.port,
+        method: opts.method,
+        path: opts.path,
+        headers: opts.headers,
+        localAddress: opts.localAddress,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+test.describe("no 500 on odd requests", () => {
+  test("malformed percent-encoding in the path is 400 JSON (v2 and v1, with or without a key)", async ({ request }) => {
+    const { admin } = demoKeys();
+    for (const [path, headers] of [
+      ["/v2/standups/%FF", {}],
+      ["/v2/standups/%FF", rawAuth(admin.key)],
+      ["/v2/reports/%E0%A4", rawAuth(admin.key)],
+    ] as const) {
+      const res = await request.get(path, { headers });
+      expect(res.status(), path).toBe(400);
+      expect(await jsonOf(res)).toEqual({ error: { code: "INVALID_PARAMETER", message: expect.stringContaining("percent-encoding") } });
+    }
+    const v1 = await request.get("/v1/standups/%FF", { headers: rawAuth(admin.key) });
+    expect(v1.status()).toBe(400);
+    expect(await jsonOf(v1)).toEqual({ error: expect.any(String) });
+  });
+
+  test("TRACE is a JSON 405 with Allow (v2, pages) and the v1 404, without a stack trace", async () => {
+    for (const path of ["/v2/standups", "/v2/reports/1", "/v2/openapi.json", "/overview"]) {
+      const r = await rawRequest({ method: "TRACE", path });
+      expect(r.status, path).toBe(405);
+      expect(r.headers.allow).toContain("GET");
+      expect(JSON.parse(r.body).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+    const v1 = await rawRequest({ method: "TRACE", path: "/v1/me" });
+    expect(v1.status).toBe(404);
+    expect(JSON.parse(v1.body)).toEqual({ error: "Not found" });
+  });
+
+  test("a body of 1 MB + 1 byte is 413 with the version's error body", async ({ request }) => {
+    const { member } = demoKeys();
+    const body = `{"standup_id":1,"answers":[]}${" ".repeat(1_048_576 + 1 - 29)}`;
+    const v2 = await request.post("/v2/reports", { headers: { ...rawAuth(member.key), "Content-Type": "application/json" }, data: body });
+    expect(v2.status()).toBe(413);
+    expect(await jsonOf(v2)).toEqual({ error: { code: "PAYLOAD_TOO_LARGE", message: expect.any(String) } });
+    const v1 = await request.post("/v1/reports/", { headers: { ...rawAuth(member.key), "Content-Type": "application/json" }, data: body });
+    expect(v1.status()).toBe(413);
+    expect(await jsonOf(v1)).toEqual({ error: expect.any(String) });
+  });
+
+  test("a client that never finishes its headers is cut off after ~10 s", async () => {
+    test.setTimeout(30_000);
+    const net = await import("node:net");
+    const started = Date.now();
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(BASE.port), BASE.hostname, () => socket.write("GET /v1/me HTTP/1.1\r\nHost: x\r\n"));
+      socket.on("data", () => {});
+      socket.on("close", () => resolve());
+      socket.setTimeout(25_000, () => socket.destroy());
+    });
+    const seconds = (Date.now() - started) / 1000;
+    expect(seconds).toBeGreaterThan(8);
+    expect(seconds).toBeLessThan(15);
+  });
+});
+
+test.describe("headers", () => {
+  test("dashboard pages carry a nonce CSP, frame-ancestors 'none', nosniff and Referrer-Policy; scripts carry the nonce", async ({
+    request,
+  }) => {
+    for (const path of ["/sign-in", "/overview", "/settings/api-keys"]) {
+      const res = await request.get(path, { maxRedirects: 0 });
+      const h = res.headers();
+      const csp = h["content-security-policy"] ?? "";
+      expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(h["x-frame-options"], path).toBe("DENY");
+      expect(h["x-content-type-options"], path).toBe("nosniff");
+      expect(h["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+      expect(h["strict-transport-security"], `${path} over plain HTTP`).toBeUndefined();
+    }
+    const page = await request.get("/sign-in");
+    const nonce = /'nonce-([^']+)'/.exec(page.headers()["content-security-policy"] ?? "")?.[1];
+    const html = await page.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  test("HSTS when served over HTTPS (as told by the reverse proxy)", async ({ request }) => {
+    const res = await request.get("/sign-in", { headers: { "X-Forwarded-Proto": "https" } });
+    expect(res.headers()["strict-transport-security"]).toMatch(/max-age=\d+/);
+    expect(res.headers()["content-security-policy"]).toContain("upgrade-insecure-requests");
+  });
+
+  test("the API keeps CORS * without credentials and reports its rate limit", async ({ request }) => {
+    const { admin } = demoKeys();
+    const res = await request.get("/v2/reports?limit=1", { headers: { ...rawAuth(admin.key), Origin: "https://elsewhere.example" } });
+    expect(res.status()).toBe(200);
+    const h = res.headers();
+    expect(h["access-control-allow-origin"]).toBe("*");
+    expect(h["access-control-allow-credentials"]).toBeUndefined();
+    expect(h["ratelimit-policy"]).toBe('"api-key";q=600;w=60');
+    expect(h.ratelimit).toMatch(/^"api-key";r=\d+;t=\d+$/);
+    expect(h["access-control-expose-headers"]).toContain("RateLimit");
+  });
+});
+
+test.describe("dashboard", () => {
+  test("a cross-origin server action request is 403", async ({ request }) => {
+    const res = await request.post("/overview", {
+      headers: {
+        "Next-Action": "7f0000000000000000000000000000000000000000",
+        Origin: "https://evil.example",
+        "Content-Type": "text/plain",
+      },
+      data: "[]",
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(403);
+  });
+
+  test("sign-in: 10 failures per account and address, then 429 with a clear message", async () => {
+    // From source address 127.0.0.2 (its own client address): the throttle must not reach the
+    // other specs, which connect from 127.0.0.1.
+    const from = "127.0.0.2";
+    const email = `nobody-${Date.now()}@example.com`;
+    const attempt = async (password: string, who = email) => {
+      const csrf = await rawRequest({ method: "GET", path: "/api/auth/csrf", localAddress: from });
+      const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+      const cookie = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+      const form = new URLSearchParams({ csrfToken, email: who, password, json: "true", callbackUrl: "/overview" }).toString();
+      return rawRequest({
+        method: "POST",
+        path: "/api/auth/callback/credentials",
+        localAddress: from,
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(Buffer.byteLength(form)) },
+        body: form,
+      });
+    };
+    for (let i = 0; i < 10; i++) expect((await attempt(`wrong-${i}`)).status, `attempt ${i + 1}`).toBe(401);
+    const blocked = await attempt("wrong-11");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(60);
+    const body = JSON.parse(blocked.body) as { error: string; message: string; url: string };
+    expect(body.error).toBe("TooManyAttempts");
+    expect(body.message).toMatch(/Too many failed sign-in attempts .* Try again in \d+ minutes?/);
+    // the address is throttled too: even another account's attempt waits (nothing is counted for it)
+    expect((await attempt("whatever", `someone-else-${Date.now()}@example.com`)).status).toBe(429);
+  });
+});

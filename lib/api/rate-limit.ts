@@ -1,0 +1,168 @@
+/**
+ * Rate limits (issue 13), with `rate-limiter-flexible`'s PostgreSQL store: counters live in the
+ * `rate_limits` table (migration `*_rate_limits`), so every app instance on one database shares
+ * them. Policies (all configurable through lib/env.ts, 0 switches one off):
+ *
+ * - `api-key`: requests per API key per minute (RATE_LIMIT_API_PER_MINUTE, default 600);
+ * - `anonymous`: API requests without a valid key, per client IP per minute (default 300);
+ * - `sign-in-account` / `sign-in-ip`: FAILED dashboard sign-ins per account (lower-cased email)
+ *   and per client IP within SIGN_IN_FAILURE_WINDOW_MINUTES (default 10 per 15 minutes).
+ *
+ * API responses carry the IETF draft headers (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy: "api-key";q=600;w=60` and `RateLimit: "api-key";r=599;t=42` (r = remaining,
+ * t = seconds until the window resets); a 429 adds `Retry-After` (seconds).
+ *
+ * Other flows (password reset, invitations) reuse it: `consumeRateLimit(policy, subject)` counts
+ * one request and says whether it is allowed; `peekRateLimit` + `recordFailure` implement
+ * "N failures then blocked" (sign-in); `resetRateLimit` clears a subject (e.g. after success).
+ * When the store is unreachable an in-memory limiter per process takes over (the request then
+ * usually fails with 503 on its own database access anyway).
+ */
+import pg from "pg";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { databaseUrl, limitSettings } from "@/lib/env";
+
+/** A named limit: at most `points` per `windowSeconds` for one subject. `points` 0 = off. */
+export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
+
+/** Outcome of counting or peeking one subject under a policy. */
+export type RateLimitResult = {
+  policy: RateLimitPolicy;
+  allowed: boolean;
+  /** Requests (or failures) left in the current window. */
+  remaining: number;
+  /** Seconds until the window resets (≥ 1 while counting). */
+  resetSeconds: number;
+};
+
+/** The policies in force, read from the environment (lib/env.ts) on each call. */
+export function ratePolicies() {
+  const env = limitSettings();
+  return {
+    apiKey: { name: "api-key", points: env.apiPerMinute, windowSeconds: 60 },
+    anonymous: { name: "anonymous", points: env.anonymousPerMinute, windowSeconds: 60 },
+    signInAccount: { name: "sign-in-account", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+    signInIp: { name: "sign-in-ip", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+  } satisfies Record<string, RateLimitPolicy>;
+}
+
+type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract> };
+const globalState = globalThis as unknown as { __checkinRateLimit?: State };
+
+function state(): State {
+  globalState.__checkinRateLimit ??= { pool: null, limiters: new Map() };
+  return globalState.__checkinRateLimit;
+}
+
+/** A small pool of its own: one atomic upsert per count (the Prisma pool stays for domain work). */
+function pool(): pg.Pool {
+  const s = state();
+  if (s.pool) return s.pool;
+  const url = databaseUrl();
+  if (!url) throw new Error("DATABASE_URL is not set");
+  s.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
+  s.pool.on("error", () => {}); // an idle connection was terminated: the pool replaces it
+  return s.pool;
+}
+
+function limiterFor(policy: RateLimitPolicy): RateLimiterAbstract {
+  const id = `${policy.name}:${policy.points}:${policy.windowSeconds}`;
+  const s = state();
+  let limiter = s.limiters.get(id);
+  if (!limiter) {
+    const opts = { keyPrefix: policy.name, points: policy.points, duration: policy.windowSeconds };
+    limiter = new RateLimiterPostgres({
+      ...opts,
+      storeClient: pool(),
+      tableName: "rate_limits",
+      tableCreated: true,
+      clearExpiredByTimeout: false, // the hourly cleanup job deletes expired rows
+      inMemoryBlockOnConsumed: policy.points * 2, // a flood past the limit stops costing queries
+      inMemoryBlockDuration: Math.min(policy.windowSeconds, 60),
+      insuranceLimiter: new RateLimiterMemory(opts),
+    });
+    s.limiters.set(id, limiter);
+  }
+  return limiter;
+}
+
+function toResult(policy: RateLimitPolicy, res: RateLimiterRes | null, allowed: boolean): RateLimitResult {
+  const consumed = res?.consumedPoints ?? 0;
+  const ms = res && res.msBeforeNext > 0 ? res.msBeforeNext : policy.windowSeconds * 1000;
+  return { policy, allowed, remaining: Math.max(policy.points - consumed, 0), resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+}
+
+function unlimited(policy: RateLimitPolicy): RateLimitResult {
+  return { policy, allowed: true, remaining: Number.POSITIVE_INFINITY, resetSeconds: policy.windowSeconds };
+}
+
+/**
+ * Counts one request of `subject` (an API key id, an IP, an email…) under `policy`.
+ * @returns allowed = false once more than `policy.points` were counted in the window.
+ */
+export async function consumeRateLimit(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
+  if (policy.points <= 0) return unlimited(policy);
+  try {
+    return toResult(policy, await limiterFor(policy).consume(subject, 1), true);
+  } catch (rejected) {
+    if (rejected instanceof RateLimiterRes) return toResult(policy, rejected, false);
+    throw rejected;
+  }
+}
+
+/** Reads the count of `subject` without counting: allowed = false once `points` are used up. */
+export async function peekRateLimit(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
+  if (policy.points <= 0) return unlimited(policy);
+  const res = await limiterFor(policy).get(subject);
+  return toResult(policy, res, (res?.consumedPoints ?? 0) < policy.points);
+}
+
+/** Counts one failure (e.g. a wrong password) of `subject`; never throws for being over the limit. */
+export async function recordFailure(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
+  return consumeRateLimit(policy, subject);
+}
+
+/** Forgets the count of `subject` (e.g. after a successful sign-in). */
+export async function resetRateLimit(policy: RateLimitPolicy, subject: string): Promise<void> {
+  if (policy.points <= 0) return;
+  await limiterFor(policy).delete(subject);
+}
+
+/**
+ * The client's IP address: the header set by the server preload from the socket's address
+ * (lib/runtime/next-preload.cjs), or with TRUST_PROXY the last `X-Forwarded-For` hop (the one
+ * your reverse proxy appended). "unknown" when neither is present (in-process calls).
+ */
+export function clientIp(request: Request): string {
+  if (limitSettings().trustProxy) {
+    const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
+    const last = hops.filter(Boolean).pop();
+    if (last) return last.slice(0, 64);
+  }
+  return (request.headers.get(CLIENT_IP_HEADER) ?? "unknown").slice(0, 64);
+}
+
+/** Request header carrying the socket's remote address (set by the preload; clients cannot set it). */
+export const CLIENT_IP_HEADER = "x-checkin-client-ip";
+
+/** The IETF `RateLimit-Policy` and `RateLimit` headers (plus `Retry-After` when not allowed). */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  const { policy } = result;
+  if (policy.points <= 0) return {};
+  const headers: Record<string, string> = {
+    "RateLimit-Policy": `"${policy.name}";q=${policy.points};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${result.remaining};t=${result.resetSeconds}`,
+    "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed",
+  };
+  if (!result.allowed) headers["Retry-After"] = String(result.resetSeconds);
+  return headers;
+}
+
+/** Closes the store's pool (scripts and tests before exiting). */
+export async function closeRateLimitStore(): Promise<void> {
+  const s = state();
+  const p = s.pool;
+  s.pool = null;
+  s.limiters.clear();
+  await p?.end().catch(() => {});
+}

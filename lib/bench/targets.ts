@@ -1,0 +1,175 @@
+/**
+ * The issue-14 figures of `npm run bench:data` (scripts/bench-data.ts), measured through the real
+ * route handlers called in-process (parse, API-key check, domain call, serialization: the server
+ * time of a request without the HTTP hop) on the generated data set:
+ * - GET /v2/reports page 1 vs page 2,000 (limit 25, 90-day window): within 1.2× of each other;
+ * - GET /v2/standups/{id}/participation over 365 occurrences × 100 members: ≤ 25 ms;
+ * - GET /v2/polls/{id}/votes over 52 broadcasts: ≤ 25 ms;
+ * - GET /v1/reports/?limit=100 ≤ 2× limit=10;
+ * - SQL statements per request (≤ 2, the API-key lookup included);
+ * and EXPLAIN (ANALYZE) of every statement those requests issue: a Seq Scan on a table of more
+ * than 10,000 rows is a failure. `runTargets` returns false when a check fails (the script then
+ * exits 1); the latency targets are printed with a verdict but do not fail the run (timings on a
+ * shared machine vary; the plans do not).
+ */
+import type pg from "pg";
+import { GET as v1Reports } from "@/app/v1/reports/route";
+import { GET as pollVotes } from "@/app/v2/polls/[pollId]/votes/route";
+import { GET as v2Reports } from "@/app/v2/reports/route";
+import { GET as standupParticipation } from "@/app/v2/standups/[standupId]/participation/route";
+import { type CapturedQuery, explain } from "@/lib/bench/explain";
+import { median, ms, p95, printTable, timeIt } from "@/lib/bench/stats";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export type TargetInput = {
+  raw: pg.Client;
+  /** Plaintext API key of the lead (an admin of team A, member of every standup). */
+  key: string;
+  bigStandupId: number;
+  pollId: number;
+  reps: number;
+  /** Statements issued by the shared client since the last call (the caller installs a logging client). */
+  takeStatements: () => CapturedQuery[];
+  log: (l: string) => void;
+};
+
+const DAY = 86_400_000;
+
+type Body = { data?: unknown; next_cursor?: string | null };
+
+/** Items in a response body: a bare array (v1), `data` as a list, or the broadcasts of poll votes. */
+function countItems(body: Body): number {
+  if (Array.isArray(body as unknown)) return (body as unknown[]).length;
+  if (Array.isArray(body.data)) return body.data.length;
+  const instances = (body.data as { instances?: unknown[] } | undefined)?.instances;
+  return instances?.length ?? 1;
+}
+
+async function get(
+  handler: Handler,
+  key: string,
+  path: string,
+  params: Record<string, string> = {},
+): Promise<{ status: number; body: Body }> {
+  const res = await handler(new Request(`http://localhost${path}`, { headers: { authorization: key } }), {
+    params: Promise.resolve(params),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return { status: res.status, body: JSON.parse(text) as Body };
+}
+
+/** Prints the issue-14 table and the EXPLAIN checks; false when a hard check failed. */
+export async function runTargets(t: TargetInput): Promise<boolean> {
+  const { key, reps } = t;
+  const now = Date.now();
+  const since90 = new Date(now - 90 * DAY).toISOString();
+  const until = new Date(now).toISOString();
+  const reportsQuery = `since=${encodeURIComponent(since90)}&until=${encodeURIComponent(until)}`;
+
+  // The cursor of page 2,000 (limit 25): walk the list as a client would.
+  t.log("Walking /v2/reports to page 2,000 (limit 25, 90-day window)…");
+  let cursor: string | null = null;
+  let page = 1;
+  for (; page < 2000; page++) {
+    const r = await get(
+      v2Reports as Handler,
+      key,
+      `/v2/reports?${reportsQuery}&view=summary${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    cursor = r.body.next_cursor ?? null;
+    if (!cursor) break;
+  }
+  if (!cursor) throw new Error(`the 90-day report list has only ${page} pages; raise BENCH_REPORTS`);
+  // The walk used view=summary; the full view has the same keyset, its cursor binding differs only
+  // by view (not part of the binding), so the same cursor opens page 2,000 of the full list.
+  const cases: Array<{ name: string; handler: Handler; path: string; params?: Record<string, string> }> = [
+    { name: "v2 reports page 1", handler: v2Reports as Handler, path: `/v2/reports?${reportsQuery}` },
+    {
+      name: "v2 reports page 2,000",
+      handler: v2Reports as Handler,
+      path: `/v2/reports?${reportsQuery}&cursor=${encodeURIComponent(cursor)}`,
+    },
+    {
+      name: "participation, 365 occ. × 100 members, limit 100",
+      handler: standupParticipation as Handler,
+      path: `/v2/standups/${t.bigStandupId}/participation?since=${encodeURIComponent(new Date(now - 366 * DAY).toISOString())}&limit=100`,
+      params: { standupId: String(t.bigStandupId) },
+    },
+    {
+      name: "participation, default page (latest 30)",
+      handler: standupParticipation as Handler,
+      path: `/v2/standups/${t.bigStandupId}/participation`,
+      params: { standupId: String(t.bigStandupId) },
+    },
+    {
+      name: "poll votes, 52 broadcasts",
+      handler: pollVotes as Handler,
+      path: `/v2/polls/${t.pollId}/votes?since=${encodeURIComponent(new Date(now - 364 * DAY).toISOString())}`,
+      params: { pollId: String(t.pollId) },
+    },
+    { name: "v1 reports limit=10", handler: v1Reports as Handler, path: "/v1/reports/?limit=10" },
+    { name: "v1 reports limit=100", handler: v1Reports as Handler, path: "/v1/reports/?limit=100" },
+  ];
+
+  // Warm the API-key cache (its listener connects on first use).
+  await get(v1Reports as Handler, key, "/v1/reports/?limit=1");
+  await new Promise((r) => setTimeout(r, 300));
+  const timing = new Map<string, number[]>();
+  const rows: string[][] = [];
+  let ok = true;
+  const planRows: string[][] = [];
+  const { rows: big } = await t.raw.query<{ relname: string }>(
+    "SELECT relname FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND reltuples > 10000",
+  );
+  const bigTables = new Set(big.map((b) => b.relname));
+  for (const c of cases) {
+    // Statements of one request with a warm API-key cache (a second call after a first one).
+    await get(c.handler, key, c.path, c.params);
+    t.takeStatements();
+    const r = await get(c.handler, key, c.path, c.params);
+    const statements = t.takeStatements();
+    const items = countItems(r.body);
+    const times = await timeIt(() => get(c.handler, key, c.path, c.params), reps);
+    t.takeStatements();
+    timing.set(c.name, times);
+    rows.push([c.name, String(items), String(statements.length), ms(median(times)), ms(p95(times))]);
+    if (statements.length > 2) ok = false;
+    for (const s of statements) {
+      const plan = await explain(t.raw, s);
+      const seq = plan.seqScans.filter((rel) => bigTables.has(rel));
+      if (seq.length) ok = false;
+      planRows.push([
+        c.name,
+        seq.length ? `SEQ SCAN on ${seq.join(",")}` : "ok",
+        ms(plan.executionMs, 3),
+        plan.scans.join("; ").slice(0, 150),
+      ]);
+    }
+  }
+  t.log("\n== Per request, server time through the route handler (ms), warm API-key cache");
+  printTable(["request", "items", "SQL stmts", "median ms", "p95 ms"], rows);
+
+  const m = (name: string) => median(timing.get(name) ?? []);
+  const verdict = (pass: boolean) => (pass ? "ok" : "MISS");
+  const deepRatio = m("v2 reports page 2,000") / m("v2 reports page 1");
+  const v1Ratio = m("v1 reports limit=100") / m("v1 reports limit=10");
+  const part = m("participation, 365 occ. × 100 members, limit 100");
+  const votes = m("poll votes, 52 broadcasts");
+  const maxStatements = Math.max(...rows.map((r) => Number(r[2])));
+  t.log("\n== Issue-14 figures at this size");
+  printTable(
+    ["figure", "value", "target", "verdict"],
+    [
+      ["/v2/reports page 2,000 ÷ page 1", deepRatio.toFixed(2), "≤ 1.2", verdict(deepRatio <= 1.2)],
+      ["participation 365 × 100 (ms)", ms(part), "≤ 25", verdict(part <= 25)],
+      ["poll votes over 52 broadcasts (ms)", ms(votes), "≤ 25", verdict(votes <= 25)],
+      ["/v1/reports limit=100 ÷ limit=10", v1Ratio.toFixed(2), "≤ 2", verdict(v1Ratio <= 2)],
+      ["SQL statements per request (max)", String(maxStatements), "≤ 2", verdict(maxStatements <= 2)],
+    ],
+  );
+  t.log("\n== EXPLAIN (ANALYZE) of every statement above (Seq Scan on a table over 10,000 rows fails the run)");
+  printTable(["request", "check", "exec ms", "scans"], planRows);
+  return ok;
+}

@@ -1,0 +1,76 @@
+/**
+ * Preloaded (`node --require`) into the Next.js server process that `npm start` spawns
+ * (lib/runtime/server.ts). Issue 13:
+ * - server timeouts Next.js does not expose: request headers within 10 s (headersTimeout), the
+ *   whole request including its body within 30 s (requestTimeout), idle keep-alive connections
+ *   closed after 5 s, checked every second; slow clients cannot hold a connection for minutes;
+ * - the client's socket address as the `x-checkin-client-ip` request header (overwriting any value
+ *   a client sent), which the rate limits key on (lib/api/rate-limit.ts `clientIp`);
+ * - methods Next.js cannot represent at all (TRACE, TRACK and CONNECT make its Request constructor
+ *   throw before proxy.ts runs, a 500 with a stack trace) and any other method route handlers
+ *   cannot serve answer a JSON 405 with `Allow` (v1 paths: the v1 404 `{"error": "Not found"}`);
+ * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
+ *   server never keeps the port and the next `npm start` comes up.
+ * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms).
+ */
+const http = require("node:http");
+
+const number = (name, fallback) => {
+  // biome-ignore lint/style/noProcessEnv: a plain-JS preload that runs before the app; lib/env.ts (TypeScript) cannot be loaded here
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+};
+const TIMEOUTS = {
+  headersTimeout: number("HTTP_HEADERS_TIMEOUT_MS", 10_000),
+  requestTimeout: number("HTTP_REQUEST_TIMEOUT_MS", 30_000),
+  keepAliveTimeout: number("HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000),
+  connectionsCheckingInterval: 1_000,
+};
+const CLIENT_IP_HEADER = "x-checkin-client-ip";
+
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/** Answers a request whose method no route can serve; true when it did. */
+function refuseUnservedMethod(req, res) {
+  if (SERVED_METHODS.has(req.method)) return false;
+  const v1 = /^\/v1(\/|\?|$)/.test(req.url ?? "");
+  const body = v1
+    ? { error: "Not found" }
+    : { error: { code: "METHOD_NOT_ALLOWED", message: `Method ${String(req.method).slice(0, 20)} is not supported (allowed: ${ALLOW})` } };
+  const text = JSON.stringify(body);
+  res.writeHead(v1 ? 404 : 405, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Access-Control-Allow-Origin": "*",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    ...(v1 ? {} : { Allow: ALLOW }),
+  });
+  res.end(text);
+  req.resume();
+  return true;
+}
+
+const originalCreateServer = http.createServer;
+http.createServer = function createServer(...args) {
+  const options = typeof args[0] === "object" && args[0] !== null ? { ...args.shift() } : {};
+  const listener = typeof args[0] === "function" ? args[0] : undefined;
+  const wrapped = listener
+    ? function onRequest(req, res) {
+        req.headers[CLIENT_IP_HEADER] = (req.socket?.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
+        if (refuseUnservedMethod(req, res)) return;
+        return listener.call(this, req, res);
+      }
+    : undefined;
+  const server = originalCreateServer.call(http, { ...TIMEOUTS, ...options }, wrapped);
+  server.headersTimeout = TIMEOUTS.headersTimeout;
+  server.requestTimeout = TIMEOUTS.requestTimeout;
+  server.keepAliveTimeout = TIMEOUTS.keepAliveTimeout;
+  return server;
+};
+
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(1);
+}, 1_000).unref();

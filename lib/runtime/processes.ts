@@ -1,0 +1,54 @@
+/**
+ * Child-process helpers shared by the scripts that start servers (scripts/e2e.ts,
+ * scripts/multi-instance.ts, lib/bench/servers.ts): a free TCP port, waiting for HTTP, stopping a
+ * process (group) gracefully.
+ */
+import type { ChildProcess } from "node:child_process";
+import net from "node:net";
+
+/** A TCP port that is free right now on `host` (the OS picks it). */
+export function freePort(host = "0.0.0.0"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when `url` answers HTTP; rejects when `child` exits or after `timeoutMs`. */
+export async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode})`);
+    const ok = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(5000) }).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+/** SIGTERM to the child's process group, SIGKILL after `graceMs`; resolves when it has exited. */
+export function stopProcess(child: ChildProcess, graceMs = 30_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-(child.pid as number), sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    const timer = setTimeout(() => kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    kill("SIGTERM");
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * Rate limits of issue 13 (lib/api/rate-limit.ts) against the real test database store: per API
+ * key (429 after the limit, `Retry-After`, the IETF `RateLimit-Policy`/`RateLimit` headers on every
+ * response, v1 and v2 error shapes), per client IP without a valid key, the sign-in throttle's
+ * failure counting, and that the counters live in PostgreSQL (`rate_limits`), so every instance
+ * sees them. Limits are lowered through the environment of this test file's own process.
+ */
+process.env.RATE_LIMIT_API_PER_MINUTE = "15";
+process.env.RATE_LIMIT_ANONYMOUS_PER_MINUTE = "5";
+process.env.SIGN_IN_MAX_FAILURES = "3";
+
+import { beforeAll, describe, expect, it } from "vitest";
+import * as v1Me from "@/app/v1/me/route";
+import * as reports from "@/app/v2/reports/route";
+import { CLIENT_IP_HEADER, closeRateLimitStore, ratePolicies } from "@/lib/api/rate-limit";
+import { recordSignInFailure, recordSignInSuccess, signInBlockedBy } from "@/lib/auth/sign-in-throttle";
+import { db } from "@/lib/db";
+import { createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
+import { call } from "@/tests/http";
+
+type Handler = Parameters<typeof call>[0];
+
+let A: TestTeam;
+
+beforeAll(async () => {
+  A = await createTestTeam({ members: 2 });
+});
+
+describe("per API key", () => {
+  it("15 requests pass with decreasing RateLimit headers; the 16th is 429 with Retry-After (v2 body)", async () => {
+    const user = await createTestUser(A.id);
+    const remaining: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const r = await call(reports.GET as Handler, { path: "/v2/reports?limit=1", key: user.key });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("ratelimit-policy")).toBe('"api-key";q=15;w=60');
+      const m = /^"api-key";r=(\d+);t=(\d+)$/.exec(r.headers.get("ratelimit") ?? "");
+      expect(m).not.toBeNull();
+      remaining.push(Number(m?.[1]));
+    }
+    expect(remaining).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    const limited = await call(reports.GET as Handler, { path: "/v2/reports?limit=1", key: user.key });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("RATE_LIMITED");
+    expect(limited.body.error.message).toMatch(/at most 15 requests per 60 s per API key/);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get("ratelimit")).toMatch(/^"api-key";r=0;t=\d+$/);
+    expect(limited.headers.get("access-control-allow-origin")).toBe("*");
+
+    // the counter is in PostgreSQL, keyed by the API key's id
+    const apiKey = await db.apiKey.findFirstOrThrow({ where: { user_id: user.id }, select: { id: true } });
+    const row = await db.rateLimit.findUnique({ where: { key: `api-key:${apiKey.id}` } });
+    expect(row?.points).toBeGreaterThanOrEqual(16);
+  });
+
+  it("v1 answers 429 with its own error body; another key is not affected", async () => {
+    const user = await createTestUser(A.id);
+    for (let i = 0; i < 15; i++) expect((await call(v1Me.GET as Handler, { path: "/v1/me", key: user.key })).status).toBe(200);
+    const limited = await call(v1Me.GET as Handler, { path: "/v1/me", key: user.key });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: expect.stringContaining("Rate limit exceeded") });
+    const other = await call(v1Me.GET as Handler, { path: "/v1/me", key: A.admin.key });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe("per client IP without a valid key", () => {
+  it("5 wrong keys from one address answer 401, then 429; another address still gets 401", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const headers = { [CLIENT_IP_HEADER]: ip };
+    for (let i = 0; i < 5; i++) {
+      const r = await call(reports.GET as Handler, { path: "/v2/reports", key: `api_wrong${i}`, headers });
+      expect(r.status).toBe(401);
+      expect(r.headers.get("ratelimit-policy")).toBe('"anonymous";q=5;w=60');
+    }
+    const limited = await call(reports.GET as Handler, { path: "/v2/reports", key: "api_wrong", headers });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    const elsewhere = await call(reports.GET as Handler, { path: "/v2/reports", headers: { [CLIENT_IP_HEADER]: "203.0.113.77" } });
+    expect(elsewhere.status).toBe(401);
+  });
+});
+
+describe("sign-in throttle", () => {
+  it("3 failures block the account (any address) and the address (any account); success clears the account", async () => {
+    const email = `Someone-${Date.now()}@Example.com`;
+    const ip = `192.0.2.${Math.floor(Math.random() * 200) + 1}`;
+    expect(ratePolicies().signInAccount.windowSeconds).toBe(15 * 60);
+    for (let i = 0; i < 3; i++) {
+      expect(await signInBlockedBy({ email, ip })).toBeNull();
+      await recordSignInFailure({ email, ip });
+    }
+    const byAccount = await signInBlockedBy({ email: email.toLowerCase(), ip: "192.0.2.250" });
+    expect(byAccount?.policy.name).toBe("sign-in-account");
+    expect(byAccount?.resetSeconds).toBeGreaterThan(800);
+    const byIp = await signInBlockedBy({ email: "other@example.com", ip });
+    expect(byIp?.policy.name).toBe("sign-in-ip");
+    await recordSignInSuccess({ email, ip: "192.0.2.250" });
+    expect(await signInBlockedBy({ email, ip: "192.0.2.251" })).toBeNull();
+  });
+});
+
+describe("store", () => {
+  it("closes cleanly", async () => {
+    await closeRateLimitStore();
+    // a new request opens a fresh pool
+    expect((await call(v1Me.GET as Handler, { path: "/v1/me", key: A.users[1].key })).status).toBe(200);
+  });
+});
