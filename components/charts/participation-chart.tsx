@@ -56,7 +56,7 @@ function ParticipationFigure({
   kind: "bars" | "line";
   testId: string;
 }) {
-  const data = points.map((p) => ({ label: p.label, percent: percent(p.rate) }));
+  const data = points.map((p) => ({ label: p.label, percent: percent(p.rate), responded: p.responded, expected: p.expected }));
   return (
     <figure aria-label={title} data-testid={testId}>
       <div className="h-64 w-full">{kind === "bars" ? <PercentBars data={data} /> : <PercentLine data={data} />}</div>

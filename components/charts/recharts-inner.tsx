@@ -6,7 +6,8 @@
  */
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 
-export type PercentDatum = { label: string; percent: number | null };
+/** `percent` null: nothing ran (drawn as a gap, never interpolated); counts feed the tooltip. */
+export type PercentDatum = { label: string; percent: number | null; responded?: number; expected?: number };
 export type VotesDatum = { text: string; votes: number };
 
 const TICK = { fontSize: 12, fill: "#334155" };
@@ -18,19 +19,30 @@ function PercentChart({ data, kind }: { data: PercentDatum[]; kind: "bars" | "li
     <Chart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="label" tick={TICK} interval="preserveStartEnd" />
-      <YAxis domain={[0, 100]} tick={TICK} unit="%" />
-      <Tooltip formatter={(v) => [`${v}%`, "Participation"]} />
+      <YAxis
+        domain={[0, 100]}
+        tick={TICK}
+        unit="%"
+        label={{ value: "Answered", angle: -90, position: "insideLeft", offset: 24, fontSize: 12, fill: "#334155" }}
+      />
+      <Tooltip
+        formatter={(v, _name, item) => {
+          const d = item.payload as PercentDatum;
+          if (v === null || v === undefined) return ["nothing ran", "Participation"];
+          return [d.expected !== undefined ? `${v}% (${d.responded} of ${d.expected})` : `${v}%`, "Participation"];
+        }}
+      />
       {kind === "bars" ? (
         <Bar dataKey="percent" name="Participation" fill="#4338ca" radius={[3, 3, 0, 0]} maxBarSize={48} isAnimationActive={false} />
       ) : (
         <Line
-          type="monotone"
+          type="linear"
           dataKey="percent"
           name="Participation"
           stroke="#4338ca"
           strokeWidth={2}
-          dot={false}
-          connectNulls
+          dot={{ r: 2.5 }}
+          connectNulls={false}
           isAnimationActive={false}
         />
       )}

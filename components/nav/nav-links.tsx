@@ -8,11 +8,14 @@ const LINKS = [
   { href: "/overview", label: "Overview" },
   { href: "/my-checkins", label: "My check-ins" },
   { href: "/standups", label: "Standups" },
+  { href: "/blockers", label: "Blockers" },
+  { href: "/participation", label: "Participation" },
   { href: "/reports", label: "Reports" },
   { href: "/polls", label: "Polls" },
   { href: "/team", label: "Team" },
   { href: "/channels", label: "Channels" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/webhooks", label: "Webhooks" },
 ] as const;
 
 /** Main navigation; the current section gets aria-current="page". */

@@ -4,10 +4,17 @@ import { toReportCard } from "@/components/reports/to-card";
 import { listTeamMembers } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
+import { getReportGroups, type OccurrenceRollCall } from "@/lib/domain/report-groups";
 import { listReports, resolveReportWindow } from "@/lib/domain/reports";
 
-export type ReportFilters = { standup?: string; member?: string; from?: string; to?: string };
-export type ReportsPage = { items: ReportCardData[]; nextCursor: string | null; error?: string };
+export type ReportFilters = { standup?: string; member?: string; from?: string; to?: string; q?: string };
+export type ReportsPage = {
+  items: ReportCardData[];
+  nextCursor: string | null;
+  /** Roll call per occurrence id of the page's reports. */
+  rollCalls?: Record<number, OccurrenceRollCall>;
+  error?: string;
+};
 
 const PAGE_SIZE = 20;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -49,14 +56,20 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
         after: decodeCursor(cursor),
         limit: PAGE_SIZE,
         withAnswers: true,
+        search: filters.q?.trim() ? filters.q.trim() : undefined,
       }),
       listTeamMembers(actor),
     ]);
     const names = new Map(team.map((m) => [m.chatId, m.realname]));
     const page = rows.slice(0, PAGE_SIZE);
     const last = page[page.length - 1];
+    const { meta, rollCalls } = await getReportGroups(
+      actor,
+      page.map((r) => r.id),
+    );
     return {
-      items: page.map((r) => toReportCard(r, names)),
+      rollCalls: Object.fromEntries(rollCalls),
+      items: page.map((r) => ({ ...toReportCard(r, names), ...meta.get(r.id) })),
       nextCursor: rows.length > PAGE_SIZE && last ? encodeCursor(last.submitted_at, last.id) : null,
     };
   } catch (err) {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { formatDateTime } from "@/components/format";
 import { Badge } from "@/components/ui/card";
 
@@ -12,13 +13,35 @@ export type ReportCardData = {
   anonymous: boolean;
   confidential: boolean;
   answers: Array<{ id: number; question: string; answer: string }>;
+  /** Occurrence (run) the report answers, for grouping; null for reports without one. */
+  occurrenceId?: number | null;
+  /** Local date of the occurrence "YYYY-MM-DD". */
+  date?: string;
+  /** Answers changed after submission. */
+  edited?: boolean;
+  /** The viewer wrote it (may delete it). */
+  own?: boolean;
 };
 
 /** One report with its answers; anonymous reports show no name. */
-export function ReportCard({ report, timezone, headingLevel = 3 }: { report: ReportCardData; timezone: string; headingLevel?: 2 | 3 }) {
+export function ReportCard({
+  report,
+  timezone,
+  headingLevel = 3,
+  actions,
+}: {
+  report: ReportCardData;
+  timezone: string;
+  headingLevel?: 2 | 3;
+  actions?: ReactNode;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="report-card" data-report-id={report.id}>
+    <article
+      className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      data-testid="report-card"
+      data-report-id={report.id}
+    >
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <Heading className="font-semibold text-slate-900">
           {report.anonymous ? "Anonymous" : (report.author ?? "Unknown member")}
@@ -28,16 +51,18 @@ export function ReportCard({ report, timezone, headingLevel = 3 }: { report: Rep
           {report.anonymous && <Badge>Anonymous</Badge>}
           {report.confidential && <Badge>Confidential</Badge>}
           <time dateTime={report.postedAt}>{formatDateTime(report.postedAt, timezone)}</time>
+          {report.edited && <span data-testid="edited">(edited)</span>}
         </div>
       </header>
       <dl className="mt-3 space-y-2 text-sm">
         {report.answers.map((a) => (
           <div key={a.id}>
             <dt className="font-medium text-slate-700">{a.question}</dt>
-            <dd className="whitespace-pre-wrap text-slate-900">{a.answer || "—"}</dd>
+            <dd className="whitespace-pre-wrap break-words text-slate-900">{a.answer || "—"}</dd>
           </div>
         ))}
       </dl>
+      {actions}
     </article>
   );
 }

@@ -2,8 +2,10 @@
 
 import { QueryClient, QueryClientProvider, useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { formatDate } from "@/components/format";
+import { DeletableReport } from "@/components/reports/delete-report";
 import type { ReportFilters, ReportsPage } from "@/components/reports/fetch-reports";
-import { ReportCard } from "@/components/reports/report-card";
+import { ReportCard, type ReportCardData } from "@/components/reports/report-card";
 import { Button } from "@/components/ui/button";
 import { Alert, EmptyState } from "@/components/ui/card";
 
@@ -20,18 +22,50 @@ function Feed({ filters, initial, load, timezone }: { filters: ReportFilters; in
   });
   const pages = query.data?.pages ?? [initial];
   const items = pages.flatMap((p) => p.items);
+  const rollCalls = Object.assign({}, ...pages.map((p) => p.rollCalls ?? {}));
+  const groups = groupByOccurrence(items);
   const error = pages.find((p) => p.error)?.error;
   if (error) return <Alert>{error}</Alert>;
   if (items.length === 0) return <EmptyState title="No reports match these filters">Try a wider date range or another standup.</EmptyState>;
   return (
     <div className="space-y-3">
-      <ul className="space-y-3" aria-label="Reports">
-        {items.map((r) => (
-          <li key={r.id}>
-            <ReportCard report={r} timezone={timezone} headingLevel={2} />
-          </li>
-        ))}
-      </ul>
+      <div className="space-y-6">
+        {groups.map((g) => {
+          const call = g.occurrenceId ? rollCalls[g.occurrenceId] : undefined;
+          return (
+            <section key={g.key} aria-label={`${g.standupName}, ${formatDate(g.date)}`} data-testid="report-group">
+              <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
+                <h2 className="text-base font-semibold text-slate-900">
+                  {g.standupName} · {formatDate(g.date)}
+                </h2>
+                {call && (
+                  <p className="text-sm text-slate-600" data-testid="roll-call">
+                    {call.answered} answered{call.excused ? ` · ${call.excused} excused` : ""}
+                    {call.notAnswered === null
+                      ? ""
+                      : call.notAnswered.length
+                        ? ` · did not answer: ${call.notAnswered.join(", ")}`
+                        : " · everyone answered"}
+                  </p>
+                )}
+              </div>
+              <ul className="space-y-3">
+                {g.items.map((r) => (
+                  <li key={r.id}>
+                    {r.own ? (
+                      <DeletableReport reportId={r.id}>
+                        {(actions) => <ReportCard report={r} timezone={timezone} headingLevel={3} actions={actions} />}
+                      </DeletableReport>
+                    ) : (
+                      <ReportCard report={r} timezone={timezone} headingLevel={3} />
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
       {query.isFetchNextPageError && <Alert>More reports could not be loaded. Try again.</Alert>}
       {query.hasNextPage ? (
         <Button variant="secondary" onClick={() => query.fetchNextPage()} disabled={query.isFetchingNextPage}>
@@ -55,4 +89,26 @@ export function ReportsFeed(props: { filters: ReportFilters; initial: ReportsPag
       <Feed {...props} />
     </QueryClientProvider>
   );
+}
+
+type Group = { key: string; occurrenceId: number | null; standupName: string; date: string; items: ReportCardData[] };
+
+/** Consecutive reports of one occurrence (standup + date) form a group, in feed order. */
+function groupByOccurrence(items: ReportCardData[]): Group[] {
+  const groups: Group[] = [];
+  for (const r of items) {
+    const date = r.date ?? r.postedAt.slice(0, 10);
+    const key = `${r.standupId}:${date}`;
+    const last = groups[groups.length - 1];
+    if (last && last.key === key) last.items.push(r);
+    else
+      groups.push({
+        key: groups.some((g) => g.key === key) ? `${key}:${r.id}` : key,
+        occurrenceId: r.occurrenceId ?? null,
+        standupName: r.standupName,
+        date,
+        items: [r],
+      });
+  }
+  return groups;
 }

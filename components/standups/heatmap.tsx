@@ -22,7 +22,7 @@ export function HeatmapGrid({ heatmap }: { heatmap: Heatmap }) {
   return (
     <div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
-      <div className="overflow-x-auto" role="region" aria-label="Participation heatmap" tabIndex={0}>
+      <div className="relative overflow-x-auto" role="region" aria-label="Participation heatmap" tabIndex={0}>
         <table className="border-separate border-spacing-0.5 text-xs" data-testid="heatmap">
           <caption className="sr-only">Participation by member and date</caption>
           <thead>

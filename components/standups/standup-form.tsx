@@ -4,12 +4,14 @@ import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
+import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
 export type StandupFormValues = {
   name: string;
-  questions: Array<{ text: string; choices: string[] }>;
+  /** `isBlocker`: a blocker question (its answers other than "no"/"none" are listed under Blockers). */
+  questions: Array<{ text: string; choices: string[]; isBlocker: boolean }>;
   days: string[];
   time: string;
   timezone: string;
@@ -21,7 +23,16 @@ export type StandupFormValues = {
   isConfidential: boolean;
 };
 
-type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
+type Action = (prev: FormState, form: FormData) => Promise<FormState>;
+
+/** A message under a group of fields (fieldset), announced with the group. */
+function GroupError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="text-xs text-red-700">
+      {message}
+    </p>
+  ) : null;
+}
 
 /** Create/edit form of a standup: question editor, day picker, time + timezone, channel, members, privacy. */
 export function StandupForm({
@@ -41,7 +52,10 @@ export function StandupForm({
   submitLabel: string;
   cancelHref: string;
 }) {
-  const [state, formAction, pending] = useActionState(action, {});
+  const [state, formAction, pending] = useActionState(action, {} as FormState);
+  const errors = state.fieldErrors ?? {};
+  const days = submittedValues(state, "days", initial.days);
+  const users = submittedValues(state, "users", initial.users);
   const [questions, setQuestions] = useState(
     initial.questions.map((q) => ({ ...q, multiple: q.choices.length > 0, choicesText: q.choices.join("\n") })),
   );
@@ -50,6 +64,7 @@ export function StandupForm({
   const serialized = JSON.stringify(
     questions.map((q) => ({
       text: q.text,
+      isBlocker: q.isBlocker,
       choices: q.multiple
         ? q.choicesText
             .split("\n")
@@ -73,13 +88,22 @@ export function StandupForm({
 
   return (
     <form action={formAction} className="space-y-6">
-      {state.error && <Alert>{state.error}</Alert>}
-      <Field id="name" label="Name">
-        <Input id="name" name="name" defaultValue={initial.name} required maxLength={LIMITS.name} />
+      {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
+      <Field id="name" label="Name" error={errors.name}>
+        <Input
+          id="name"
+          name="name"
+          defaultValue={submittedValue(state, "name", initial.name)}
+          required
+          maxLength={LIMITS.name}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? "name-error" : undefined}
+        />
       </Field>
 
-      <fieldset className="space-y-3">
+      <fieldset className="space-y-3" aria-describedby={errors.questions ? "questions-error" : undefined}>
         <legend className="text-sm font-semibold text-slate-900">Questions</legend>
+        <GroupError id="questions-error" message={errors.questions} />
         <input type="hidden" name="questions" value={serialized} />
         {questions.map((q, i) => (
           <div key={i} className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="question-row">
@@ -97,6 +121,12 @@ export function StandupForm({
               label="Multiple choice"
               checked={q.multiple}
               onChange={(e) => update(i, { multiple: e.target.checked })}
+            />
+            <Checkbox
+              id={`q-${i}-blocker`}
+              label="Blocker question: answers other than “no” or “none” are listed under Blockers"
+              checked={q.isBlocker}
+              onChange={(e) => update(i, { isBlocker: e.target.checked })}
             />
             {q.multiple && (
               <Field id={`q-${i}-choices`} label={`Choices for question ${i + 1} (one per line)`}>
@@ -133,27 +163,33 @@ export function StandupForm({
         ))}
         <Button
           variant="secondary"
-          onClick={() => setQuestions((qs) => [...qs, { text: "", choices: [], multiple: false, choicesText: "" }])}
+          onClick={() => setQuestions((qs) => [...qs, { text: "", choices: [], isBlocker: false, multiple: false, choicesText: "" }])}
         >
           Add question
         </Button>
       </fieldset>
 
-      <fieldset>
+      <fieldset aria-describedby={errors.days ? "days-error" : undefined}>
         <legend className="mb-2 text-sm font-semibold text-slate-900">Days</legend>
         <div className="flex flex-wrap gap-3">
           {DAY_NAMES.map((d) => (
-            <Checkbox key={d} id={`day-${d}`} name="days" value={d} label={d} defaultChecked={initial.days.includes(d)} />
+            <Checkbox key={d} id={`day-${d}`} name="days" value={d} label={d} defaultChecked={days.includes(d)} />
           ))}
         </div>
+        <GroupError id="days-error" message={errors.days} />
       </fieldset>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="time" label="Time">
-          <Input id="time" name="time" type="time" defaultValue={initial.time.slice(0, 5)} required />
+        <Field id="time" label="Time" error={errors.time}>
+          <Input id="time" name="time" type="time" defaultValue={submittedValue(state, "time", initial.time.slice(0, 5))} required />
         </Field>
-        <Field id="timezone" label="Timezone">
-          <Select id="timezone" name="timezone" defaultValue={initial.timezone}>
+        <Field id="timezone" label="Timezone" error={errors.timezone}>
+          <Select
+            key={submittedValue(state, "timezone", "")}
+            id="timezone"
+            name="timezone"
+            defaultValue={submittedValue(state, "timezone", initial.timezone)}
+          >
             {timezones.map((tz) => (
               <option key={tz} value={tz}>
                 {tz}
@@ -163,11 +199,12 @@ export function StandupForm({
         </Field>
       </div>
 
-      <Field id="broadcastChannel" label="Broadcast channel" hint="Reports are posted here.">
+      <Field id="broadcastChannel" label="Broadcast channel" hint="Reports are posted here." error={errors.broadcastChannel}>
         <Select
+          key={submittedValue(state, "broadcastChannel", "")}
           id="broadcastChannel"
           name="broadcastChannel"
-          defaultValue={initial.broadcastChannel}
+          defaultValue={submittedValue(state, "broadcastChannel", initial.broadcastChannel)}
           required
           aria-describedby="broadcastChannel-hint"
         >
@@ -176,8 +213,9 @@ export function StandupForm({
         </Select>
       </Field>
 
-      <fieldset className="space-y-3">
+      <fieldset className="space-y-3" aria-describedby={errors.users ? "users-error" : undefined}>
         <legend className="text-sm font-semibold text-slate-900">Members</legend>
+        <GroupError id="users-error" message={errors.users} />
         <div className="flex flex-wrap gap-4">
           <Radio
             id="src-users"
@@ -205,13 +243,19 @@ export function StandupForm({
                 name="users"
                 value={m.value}
                 label={m.label}
-                defaultChecked={initial.users.includes(m.value)}
+                defaultChecked={users.includes(m.value)}
               />
             ))}
           </div>
         ) : (
           <Field id="syncChannel" label="Channel to sync members from" hint="Defaults to the broadcast channel.">
-            <Select id="syncChannel" name="syncChannel" defaultValue={initial.syncChannel} aria-describedby="syncChannel-hint">
+            <Select
+              key={submittedValue(state, "syncChannel", "")}
+              id="syncChannel"
+              name="syncChannel"
+              defaultValue={submittedValue(state, "syncChannel", initial.syncChannel)}
+              aria-describedby="syncChannel-hint"
+            >
               <option value="">Same as the broadcast channel</option>
               <SelectOptions options={channels} />
             </Select>
@@ -225,13 +269,13 @@ export function StandupForm({
           id="isAnonymous"
           name="isAnonymous"
           label="Anonymous: reports are shown without names"
-          defaultChecked={initial.isAnonymous}
+          defaultChecked={submittedChecked(state, "isAnonymous", initial.isAnonymous)}
         />
         <Checkbox
           id="isConfidential"
           name="isConfidential"
           label="Confidential: only you can read the reports"
-          defaultChecked={initial.isConfidential}
+          defaultChecked={submittedChecked(state, "isConfidential", initial.isConfidential)}
         />
       </fieldset>
 

@@ -58,5 +58,7 @@ export function DataTable({
       <tbody className={comfortable ? "divide-y divide-slate-100" : undefined}>{children}</tbody>
     </table>
   );
-  return wrapperClassName ? <div className={wrapperClassName}>{table}</div> : table;
+  // `relative`: visually hidden (absolutely positioned) labels inside stay in the scroll box
+  // instead of widening the page on phones.
+  return wrapperClassName ? <div className={cn("relative", wrapperClassName)}>{table}</div> : table;
 }

@@ -33,6 +33,7 @@ test("every dashboard page: no serious accessibility violations, screenshot save
     ["team", "/team"],
     ["channels", "/channels"],
     ["api-keys", "/settings/api-keys"],
+    ["webhooks", "/settings/webhooks"],
   ];
   if (standupHref) pages.push(["standup-detail", standupHref], ["standup-edit", `${standupHref}/edit`]);
   if (answerHref) pages.push(["my-checkin-answer", answerHref]);

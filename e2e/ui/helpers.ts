@@ -49,9 +49,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path: file, contentType: "image/png" });
 }
 
-/** Runs axe on the current page and asserts there is no serious or critical violation. */
-export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * Runs axe on the current page (or only on the elements matching `include`, for very long pages)
+ * and asserts there is no serious or critical violation.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, include?: string): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  const results = await (include ? builder.include(include) : builder).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const summary = serious.map(
     (v) =>

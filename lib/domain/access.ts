@@ -18,6 +18,8 @@
  * - Channel messages: `channelMessageWhere` (messages about a confidential standup: creator only).
  * - Editing a standup: `canEditStandup` (creator or team admin) and `editableStandup`, which loads,
  *   optionally locks, and checks it.
+ * - Blockers (dashboard): `canResolveBlocker` — the member who reported it, the standup's creator
+ *   or a team admin may mark a blocker resolved.
  * - SQL twins for the raw statements that build a whole answer in one round trip (participation,
  *   poll votes): `standupSql`, `pollSql`, `checkinSql` select exactly what `standupWhere()` (v2
  *   scope), `pollWhere` and `checkinWhere` select (tests/access-sql.test.ts compares them).
@@ -150,6 +152,11 @@ export function reportAuthor<T>(report: { is_anonymous: boolean }, author: T): T
 export function canEditStandup(actor: Actor, standup: { owner_id: number } | { ownerChatId: string }): boolean {
   if (actor.isAdmin) return true;
   return "owner_id" in standup ? standup.owner_id === actor.userId : standup.ownerChatId === actor.userChatId;
+}
+
+/** True when the actor may set or clear the resolved marker of a blocker answer. */
+export function canResolveBlocker(actor: Actor, blocker: { authorId: number; standupOwnerId: number }): boolean {
+  return actor.isAdmin || blocker.authorId === actor.userId || blocker.standupOwnerId === actor.userId;
 }
 
 /** The fields of a standup that edits need, as `editableStandup` returns them. */

@@ -17,6 +17,7 @@ import { db, type Tx } from "@/lib/db";
 import { authorFilterWhere, reportListWhere, reportReadWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { matchingReportIds } from "@/lib/domain/report-search";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -85,6 +86,8 @@ export type ReportListFilters = {
   /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
   limit: number;
   withAnswers: boolean;
+  /** Dashboard only (not an API filter): reports with an answer matching this full-text query. */
+  search?: string;
 };
 
 /**
@@ -98,6 +101,15 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
     and.push({ user: { chat_id: filters.userChatId } });
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
     and.push(authorFilterWhere(actor));
+  }
+  if (filters.search !== undefined) {
+    const ids = await matchingReportIds(client, {
+      teamId: actor.teamId,
+      query: filters.search,
+      since: filters.since,
+      until: filters.until,
+    });
+    and.push({ id: { in: ids } });
   }
   if (filters.after) {
     const { postedAt, id } = filters.after;

@@ -17,11 +17,15 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
 export const DEFAULT_STANDUP_NAME = "Standup #";
 
-/** One question of a new standup; `choices` (non-empty) makes it multiple-choice. */
-export type NewQuestionInput = { text: string; choices?: string[] | null };
+/**
+ * One question of a new standup; `choices` (non-empty) makes it multiple-choice; `isBlocker`
+ * marks a "blocker" question (dashboard-only flag, not part of the API contract; when unset it
+ * follows `looksLikeBlockerQuestion`).
+ */
+export type NewQuestionInput = { text: string; choices?: string[] | null; isBlocker?: boolean };
 
-/** A question of a standup configuration; `choices` makes it multiple-choice. */
-export type StandupQuestionConfig = { text: string; choices?: string[] };
+/** A question of a standup configuration; `choices` makes it multiple-choice; `isBlocker` as in `NewQuestionInput`. */
+export type StandupQuestionConfig = { text: string; choices?: string[]; isBlocker?: boolean };
 
 /**
  * A standup configuration change. Every field is optional: `updateStandup` changes only the
@@ -75,10 +79,21 @@ export function parseStandupTime(time: string): string {
   return parseTimeOfDay(time);
 }
 
-/** Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice). @throws InvalidParameterError */
+/**
+ * Whether a question's text asks about blockers ("Anything blocking you?", "Blockers?"): the
+ * default of the blocker flag when the caller does not set it (the API has no such field).
+ */
+export function looksLikeBlockerQuestion(text: string): boolean {
+  return /\bblock(er|ers|ing|ed)?\b/i.test(text);
+}
+
+/**
+ * Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice; `is_blocker`
+ * from `isBlocker`, else `looksLikeBlockerQuestion(text)`). @throws InvalidParameterError
+ */
 export function parseQuestions(
   questions: readonly NewQuestionInput[],
-): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[] }> {
+): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[]; is_blocker: boolean }> {
   if (!Array.isArray(questions) || questions.length === 0) throw new InvalidParameterError("questions: at least one question is required");
   return questions.map((q, i) => {
     const text = typeof q?.text === "string" ? q.text.trim() : "";
@@ -86,7 +101,8 @@ export function parseQuestions(
     const raw: unknown[] = Array.isArray(q.choices) ? q.choices : [];
     const choices = raw.map((c) => (typeof c === "string" ? c.trim() : ""));
     if (choices.some((c: string) => !c)) throw new InvalidParameterError(`questions.${i}.choices: every choice must be a non-empty string`);
-    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices };
+    const is_blocker = typeof q.isBlocker === "boolean" ? q.isBlocker : looksLikeBlockerQuestion(text);
+    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices, is_blocker };
   });
 }
 
@@ -175,13 +191,17 @@ async function replaceQuestions(tx: Tx, standup: { id: number; team_id: number }
   });
   const unused = [...existing];
   const now = new Date();
-  for (const [position, { text, choices, answer_type }] of parsed.entries()) {
+  for (const [position, { text, choices, answer_type, is_blocker }] of parsed.entries()) {
     const idx = unused.findIndex((e) => e.text.trim() === text);
     if (idx >= 0) {
       const [match] = unused.splice(idx, 1);
-      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type } });
+      // A kept question keeps its blocker flag unless the caller sets it (v1 bodies cannot).
+      const flag = questions[position].isBlocker ?? match.is_blocker;
+      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type, is_blocker: flag } });
     } else {
-      await tx.question.create({ data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type } });
+      await tx.question.create({
+        data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type, is_blocker },
+      });
     }
   }
   if (unused.length) await tx.question.updateMany({ where: { id: { in: unused.map((q) => q.id) } }, data: { archived_at: now } });

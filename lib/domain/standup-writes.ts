@@ -272,6 +272,7 @@ export async function duplicateStandup(
             color: q.color,
             add_own_options: q.add_own_options,
             one_option_limit: q.one_option_limit,
+            is_blocker: q.is_blocker,
           })),
         },
         members: { create: source.members.map((m) => ({ team_id: source.team_id, user_id: m.user_id })) },

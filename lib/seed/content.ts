@@ -11,6 +11,8 @@ export type QuestionPlan = {
   choices: string[];
   color: string;
   answer?: (ctx: AnswerContext) => string;
+  /** A "blocker" question: its non-empty, non-"no" answers are listed on the Blockers page. */
+  is_blocker?: boolean;
 };
 
 /** What an answer generator may use: the PRNG, the author's first name and a colleague's. */
@@ -105,7 +107,14 @@ export function dailyQuestions(): QuestionPlan[] {
   return [
     { text: "What did you work on yesterday?", answer_type: "text", choices: [], color: "2A9D8F", answer: didAnswer },
     { text: "What are you working on today?", answer_type: "text", choices: [], color: "E9C46A", answer: todoAnswer },
-    { text: "Anything blocking you?", answer_type: "text", choices: [], color: "E76F51", answer: blockerAnswer },
+    {
+      text: "Anything blocking you?",
+      answer_type: "text",
+      choices: [],
+      color: "E76F51",
+      answer: blockerAnswer,
+      is_blocker: true,
+    },
     {
       text: "How are you feeling today?",
       answer_type: "multiple_choice",
@@ -291,7 +300,7 @@ export function globexQuestions(): QuestionPlan[] {
   return [
     { text: "What did you get done yesterday?", answer_type: "text", choices: [], color: "2A9D8F", answer: didAnswer },
     { text: "What's the plan for today?", answer_type: "text", choices: [], color: "E9C46A", answer: todoAnswer },
-    { text: "Any blockers?", answer_type: "text", choices: [], color: "E76F51", answer: blockerAnswer },
+    { text: "Any blockers?", answer_type: "text", choices: [], color: "E76F51", answer: blockerAnswer, is_blocker: true },
   ];
 }
 

@@ -174,6 +174,7 @@ export async function writePlan(
         answer_type: q.answer_type,
         choices: q.choices,
         color: q.color,
+        is_blocker: q.is_blocker ?? false,
         created_at: c.created_at,
       })),
     ),

@@ -1,10 +1,43 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { fetchReportsPage, type ReportFilters, type ReportsPage } from "@/components/reports/fetch-reports";
 import { getActor } from "@/lib/auth/session";
+import { DomainError } from "@/lib/domain/errors";
+import { restoreReport } from "@/lib/domain/report-restore";
+import { discardReport } from "@/lib/domain/report-writes";
 
 /** Server action behind "Load more" (react-query infinite query). */
 export async function loadReportsAction(filters: ReportFilters, cursor: string | null): Promise<ReportsPage> {
   const actor = await getActor();
   return fetchReportsPage(actor, filters, cursor);
+}
+
+/** Result of a delete or undo: an error written for people, or nothing. */
+export type ReportActionResult = { error?: string };
+
+/** Deletes the viewer's own report (same domain call as DELETE /v2/reports/{id}); undo is possible for a while. */
+export async function deleteReportAction(reportId: number): Promise<ReportActionResult> {
+  const actor = await getActor();
+  try {
+    await discardReport(actor, { reportId });
+  } catch (err) {
+    if (err instanceof DomainError) return { error: "This report could not be deleted: it is not yours or no longer exists." };
+    throw err;
+  }
+  revalidatePath("/reports");
+  return {};
+}
+
+/** Undoes a delete of the viewer's own report (within the undo window). */
+export async function restoreReportAction(reportId: number): Promise<ReportActionResult> {
+  const actor = await getActor();
+  try {
+    await restoreReport(actor, { reportId });
+  } catch (err) {
+    if (err instanceof DomainError) return { error: "Too late to undo: the report can no longer be restored." };
+    throw err;
+  }
+  revalidatePath("/reports");
+  return {};
 }

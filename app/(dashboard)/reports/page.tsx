@@ -12,7 +12,7 @@ import { loadReportsAction } from "./actions";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Reports" };
 
-type Search = { standup?: string; member?: string; from?: string; to?: string };
+type Search = { standup?: string; member?: string; from?: string; to?: string; q?: string };
 
 /** Reports feed: filters (standup, member, date range) in the URL, cursor "load more". */
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -23,7 +23,18 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
     member: sp.member || undefined,
     from: sp.from || undefined,
     to: sp.to || undefined,
+    q: sp.q?.trim() || undefined,
   };
+  const exportQuery = new URLSearchParams();
+  if (filters.standup) exportQuery.set("standup_id", filters.standup);
+  if (filters.member) exportQuery.set("user_id", filters.member);
+  if (filters.from) exportQuery.set("since", filters.from);
+  exportQuery.set(
+    "until",
+    filters.to ? new Date(new Date(`${filters.to}T00:00:00Z`).getTime() + 86_400_000).toISOString() : new Date().toISOString(),
+  );
+  if (!filters.from) exportQuery.set("since", new Date(Date.now() - 30 * 86_400_000).toISOString());
+  if (filters.q) exportQuery.set("q", filters.q);
   const [first, standups, members] = await Promise.all([
     fetchReportsPage(user, filters, null),
     listStandupSettings(user, { drafts: true, teamWide: true }),
@@ -31,9 +42,25 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   ]);
   return (
     <>
-      <PageHeader title="Reports" description="Submitted reports of active standups you can see. Anonymous reports never show a name." />
+      <PageHeader
+        title="Reports"
+        description="Submitted reports of active standups you can see, grouped by run. Anonymous reports never show a name."
+        actions={
+          <>
+            <a className={buttonClass("secondary")} href={`/exports/reports.csv?${exportQuery}`}>
+              Export answers (CSV)
+            </a>
+            <a className={buttonClass("secondary")} href={`/exports/reports.csv?${exportQuery}&format=reports`}>
+              Export reports (CSV)
+            </a>
+          </>
+        }
+      />
       <Card className="mb-6">
-        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter reports">
+        <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" aria-label="Filter reports">
+          <Field id="f-q" label="Search answers">
+            <Input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. staging" maxLength={200} />
+          </Field>
           <Field id="f-standup" label="Standup">
             <Select id="f-standup" name="standup" defaultValue={filters.standup ?? ""}>
               <option value="">All standups</option>

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form-state";
 import { getActor } from "@/lib/auth/session";
 import { MAX_QUESTIONS } from "@/lib/domain/constants";
 import { DomainError } from "@/lib/domain/errors";
@@ -16,7 +17,7 @@ import {
   updateStandup,
 } from "@/lib/domain/standup-writes";
 
-export type StandupFormState = { error?: string };
+export type StandupFormState = FormState;
 
 const questionSchema = z.object({
   text: z
@@ -28,6 +29,7 @@ const questionSchema = z.object({
     .array(z.string().trim().min(1).max(LIMITS.choiceText, `Choices are at most ${LIMITS.choiceText} characters`))
     .max(LIMITS.choices, `At most ${LIMITS.choices} choices per question`)
     .optional(),
+  isBlocker: z.boolean().optional(),
 });
 
 const formSchema = z.object({
@@ -35,7 +37,7 @@ const formSchema = z.object({
   questions: z.array(questionSchema).min(1, "Add at least one question").max(MAX_QUESTIONS, `At most ${MAX_QUESTIONS} questions`),
   days: z.array(z.string()).min(1, "Pick at least one day"),
   time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, "Pick a time"),
-  timezone: z.string().min(1),
+  timezone: z.string().min(1, "Pick a timezone"),
   broadcastChannel: z.string().min(1, "Pick a broadcast channel"),
   memberSource: z.enum(["users", "sync"]),
   users: z.array(z.string()).max(LIMITS.users, `At most ${LIMITS.users} members`),
@@ -46,12 +48,13 @@ const formSchema = z.object({
 
 type ParsedForm = z.infer<typeof formSchema>;
 
-function parseForm(form: FormData): ParsedForm | { error: string } {
+function parseForm(form: FormData): ParsedForm | StandupFormState {
+  const values = formValues(form);
   let questions: unknown = [];
   try {
     questions = JSON.parse(String(form.get("questions") ?? "[]"));
   } catch {
-    return { error: "The questions could not be read" };
+    return { values, error: "The questions could not be read" };
   }
   const parsed = formSchema.safeParse({
     name: String(form.get("name") ?? ""),
@@ -66,21 +69,39 @@ function parseForm(form: FormData): ParsedForm | { error: string } {
     isAnonymous: form.get("isAnonymous") === "on",
     isConfidential: form.get("isConfidential") === "on",
   });
-  if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Invalid form" };
+  if (!parsed.success) return { values, error: "Please correct the fields marked below.", fieldErrors: zodFieldErrors(parsed.error) };
   if (parsed.data.memberSource === "users" && parsed.data.users.length === 0)
-    return { error: "Pick at least one member, or sync members from a channel" };
+    return { values, fieldErrors: { users: "Pick at least one member, or sync members from a channel" } };
   return parsed.data;
 }
 
+/** A domain error of a standup write as a form state: the message next to the field it is about. */
+function domainErrorState(err: DomainError, form: FormData): StandupFormState {
+  const values = formValues(form);
+  const field =
+    err.code === "CHANNEL_NOT_FOUND"
+      ? "broadcastChannel"
+      : err.code === "USER_NOT_FOUND"
+        ? "users"
+        : (["days", "time", "timezone", "questions", "name"].find((f) => err.message.startsWith(`${f}`)) ?? null);
+  const message = err.message.replace(/^[a-z_.0-9]+: /, "");
+  const human = message.charAt(0).toUpperCase() + message.slice(1);
+  return field ? { values, fieldErrors: { [field]: human } } : { values, error: human };
+}
+
 function questionsOf(p: ParsedForm) {
-  return p.questions.map((q) => (q.choices && q.choices.length > 0 ? { text: q.text, choices: q.choices } : { text: q.text }));
+  return p.questions.map((q) => ({
+    text: q.text,
+    isBlocker: q.isBlocker ?? false,
+    ...(q.choices && q.choices.length > 0 ? { choices: q.choices } : {}),
+  }));
 }
 
 /** Creates a standup from the dashboard form (same domain call as POST /v2/standups). */
 export async function createStandupAction(_prev: StandupFormState, form: FormData): Promise<StandupFormState> {
   const actor = await getActor();
   const p = parseForm(form);
-  if ("error" in p) return p;
+  if (!("name" in p)) return p;
   let id: number;
   try {
     const sync = p.memberSource === "sync";
@@ -99,7 +120,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
     });
     id = created.id;
   } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
+    if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;
   }
   revalidatePath("/standups");
@@ -110,7 +131,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
 export async function updateStandupAction(id: number, _prev: StandupFormState, form: FormData): Promise<StandupFormState> {
   const actor = await getActor();
   const p = parseForm(form);
-  if ("error" in p) return p;
+  if (!("name" in p)) return p;
   try {
     const sync = p.memberSource === "sync";
     await updateStandup(actor, id, {
@@ -126,7 +147,7 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
     });
     await setStandupPrivacy(actor, { standupId: id, isAnonymous: p.isAnonymous, isConfidential: p.isConfidential });
   } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
+    if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;
   }
   revalidatePath(`/standups/${id}`);

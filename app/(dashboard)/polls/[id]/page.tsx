@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { VotesChart } from "@/components/charts/votes-chart";
 import { formatDate } from "@/components/format";
 import { OpenEndedResult } from "@/components/polls/open-ended-result";
+import { buttonClass } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { compactRowClass, DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
@@ -37,6 +38,14 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
             {poll.broadcast_channel && <span>Posted in #{poll.broadcast_channel.name}</span>}
             <span>{poll.members.length} recipients</span>
           </span>
+        }
+        actions={
+          <a
+            className={buttonClass("secondary")}
+            href={`/exports/polls/${id}/results.csv?since=${new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10)}`}
+          >
+            Export results (CSV)
+          </a>
         }
       />
       {results.instances.length === 0 ? (

@@ -28,9 +28,9 @@ export default async function NewStandupPage() {
           initial={{
             name: "",
             questions: [
-              { text: "What did you do since the last standup?", choices: [] },
-              { text: "What will you do today?", choices: [] },
-              { text: "Anything blocking your progress?", choices: [] },
+              { text: "What did you do since the last standup?", choices: [], isBlocker: false },
+              { text: "What will you do today?", choices: [], isBlocker: false },
+              { text: "Anything blocking your progress?", choices: [], isBlocker: true },
             ],
             days: [...WORK_DAYS],
             time: "09:30",

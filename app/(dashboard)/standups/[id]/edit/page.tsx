@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { loadFormOptions } from "@/components/standups/form-options";
 import { StandupForm } from "@/components/standups/standup-form";
 import { Alert, Card, PageHeader } from "@/components/ui/card";
+import { listBlockerQuestionIds } from "@/lib/domain/blockers";
 import { updateStandupAction } from "../../actions";
 import { loadStandupPage } from "../load-standup";
 
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: "Edit standup" };
 /** Edit-standup page (creator or team admin). */
 export default async function EditStandupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, user, standup, manage } = await loadStandupPage(params);
-  const options = await loadFormOptions(user);
+  const [options, blockerIds] = await Promise.all([loadFormOptions(user), listBlockerQuestionIds(user, id)]);
   if (!manage) {
     return <Alert>Only the creator of this standup or a team admin can edit it.</Alert>;
   }
@@ -26,7 +27,11 @@ export default async function EditStandupPage({ params }: { params: Promise<{ id
           {...options}
           initial={{
             name: standup.name,
-            questions: standup.questions.map((q) => ({ text: q.text, choices: q.answer_type === "multiple_choice" ? q.choices : [] })),
+            questions: standup.questions.map((q) => ({
+              text: q.text,
+              choices: q.answer_type === "multiple_choice" ? q.choices : [],
+              isBlocker: blockerIds.includes(q.id),
+            })),
             days: standup.days,
             time: standup.time,
             timezone: standup.timezone,

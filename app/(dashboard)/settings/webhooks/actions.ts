@@ -1,0 +1,46 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getActor } from "@/lib/auth/session";
+import type { WebhookEventType } from "@/lib/chat/events";
+import { DomainError } from "@/lib/domain/errors";
+import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
+
+export type CreateWebhookState = { secret?: string; error?: string };
+
+/** Creates an endpoint (same domain call as POST /v2/webhooks); the secret is returned once. */
+export async function createWebhookAction(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
+  const actor = await getActor();
+  const events = form.getAll("events").map(String) as WebhookEventType[];
+  if (events.length === 0) return { error: "Choose at least one event." };
+  try {
+    const { secret } = await createWebhook(actor, {
+      url: String(form.get("url") ?? "").trim(),
+      events,
+      description: String(form.get("description") ?? "").slice(0, 500),
+    });
+    revalidatePath("/settings/webhooks");
+    return { secret };
+  } catch (err) {
+    if (err instanceof DomainError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** Removes an endpoint (confirmed in the browser first). */
+export async function deleteWebhookAction(form: FormData): Promise<void> {
+  await deleteWebhook(await getActor(), Number(form.get("id")));
+  revalidatePath("/settings/webhooks");
+}
+
+/** Sends a `webhook.test` event. */
+export async function testWebhookAction(form: FormData): Promise<void> {
+  await sendTestWebhook(await getActor(), Number(form.get("id")));
+  revalidatePath("/settings/webhooks");
+}
+
+/** Re-enables a disabled endpoint or disables an enabled one. */
+export async function toggleWebhookAction(form: FormData): Promise<void> {
+  await updateWebhook(await getActor(), Number(form.get("id")), { enabled: form.get("enable") === "1" });
+  revalidatePath("/settings/webhooks");
+}
