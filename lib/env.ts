@@ -109,6 +109,38 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return { ...process.env, ...extra };
 }
 
+/** False when `CHECKIN_DEMO` is `false`/`0` (`npm start -- --no-demo`): an empty database is not seeded and shows /setup. */
+export function demoEnabled(): boolean {
+  return !["false", "0"].includes((process.env.CHECKIN_DEMO ?? "").trim().toLowerCase());
+}
+
+/** `npm start -- --no-demo`: sets `CHECKIN_DEMO=false` for this process and the service it starts. */
+export function disableDemo(): void {
+  process.env.CHECKIN_DEMO = "false";
+}
+
+/** SMTP for invitation and password-reset e-mails: `SMTP_URL` and `MAIL_FROM`; null when `SMTP_URL` is unset or empty. */
+export function smtpSettings(): { url: string; from: string } | null {
+  const d = deliverySettings();
+  return d.smtpUrl ? { url: d.smtpUrl, from: d.mailFrom } : null;
+}
+
+/** Public origin of e-mailed and printed links (`PUBLIC_URL`, no trailing slash), or undefined. */
+export function publicUrl(): string | undefined {
+  return deliverySettings().publicUrl?.replace(/\/+$/, "");
+}
+
+/** `AUTH_ALLOWED_DOMAINS`: comma-separated domains whose OAuth/OIDC sign-ins create a member ("" when unset). */
+export function allowedSignInDomains(): string {
+  return process.env.AUTH_ALLOWED_DOMAINS ?? "";
+}
+
+/** The Slack workspace of `SLACK_BOT_TOKEN` (`SLACK_API_URL`, `SLACK_TEAM`), or null when Slack is not connected. */
+export function slackSettings(): { token: string; apiUrl?: string; team?: string } | null {
+  const d = deliverySettings();
+  return d.slackBotToken ? { token: d.slackBotToken, apiUrl: d.slackApiUrl, team: d.slackTeam } : null;
+}
+
 /** A whole number ≥ `min` from `value`, else `fallback`. */
 function intSetting(value: string | undefined, fallback: number, min = 0): number {
   if (value === undefined || value.trim() === "") return fallback;

@@ -145,9 +145,13 @@ async function main(): Promise<number> {
 
   // Faults 2: SIGKILL of the launcher and the service, then `npm start` again, K times in a row.
   const restarts: Array<{ ready: number; firstWrite: number | null }> = [];
+  let killedPid: number | null = null;
   for (let k = 0; k < KILLS; k++) {
     await sleep(1500);
+    // Kill the service that is really up: wait until the new service has taken the lock.
+    for (let i = 0; i < 300 && (servicePid(dataDir) === killedPid || servicePid(dataDir) === null); i++) await sleep(100);
     const pid = servicePid(dataDir);
+    killedPid = pid;
     service.child.kill("SIGKILL");
     if (pid) {
       try {
@@ -159,7 +163,16 @@ async function main(): Promise<number> {
     const killedAt = Date.now();
     stats.firstAckAfter = null;
     watchFrom = killedAt;
-    await sleep(100);
+    // The orphaned web server exits within ~1 s of its parent (preload): wait until it stops
+    // answering, so "serving again" is the new server.
+    for (let i = 0; i < 50; i++) {
+      const up = await fetch(`${base}/`, { redirect: "manual", signal: AbortSignal.timeout(500) }).then(
+        () => true,
+        () => false,
+      );
+      if (!up) break;
+      await sleep(100);
+    }
     service = launchService({ root, env });
     try {
       await waitForServer(`${base}/`, service.child, 60_000, 100);

@@ -9,6 +9,7 @@
  * - the service (`--service`, lib/runtime/server.ts) owns PostgreSQL, the job worker and the
  *   Next.js child. Being outside the terminal's process group, PostgreSQL does not get the
  *   terminal's Ctrl-C directly: the service stops Next.js, then the worker, then PostgreSQL.
+ * `--no-demo` (or CHECKIN_DEMO=false): an empty database is not seeded; the first visit shows /setup.
  * Roles (several instances on one database, issue 14): `npm start -- --web-only` serves HTTP
  * without a job worker; `npm start -- --worker-only` runs migrations, the seed and the job worker
  * without a web server (no build needed). Default: both.
@@ -18,11 +19,13 @@
  * Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
-import { databaseUrl, dataDir, portSetting } from "@/lib/env";
+import { databaseUrl, dataDir, disableDemo, portSetting } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
+// `npm start -- --no-demo`: same as CHECKIN_DEMO=false (the service process inherits the environment).
+if (args.includes("--no-demo")) disableDemo();
 const role = args.includes("--web-only") ? "web" : args.includes("--worker-only") ? "worker" : "all";
 const log = (line: string) => console.log(line);
 const port = Number(portSetting() ?? 3000);

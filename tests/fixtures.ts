@@ -41,6 +41,7 @@ export async function createTestUser(
       avatar_url: `https://avatars.test.example/${suffix}.png`,
       timezone: opts.timezone ?? "UTC",
       is_admin: opts.isAdmin ?? false,
+      role: opts.isAdmin ? "admin" : "member",
     },
   });
   const { key } = await createApiKey(db, { teamId, userId: user.id, name: "test" });
@@ -52,7 +53,7 @@ export async function createTestUser(
     realname: user.realname,
     is_admin: user.is_admin,
     key,
-    actor: { teamId, userId: user.id, userChatId: user.chat_id, isAdmin: user.is_admin },
+    actor: { teamId, userId: user.id, userChatId: user.chat_id, isAdmin: user.is_admin, role: user.role },
   };
 }
 

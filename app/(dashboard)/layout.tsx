@@ -1,5 +1,6 @@
 import { NavLinks } from "@/components/nav/nav-links";
 import { SignOutButton } from "@/components/nav/sign-out-button";
+import { canManagePeople, roleOf } from "@/lib/domain/access";
 import { requireUser } from "./load";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <div className="flex items-center gap-3 text-sm text-slate-700">
             <span>
               {user.realname}
-              {user.isAdmin && <span className="ml-1 text-xs text-slate-600">(admin)</span>}
+              {roleOf(user) !== "member" && <span className="ml-1 text-xs text-slate-600">({roleOf(user)})</span>}
             </span>
             <SignOutButton />
           </div>
@@ -32,7 +33,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       </header>
       <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 md:flex-row md:gap-8 md:py-6">
         <nav aria-label="Main" className="md:w-48 md:shrink-0">
-          <NavLinks />
+          <NavLinks admin={canManagePeople(user)} />
         </nav>
         <main id="main" className="min-w-0 flex-1">
           {children}

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -11,6 +12,8 @@ export function SignInForm({
   callbackUrl,
   initialError,
   providers,
+  notice,
+  defaultEmail,
   throttleMinutes = 15,
 }: {
   callbackUrl: string;
@@ -18,6 +21,8 @@ export function SignInForm({
   throttleMinutes?: number;
   initialError?: string;
   providers: Array<{ id: string; name: string }>;
+  notice?: string;
+  defaultEmail?: string;
 }) {
   const [error, setError] = useState(initialError);
   const [pending, setPending] = useState(false);
@@ -47,10 +52,11 @@ export function SignInForm({
 
   return (
     <div className="space-y-4">
+      {notice && !error && <Alert tone="success">{notice}</Alert>}
       {error && <Alert>{error}</Alert>}
       <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
         <Field id="email" label="Email">
-          <Input id="email" name="email" type="email" autoComplete="username" required />
+          <Input id="email" name="email" type="email" autoComplete="username" required defaultValue={defaultEmail} />
         </Field>
         <Field id="password" label="Password">
           <Input id="password" name="password" type="password" autoComplete="current-password" required />
@@ -59,6 +65,11 @@ export function SignInForm({
           {pending ? "Signing in…" : "Sign in"}
         </Button>
       </form>
+      <p className="text-sm">
+        <Link href="/forgot-password" className="text-brand-700 underline">
+          Forgot your password?
+        </Link>
+      </p>
       {providers.length > 0 && (
         <div className="space-y-2 border-t border-slate-200 pt-4">
           {providers.map((p) => (

@@ -15,16 +15,28 @@ const LINKS = [
   { href: "/team", label: "Team" },
   { href: "/channels", label: "Channels" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/profile", label: "Profile" },
   { href: "/settings/webhooks", label: "Webhooks" },
 ] as const;
 
-/** Main navigation; the current section gets aria-current="page". */
-export function NavLinks() {
+/** Admin-only sections (Team → Members, Team → Audit log, Team → Channels). */
+const ADMIN_LINKS = [
+  { href: "/team/members", label: "Members" },
+  { href: "/team/audit", label: "Audit log" },
+  { href: "/channels/manage", label: "Manage channels" },
+] as const;
+
+/** Main navigation; the current section gets aria-current="page". `admin` adds the people sections. */
+export function NavLinks({ admin = false }: { admin?: boolean }) {
   const pathname = usePathname();
+  const links = admin ? [...LINKS, ...ADMIN_LINKS] : LINKS;
   return (
     <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
-      {LINKS.map((link) => {
-        const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+      {links.map((link) => {
+        const active =
+          pathname === link.href ||
+          (pathname.startsWith(`${link.href}/`) &&
+            !links.some((l) => l.href !== link.href && l.href.startsWith(link.href) && pathname.startsWith(l.href)));
         return (
           <li key={link.href} className="shrink-0">
             <Link

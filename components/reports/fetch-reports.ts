@@ -56,6 +56,7 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
         after: decodeCursor(cursor),
         limit: PAGE_SIZE,
         withAnswers: true,
+        teamWide: "readers",
         search: filters.q?.trim() ? filters.q.trim() : undefined,
       }),
       listTeamMembers(actor),

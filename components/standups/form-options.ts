@@ -1,11 +1,11 @@
 import { listTeamChannels } from "@/lib/chat/builtin";
 import { listTeamMembers } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
+import { timezoneOptions } from "@/lib/domain/timezones";
 
-/** IANA timezones known to the runtime, UTC first. */
-export function timezoneList(): string[] {
-  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  return ["UTC", ...zones.filter((z) => z !== "UTC")];
+/** IANA timezones for a picker, UTC first, canonical names included (`timezoneOptions` of lib/domain/timezones.ts). */
+export function timezoneList(current?: string | null): string[] {
+  return timezoneOptions(current);
 }
 
 /** Channel and member options of the standup/poll forms (team-scoped). */

@@ -5,7 +5,7 @@ import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
 import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
-import { DAY_NAMES } from "@/lib/domain/constants";
+import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
 export type StandupFormValues = {
@@ -21,6 +21,14 @@ export type StandupFormValues = {
   syncChannel: string;
   isAnonymous: boolean;
   isConfidential: boolean;
+  /** "auto": asked at the scheduled time plus `waitTime` minutes; "manual": only when started (wait_time null). */
+  askingMode: "auto" | "manual";
+  /** Whole numbers as typed in the form; `responseWindowMinutes` "" = until the next run or 24 h. */
+  waitTime: string;
+  reminderCount: string;
+  reminderAfterMinutes: string;
+  responseWindowMinutes: string;
+  lateAnswerDays: string;
 };
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
@@ -34,7 +42,49 @@ function GroupError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-/** Create/edit form of a standup: question editor, day picker, time + timezone, channel, members, privacy. */
+/** A whole-number input with its label, hint and error wired for screen readers. */
+function NumberField({
+  name,
+  label,
+  hint,
+  min,
+  max,
+  defaultValue,
+  error,
+  required = true,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  min: number;
+  max: number;
+  defaultValue: string;
+  error?: string;
+  required?: boolean;
+}) {
+  return (
+    <Field id={name} label={label} hint={hint} error={error}>
+      <Input
+        id={name}
+        name={name}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={1}
+        required={required}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-hint ${name}-error` : `${name}-hint`}
+      />
+    </Field>
+  );
+}
+
+/**
+ * Create/edit form of a standup: question editor, day picker, time + timezone, asking mode,
+ * reminders, response window and late answers, channel, members, privacy.
+ */
 export function StandupForm({
   action,
   initial,
@@ -60,6 +110,9 @@ export function StandupForm({
     initial.questions.map((q) => ({ ...q, multiple: q.choices.length > 0, choicesText: q.choices.join("\n") })),
   );
   const [memberSource, setMemberSource] = useState(initial.memberSource);
+  const [askingMode, setAskingMode] = useState(initial.askingMode);
+  // The stored zone stays selectable (and selected) even when the runtime lists it under another name.
+  const zones = timezones.includes(initial.timezone) ? timezones : [initial.timezone, ...timezones];
 
   const serialized = JSON.stringify(
     questions.map((q) => ({
@@ -190,7 +243,7 @@ export function StandupForm({
             name="timezone"
             defaultValue={submittedValue(state, "timezone", initial.timezone)}
           >
-            {timezones.map((tz) => (
+            {zones.map((tz) => (
               <option key={tz} value={tz}>
                 {tz}
               </option>
@@ -198,6 +251,78 @@ export function StandupForm({
           </Select>
         </Field>
       </div>
+
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-900">Asking</legend>
+        <div className="flex flex-wrap gap-4">
+          <Radio
+            id="mode-auto"
+            name="askingMode"
+            value="auto"
+            label="Automatically at the scheduled time"
+            checked={askingMode === "auto"}
+            onChange={() => setAskingMode("auto")}
+          />
+          <Radio
+            id="mode-manual"
+            name="askingMode"
+            value="manual"
+            label="Manual only: members are asked when someone starts it"
+            checked={askingMode === "manual"}
+            onChange={() => setAskingMode("manual")}
+          />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {askingMode === "auto" && (
+            <NumberField
+              name="waitTime"
+              label="Minutes to wait after the scheduled time"
+              hint="0 asks at the scheduled time."
+              min={0}
+              max={ASKING_LIMITS.maxWaitTime}
+              defaultValue={submittedValue(state, "waitTime", initial.waitTime)}
+              error={errors.waitTime}
+            />
+          )}
+          <NumberField
+            name="reminderCount"
+            label="Number of reminders"
+            hint={`0 to ${ASKING_LIMITS.maxReminders}; 0 sends none.`}
+            min={0}
+            max={ASKING_LIMITS.maxReminders}
+            defaultValue={submittedValue(state, "reminderCount", initial.reminderCount)}
+            error={errors.reminderCount}
+          />
+          <NumberField
+            name="reminderAfterMinutes"
+            label="Minutes before each reminder"
+            hint="Counted from asking, then between reminders."
+            min={1}
+            max={ASKING_LIMITS.maxReminderAfterMinutes}
+            defaultValue={submittedValue(state, "reminderAfterMinutes", initial.reminderAfterMinutes)}
+            error={errors.reminderAfterMinutes}
+          />
+          <NumberField
+            name="responseWindowMinutes"
+            label="Response window (minutes)"
+            hint="Leave blank: open until the next run or 24 hours."
+            min={1}
+            max={ASKING_LIMITS.maxResponseWindowMinutes}
+            required={false}
+            defaultValue={submittedValue(state, "responseWindowMinutes", initial.responseWindowMinutes)}
+            error={errors.responseWindowMinutes}
+          />
+          <NumberField
+            name="lateAnswerDays"
+            label="Late answers allowed for (days)"
+            hint="0: no answers after the window closes."
+            min={0}
+            max={ASKING_LIMITS.maxLateAnswerDays}
+            defaultValue={submittedValue(state, "lateAnswerDays", initial.lateAnswerDays)}
+            error={errors.lateAnswerDays}
+          />
+        </div>
+      </fieldset>
 
       <Field id="broadcastChannel" label="Broadcast channel" hint="Reports are posted here." error={errors.broadcastChannel}>
         <Select

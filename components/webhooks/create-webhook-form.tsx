@@ -4,8 +4,8 @@ import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/(dashboard)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Field, Input } from "@/components/ui/form";
+import { ShownOnce } from "@/components/ui/shown-once";
 
 /** Create-webhook form; shows the signing secret once with a copy button. */
 export function CreateWebhookForm({
@@ -50,17 +50,7 @@ export function CreateWebhookForm({
         </Button>
       </form>
       {state.error && <Alert>{state.error}</Alert>}
-      {state.secret && (
-        <div className="space-y-2 rounded-md border border-green-300 bg-green-50 p-3">
-          <p className="text-sm font-medium text-green-900">Copy the signing secret now: it will not be shown again.</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code data-testid="new-webhook-secret" className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900">
-              {state.secret}
-            </code>
-            <CopyButton value={state.secret} label="Copy secret" />
-          </div>
-        </div>
-      )}
+      {state.secret && <ShownOnce value={state.secret} what="the signing secret" copyLabel="Copy secret" testId="new-webhook-secret" />}
     </div>
   );
 }

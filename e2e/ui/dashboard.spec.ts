@@ -47,7 +47,10 @@ test("blockers: open blockers with how long, resolve and reopen", async ({ page 
   if ((await open.count()) === 0) return;
   const first = open.first();
   const text = (await first.locator("p.whitespace-pre-wrap").textContent()) ?? "";
+  // The button posts a server action; navigating before it answers would abort it.
+  const saved = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/blockers");
   await first.getByRole("button", { name: "Mark as resolved" }).click();
+  expect((await saved).ok()).toBe(true);
   await page.goto(`${BASE_URL}/blockers?status=resolved&days=90`);
   const resolved = page.getByTestId("blocker-item").filter({ hasText: text });
   await expect(resolved.first()).toContainText("Resolved by");

@@ -86,7 +86,7 @@ export function errorResponse(
 export function toErrorResponse(version: ApiVersion, err: unknown): Response {
   if (err instanceof ApiError) return errorResponse(version, err.status, err.code, err.message, err.headers);
   if (err instanceof DomainError) {
-    const code: ApiErrorCode = version === "v2" && err.code === "FORBIDDEN" ? "NOT_FOUND" : err.code;
+    const code = (version === "v2" && err.code === "FORBIDDEN" ? "NOT_FOUND" : (err.detailCode ?? err.code)) as ApiErrorCode;
     const message = version === "v2" && err.code === "FORBIDDEN" ? "Resource not found" : err.message;
     return errorResponse(version, STATUS[version][err.code], code, message);
   }
@@ -111,6 +111,9 @@ export const V2_ERROR_CODES = [
   "METHOD_NOT_ALLOWED",
   "IDEMPOTENCY_KEY_IN_USE",
   "INTERNAL_ERROR",
+  "POLL_CLOSED",
+  "UNKNOWN_CHOICE",
+  "TOO_MANY_CHOICES",
 ] as const;
 
 export type V2ErrorCode = (typeof V2_ERROR_CODES)[number];

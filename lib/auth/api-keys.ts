@@ -75,7 +75,7 @@ export async function authenticateApiKey(db: Tx, header: string | null | undefin
       id: true,
       revoked_at: true,
       last_used_at: true,
-      user: { select: { id: true, chat_id: true, team_id: true, is_admin: true, deactivated_at: true } },
+      user: { select: { id: true, chat_id: true, team_id: true, is_admin: true, role: true, deactivated_at: true } },
     },
   });
   if (!row || row.revoked_at || row.user.deactivated_at) return null;
@@ -89,6 +89,7 @@ export async function authenticateApiKey(db: Tx, header: string | null | undefin
     userId: row.user.id,
     userChatId: row.user.chat_id,
     isAdmin: row.user.is_admin,
+    role: row.user.role,
     apiKeyId: row.id,
   };
   rememberApiKey(hash, actor, lastUsedAt, generation);

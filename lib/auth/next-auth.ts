@@ -3,9 +3,13 @@
  *
  * Providers:
  * - Credentials (email + password, argon2id hashes checked with `verifyPassword`) — always on.
+ * - One-time sign-in links (`link`: a `sign_in` token from `npm run team -- create`, redeemed once).
  * - GitHub, Google and one generic OIDC provider — each switched on when its env vars are set
- *   (see `.env.example`). An OAuth/OIDC sign-in is accepted only when its (verified) email matches
- *   an existing, active user; nobody is created on the fly.
+ *   (see `.env.example`). An OAuth/OIDC sign-in is accepted when its (verified) email matches an
+ *   existing, active user, or, when the email's domain is in `AUTH_ALLOWED_DOMAINS`, creates that
+ *   person as a member on first sign-in (lib/auth/oauth-users.ts).
+ * The JWT carries the user's `session_version`; lib/auth/session.ts ends sessions of an older
+ * version (deactivation, password reset).
  *
  * The secret comes from `AUTH_SECRET` (or `NEXTAUTH_SECRET`); when neither is set a random secret
  * is generated once into `$CHECKIN_DATA_DIR/auth-secret` so sessions survive restarts.
@@ -18,7 +22,9 @@ import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import type { OAuthConfig, Provider } from "next-auth/providers/index";
 import { safeRedirectUrl } from "@/lib/auth/callback-url";
+import { findOrCreateOAuthUser } from "@/lib/auth/oauth-users";
 import { verifyPassword } from "@/lib/auth/password";
+import { redeemToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { authSecret, defaultAuthTrustHost, type OAuthClient, oauthSettings } from "@/lib/env";
 
@@ -29,7 +35,7 @@ async function findActiveUserByEmail(email: string) {
   return db.user.findFirst({
     where: { email: { equals: email.trim(), mode: "insensitive" }, deactivated_at: null },
     orderBy: { id: "asc" },
-    select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true },
+    select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true, session_version: true },
   });
 }
 
@@ -75,6 +81,24 @@ export function enabledProviders(): Provider[] {
         return { id: String(user.id), email: user.email, name: user.realname, image: user.avatar_url };
       },
     }),
+    CredentialsProvider({
+      id: "link",
+      name: "One-time sign-in link",
+      credentials: { token: { label: "Token", type: "text" } },
+      async authorize(credentials) {
+        const token = credentials?.token ?? "";
+        try {
+          const { userId } = await db.$transaction((t) => redeemToken(t, "sign_in", token));
+          const user = await db.user.findUniqueOrThrow({
+            where: { id: userId },
+            select: { id: true, email: true, realname: true, avatar_url: true },
+          });
+          return { id: String(user.id), email: user.email, name: user.realname, image: user.avatar_url };
+        } catch {
+          return null;
+        }
+      },
+    }),
   ];
   const oauth = oauthSettings();
   if (oauth.github) providers.push(GitHubProvider(oauth.github));
@@ -108,26 +132,33 @@ export const authOptions: NextAuthOptions = {
       return safeRedirectUrl(url, baseUrl);
     },
     async signIn({ user, account, profile }) {
-      if (!account || account.provider === "credentials") return true;
+      if (!account || account.type === "credentials") return true;
       const email = user.email ?? (typeof profile?.email === "string" ? profile.email : null);
       if (!email) return false;
       if (account.provider === "google" && (profile as { email_verified?: boolean } | undefined)?.email_verified === false) return false;
-      const match = await findActiveUserByEmail(email);
+      const match =
+        (await findActiveUserByEmail(email)) ??
+        (await findOrCreateOAuthUser({ email, name: user.name ?? null, image: user.image ?? null }));
       return match ? true : "/sign-in?error=AccessDenied";
     },
     async jwt({ token, user, account }) {
       if (user && account) {
-        if (account.provider === "credentials") {
-          const row = await db.user.findUnique({ where: { id: Number(user.id) }, select: { id: true, team_id: true } });
+        if (account.type === "credentials") {
+          const row = await db.user.findUnique({
+            where: { id: Number(user.id) },
+            select: { id: true, team_id: true, session_version: true },
+          });
           if (row) {
             token.uid = row.id;
             token.tid = row.team_id;
+            token.sv = row.session_version;
           }
         } else if (user.email) {
           const row = await findActiveUserByEmail(user.email);
           if (row) {
             token.uid = row.id;
             token.tid = row.team_id;
+            token.sv = row.session_version;
             token.name = row.realname;
           }
         }
@@ -138,6 +169,7 @@ export const authOptions: NextAuthOptions = {
       if (typeof token.uid === "number" && typeof token.tid === "number") {
         session.userId = token.uid;
         session.teamId = token.tid;
+        session.sessionVersion = token.sv ?? 0;
       }
       return session;
     },
@@ -148,6 +180,7 @@ declare module "next-auth" {
   interface Session {
     userId?: number;
     teamId?: number;
+    sessionVersion?: number;
   }
 }
 
@@ -155,5 +188,6 @@ declare module "next-auth/jwt" {
   interface JWT {
     uid?: number;
     tid?: number;
+    sv?: number;
   }
 }

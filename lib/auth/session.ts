@@ -1,7 +1,7 @@
 /**
  * Dashboard session → Actor. Server components and server actions call `getActor()`; it maps the
- * next-auth session to the same `Actor` an API key resolves to (team-scoped, fresh admin flag,
- * deactivated users rejected) or redirects to /sign-in.
+ * next-auth session to the same `Actor` an API key resolves to (team-scoped, fresh role and admin
+ * flag, deactivated users and sessions of an older `session_version` rejected) or redirects to /sign-in.
  */
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
@@ -18,9 +18,10 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.userId || !session.teamId) return null;
   const user = await db.user.findFirst({
-    where: { id: session.userId, team_id: session.teamId, deactivated_at: null },
+    where: { id: session.userId, team_id: session.teamId, deactivated_at: null, session_version: session.sessionVersion ?? 0 },
     select: {
       id: true,
+      role: true,
       chat_id: true,
       team_id: true,
       is_admin: true,
@@ -36,6 +37,7 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
     userId: user.id,
     userChatId: user.chat_id,
     isAdmin: user.is_admin,
+    role: user.role,
     realname: user.realname,
     email: user.email,
     teamName: user.team.name,
@@ -47,6 +49,6 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
 export async function getActor(): Promise<Actor> {
   const user = await getSessionUser();
   if (!user) redirect("/sign-in");
-  const { teamId, userId, userChatId, isAdmin } = user;
-  return { teamId, userId, userChatId, isAdmin };
+  const { teamId, userId, userChatId, isAdmin, role } = user;
+  return { teamId, userId, userChatId, isAdmin, role };
 }

@@ -29,7 +29,7 @@ export type ChannelSummary = { id: number; chatId: string; name: string; topic: 
 export type FeedMessage = {
   id: number;
   ts: string;
-  kind: "report" | "poll" | "question" | "reminder" | "digest";
+  kind: "report" | "poll" | "question" | "reminder" | "poll_results" | "digest";
   channel: { chatId: string; name: string } | null;
   text: string;
   createdAt: Date;

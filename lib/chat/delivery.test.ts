@@ -74,7 +74,7 @@ describe("delivery to Slack", () => {
     await db.checkin.update({ where: { id: standup.id }, data: { next_run_at: new Date(Date.now() - 60_000) } });
     const run = await runDueOccurrences(new Date());
     expect(run.created.length).toBeGreaterThanOrEqual(1);
-    const dms = () => fake.messages.filter((m) => m.channel.startsWith("D") && m.text === standup.questions[0].text);
+    const dms = () => fake.messages.filter((m) => m.channel.startsWith("D") && m.text.includes(standup.questions[0].text));
     await fake.waitFor(() => dms().length === team.users.length, 20_000, "one DM per member");
     expect(new Set(dms().map((m) => m.channel))).toEqual(new Set(team.users.map((u) => fake.dmChannelOf(u.chat_id))));
     const blocks = JSON.stringify(dms()[0].blocks);
@@ -103,6 +103,8 @@ describe("delivery to Slack", () => {
     await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "edited answer" }] });
     await fake.waitFor(() => posted?.text.includes("edited answer") === true, 15_000, "chat.update");
     expect(fake.callsOf("chat.update").some((c) => c.args.ts === posted?.ts)).toBe(true);
+    expect(posted?.text.split("\n")[0]).toMatch(/posted an update for Daily \(edited\)$/);
+    expect(fake.messagesIn(channel).find((m) => m.text.includes("first 0") && m !== posted)).toBeUndefined();
     await waitForState(row.id, "delivered");
 
     await discardReport(author.actor, { reportId });

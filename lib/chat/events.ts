@@ -4,17 +4,14 @@
  * `deliver_webhook` job, all in the caller's transaction: a committed change always has its
  * events, a rolled-back one has none. Delivery (signing, retries) is lib/chat/webhooks.ts.
  *
+ * This module imports no serializer or domain module, so the domain may import it statically; the
+ * events whose `data` is a v2 resource (report, poll) are built in lib/chat/resource-events.ts.
+ *
  * Payload (Standard Webhooks): `{type, timestamp, data}` where `data` is the v2 resource
  * (e.g. the v2 report of spec §2.4 for `report.*`); `timestamp` is the event time (ISO 8601 UTC).
  */
 import { randomBytes } from "node:crypto";
-import { serializePollV2 } from "@/lib/api/v2/polls";
-import { serializeReportV2 } from "@/lib/api/v2/reports";
-import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
 import type { Tx } from "@/lib/db";
-import type { Actor } from "@/lib/domain/actor";
-import { getPoll } from "@/lib/domain/polls";
-import { loadReportView } from "@/lib/domain/report-writes";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Event types an endpoint may subscribe to. */
@@ -73,28 +70,89 @@ export async function enqueueDelivery(
   return { id: row.id, messageId: row.message_id };
 }
 
-/**
- * Emits `report.submitted|updated|deleted` with the v2 report (as it is after the change; for
- * `report.deleted` as it was just before removal, so call it before discarding).
- */
-export async function emitReportEvent(
-  tx: Tx,
-  type: "report.submitted" | "report.updated" | "report.deleted",
-  reportId: number,
-): Promise<number> {
-  const report = await tx.report.findUnique({ where: { id: reportId }, select: { team_id: true } });
-  if (!report) return 0;
-  const listening = await tx.webhookEndpoint.count({ where: { team_id: report.team_id, disabled_at: null, events: { has: type } } });
-  if (listening === 0) return 0;
-  return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
-}
+/** Occurrence event types: a run/broadcast opened, a standup run closed, a poll broadcast closed. */
+export type OccurrenceEventType = "occurrence.started" | "occurrence.closed" | "poll.closed";
 
-/** Emits `poll.created` with the v2 poll (questions included) as its creator sees it. */
-export async function emitPollCreated(tx: Tx, actor: Actor, pollId: number): Promise<number> {
-  const listening = await tx.webhookEndpoint.count({
-    where: { team_id: actor.teamId, disabled_at: null, events: { has: "poll.created" } },
-  });
+/**
+ * The `data` of occurrence events (a v2 extension, snake_case like every v2 resource): one run of a
+ * standup or one broadcast of a poll. Instants are ISO 8601 UTC; `date` is the local date in the
+ * checkin's timezone. `participation` is counted when the occurrence closes (null on
+ * `occurrence.started`): `expected` members (asked, not excused), `responded` (submitted a report /
+ * voted), `excused` (vacation or out of office), `missed` (standups: expected members recorded as
+ * missed at close; polls record no misses, so 0).
+ */
+export type OccurrenceEventData = {
+  id: number;
+  kind: "standup" | "poll";
+  standup_id: number | null;
+  poll_id: number | null;
+  date: string;
+  trigger: string;
+  scheduled_at: string;
+  started_at: string | null;
+  closes_at: string | null;
+  closed_at: string | null;
+  participation: { expected: number; responded: number; excused: number; missed: number } | null;
+};
+
+/**
+ * Emits an occurrence event for `occurrenceId` to the team's subscribed endpoints (same
+ * transaction). Reads nothing more than one count when no endpoint listens.
+ * @returns the number of deliveries enqueued.
+ */
+export async function emitOccurrenceEvent(
+  tx: Tx,
+  teamId: number,
+  type: OccurrenceEventType,
+  occurrenceId: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const listening = await tx.webhookEndpoint.count({ where: { team_id: teamId, disabled_at: null, events: { has: type } } });
   if (listening === 0) return 0;
-  const row = await getPoll(actor, pollId, { withQuestions: true }, tx);
-  return emitEvent(tx, actor.teamId, "poll.created", serializePollV2(row, new Set(INCLUDE_VALUES)));
+  const rows = await tx.$queryRaw<
+    Array<{
+      id: number;
+      kind: "standup" | "poll";
+      checkin_id: number;
+      date: string;
+      trigger: string;
+      scheduled_at: Date;
+      started_at: Date | null;
+      closes_at: Date | null;
+      closed_at: Date | null;
+      expected: number;
+      responded: number;
+      excused: number;
+      missed: number;
+    }>
+  >`
+    SELECT o.id, c.kind::text AS kind, o.checkin_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.trigger::text AS trigger,
+      o.scheduled_at, o.started_at, o.closes_at, o.closed_at,
+      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.excused IS NULL) AS expected,
+      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.excused IS NOT NULL) AS excused,
+      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.missed_at IS NOT NULL) AS missed,
+      CASE WHEN c.kind = 'poll'
+        THEN (SELECT count(DISTINCT v.user_id)::int FROM votes v WHERE v.occurrence_id = o.id)
+        ELSE (SELECT count(DISTINCT r.user_id)::int FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted')
+      END AS responded
+    FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
+    WHERE o.id = ${occurrenceId}`;
+  const o = rows[0];
+  if (!o) return 0;
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const data: OccurrenceEventData = {
+    id: o.id,
+    kind: o.kind,
+    standup_id: o.kind === "standup" ? o.checkin_id : null,
+    poll_id: o.kind === "poll" ? o.checkin_id : null,
+    date: o.date,
+    trigger: o.trigger,
+    scheduled_at: o.scheduled_at.toISOString(),
+    started_at: iso(o.started_at),
+    closes_at: iso(o.closes_at),
+    closed_at: iso(o.closed_at),
+    participation:
+      type === "occurrence.started" ? null : { expected: o.expected, responded: o.responded, excused: o.excused, missed: o.missed },
+  };
+  return emitEvent(tx, teamId, type, data, now);
 }

@@ -19,14 +19,18 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 /** The outbox row of a broadcast: its id and `ts` (the `chat_ts` updates and deletes refer to). */
 export type BroadcastRef = { id: number; ts: string; channel_id: number | null };
 
-/** Plain-text body of a report message. Anonymous reports never name their author. */
+/**
+ * Plain-text body of a report message. Anonymous reports never name their author; a report edited
+ * after its broadcast says "(edited)" in the first line (issue 10).
+ */
 export function renderReportText(input: {
   standupName: string;
   authorName: string | null;
   answers: Array<{ question: string; answer: string }>;
+  edited?: boolean;
 }): string {
   const who = input.authorName ?? "An anonymous member";
-  const head = `${who} posted an update for ${input.standupName}`;
+  const head = `${who} posted an update for ${input.standupName}${input.edited ? " (edited)" : ""}`;
   const blocks = input.answers.map((a) => `${a.question}\n${a.answer.trim() ? a.answer : "-"}`);
   return [head, ...blocks].join("\n\n");
 }
@@ -38,7 +42,7 @@ export function renderPollText(input: { pollName: string; question: string; choi
   return lines.join("\n");
 }
 
-async function reportText(tx: Tx, reportId: number) {
+async function reportText(tx: Tx, reportId: number, edited = false) {
   const report = await tx.report.findUniqueOrThrow({
     where: { id: reportId },
     select: {
@@ -59,6 +63,7 @@ async function reportText(tx: Tx, reportId: number) {
     standupName: report.checkin.name,
     authorName: reportAuthor(report, report.user.realname || report.user.username),
     answers,
+    edited,
   });
   return { report, text };
 }
@@ -96,14 +101,14 @@ export async function findReportBroadcast(tx: Tx, reportId: number): Promise<Bro
 }
 
 /**
- * Re-renders the broadcast of a report after its answers changed (same `ts`, delivery back to
- * pending so the platform message is edited). No-op when the report was never broadcast.
+ * Re-renders the broadcast of a report after its answers changed, marked "(edited)" (same `ts`,
+ * delivery back to pending so the platform message is edited). No-op when the report was never broadcast.
  * @returns the updated outbox row or null.
  */
 export async function updateReportBroadcast(tx: Tx, reportId: number): Promise<BroadcastRef | null> {
   const message = await findReportBroadcast(tx, reportId);
   if (!message) return null;
-  const { text } = await reportText(tx, reportId);
+  const { text } = await reportText(tx, reportId, true);
   await tx.chatMessage.update({ where: { id: message.id }, data: { text, delivery_state: "pending", delivery_attempts: 0 } });
   return message;
 }
@@ -211,6 +216,66 @@ export async function queueDirectQuestions(
     })),
   });
   return r.count;
+}
+
+/** A direct message to one member about one occurrence: its question or a reminder (issue 10). */
+export type DirectMessage = {
+  kind: "question" | "reminder";
+  teamId: number;
+  recipientId: number;
+  checkinId: number;
+  occurrenceId: number;
+  reportId: number | null;
+  text: string;
+};
+
+/**
+ * Queues direct messages (kind `question` or `reminder`, `recipient_id` set, no channel) in one
+ * statement (the delivery adapters add the answer button from the occurrence). Used by the asking and reminder passes
+ * (lib/domain/asking.ts, lib/domain/reminders.ts).
+ * @returns the number of messages queued.
+ */
+export async function queueDirectMessages(tx: Tx, messages: DirectMessage[], now: Date = new Date()): Promise<number> {
+  if (messages.length === 0) return 0;
+  const r = await tx.chatMessage.createMany({
+    data: messages.map((m) => ({
+      team_id: m.teamId,
+      ts: newChatTs(now),
+      kind: m.kind,
+      channel_id: null,
+      recipient_id: m.recipientId,
+      checkin_id: m.checkinId,
+      occurrence_id: m.occurrenceId,
+      report_id: m.reportId,
+      text: m.text,
+      created_at: now,
+    })),
+  });
+  return r.count;
+}
+
+/**
+ * Posts the results of a closed poll broadcast to its channel (kind `poll_results`).
+ * @returns the outbox row.
+ */
+export async function postPollResults(
+  tx: Tx,
+  input: { teamId: number; pollId: number; occurrenceId: number; channelId: number; text: string },
+  now: Date = new Date(),
+): Promise<BroadcastRef> {
+  return tx.chatMessage.create({
+    data: {
+      team_id: input.teamId,
+      ts: newChatTs(now),
+      kind: "poll_results",
+      channel_id: input.channelId,
+      checkin_id: input.pollId,
+      occurrence_id: input.occurrenceId,
+      text: input.text,
+      created_at: now,
+    },
+    select: { id: true, ts: true, channel_id: true },
+  });
 }
 
 /**

@@ -24,6 +24,23 @@ export async function usersAbsentOn(client: Tx, userIds: number[], date: Date): 
   return new Set(rows.map((a) => a.user_id));
 }
 
+/**
+ * Of `userIds`, the kind of absence (vacation / out_of_office) covering local date `date`
+ * ("YYYY-MM-DD") for those on leave that day: the members an occurrence excuses. One query.
+ */
+export async function absenceKindsOn(client: Tx, userIds: number[], date: string): Promise<Map<number, "vacation" | "out_of_office">> {
+  if (userIds.length === 0) return new Map();
+  const day = new Date(`${date}T00:00:00Z`);
+  const rows = await client.absence.findMany({
+    where: { user_id: { in: userIds }, start_date: { lte: day }, end_date: { gte: day } },
+    orderBy: { id: "asc" },
+    select: { user_id: true, kind: true },
+  });
+  const out = new Map<number, "vacation" | "out_of_office">();
+  for (const r of rows) if (!out.has(r.user_id)) out.set(r.user_id, r.kind);
+  return out;
+}
+
 export type AbsenceItem = {
   id: number;
   userId: number;
@@ -102,8 +119,9 @@ export async function listTeamMembers(actor: Actor, input: { today?: string } = 
 }
 
 /**
- * Adds a vacation / out-of-office range for a member of the team (admins only).
- * @throws ForbiddenError (not an admin), UserNotFoundError (not an active member of the team),
+ * Adds a vacation / out-of-office range for a member of the team (admins for anyone; every
+ * person for themselves).
+ * @throws ForbiddenError (not an admin and not oneself), UserNotFoundError (not an active member of the team),
  *   InvalidParameterError (bad dates, end before start, range over one year, note too long).
  */
 export async function addAbsence(
@@ -111,7 +129,7 @@ export async function addAbsence(
   input: { userId: number; kind: "vacation" | "out_of_office"; startDate: string; endDate: string; note?: string | null },
   tx: Tx = db,
 ): Promise<{ id: number }> {
-  if (!actor.isAdmin) throw new ForbiddenError("Only team admins can add absences");
+  if (!actor.isAdmin && input.userId !== actor.userId) throw new ForbiddenError("Only team admins can add absences of others");
   const start = parseDate(input.startDate, "start_date");
   const end = parseDate(input.endDate, "end_date");
   if (end < start) throw new InvalidParameterError("end_date must not be before start_date");
@@ -130,11 +148,12 @@ export async function addAbsence(
 }
 
 /**
- * Removes an absence of the team (admins only).
- * @throws ForbiddenError (not an admin), NotFoundError (no such absence in the team).
+ * Removes an absence of the team (admins: any; everyone else: their own).
+ * @throws NotFoundError (no such absence in the team, or another person's for a non-admin).
  */
 export async function removeAbsence(actor: Actor, input: { absenceId: number }, tx: Tx = db): Promise<void> {
-  if (!actor.isAdmin) throw new ForbiddenError("Only team admins can remove absences");
-  const r = await tx.absence.deleteMany({ where: { id: input.absenceId, team_id: actor.teamId } });
+  const r = await tx.absence.deleteMany({
+    where: { id: input.absenceId, team_id: actor.teamId, ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
+  });
   if (r.count === 0) throw new NotFoundError("Absence");
 }

@@ -6,13 +6,20 @@
  *
  * - Standups, `standupWhere(actor, { drafts, teamWide })`: kind standup; a standup's creator always
  *   sees it; anyone else sees it when it is active or paused, not confidential, and they are a
- *   member — or, with `teamWide` and a team-admin actor, without being a member. Drafts (creator
+ *   member — or, with `teamWide` and a team-admin actor, without being a member; with
+ *   `teamWide: "readers"` (the dashboard, issue 11 roles) admins AND managers see them so. Drafts (creator
  *   only) are included with `drafts`; archived standups never are. Default (no options): the v2
  *   rule; `{ drafts: true }`: the legacy standup list; `{ drafts: true, teamWide: true }`: the
  *   dashboard, single legacy standups and every standup edit.
  * - Polls, `pollWhere(actor, { participants })`: kind poll, active or paused, created by the actor
  *   (v2) — or, with `participants`, also polls the actor is a member of (legacy endpoints).
- * - Reports: `reportListWhere` (submitted reports of ACTIVE visible standups) and
+ * - Roles (issue 11): admin (everything in the team), manager (reads every non-confidential
+ *   standup's reports and participation in the dashboard; creates standups and polls), member.
+ *   `canManagePeople` (admins: people, roles, channels, others' keys, audit log) and
+ *   `readsTeamWide` (admins and managers) are the two role checks; the API's member rules are
+ *   unchanged for every role.
+ * - Reports: `reportListWhere` (submitted reports of ACTIVE visible standups; with
+ *   `{ teamWide: "readers" }` for admins and managers also every non-confidential standup's) and
  *   `reportReadWhere` (one submitted report: own standup, own report, or member of an active
  *   non-confidential standup).
  * - Channel messages: `channelMessageWhere` (messages about a confidential standup: creator only).
@@ -29,8 +36,34 @@
  */
 import type { Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Team roles (`users.role`; `users.is_admin` mirrors `role = admin` for the API's `is_admin`). */
+export const ROLES = ["admin", "manager", "member"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The actor's role (older actors without `role`: admin when `isAdmin`, else member). */
+export function roleOf(actor: Pick<Actor, "isAdmin" | "role">): Role {
+  return actor.role ?? (actor.isAdmin ? "admin" : "member");
+}
+
+/** Parses a role name. @throws InvalidParameterError for anything else. */
+export function parseRole(value: unknown): Role {
+  if (typeof value === "string" && (ROLES as readonly string[]).includes(value)) return value as Role;
+  throw new InvalidParameterError("role must be admin, manager or member");
+}
+
+/** True for admins: invite, change roles, deactivate, manage channels and other people's keys, read the audit log. */
+export function canManagePeople(actor: Pick<Actor, "isAdmin" | "role">): boolean {
+  return roleOf(actor) === "admin";
+}
+
+/** True for admins and managers: read every non-confidential standup of the team in the dashboard. */
+export function readsTeamWide(actor: Pick<Actor, "isAdmin" | "role">): boolean {
+  const role = roleOf(actor);
+  return role === "admin" || role === "manager";
+}
 
 /** The states anyone but the creator can see (spec §3). */
 export const VISIBLE_STATES = ["active", "paused"] as const;
@@ -42,14 +75,23 @@ export type CheckinKind = "standup" | "poll";
 export type StandupScope = {
   /** Include drafts (their creator only). Default false. */
   drafts?: boolean;
-  /** For team admins: every non-confidential standup of the team, member or not. Default false. */
-  teamWide?: boolean;
+  /**
+   * `true`: for team admins, every non-confidential standup of the team, member or not (the v1
+   * `admin` flag, single v1 standups, edits). `"readers"`: the same for admins and managers (the
+   * dashboard's reads). Default false.
+   */
+  teamWide?: boolean | "readers";
 };
+
+/** True when `scope.teamWide` lets this actor see non-confidential standups they are not in. */
+function seesTeamWide(actor: Actor, teamWide: StandupScope["teamWide"]): boolean {
+  return teamWide === "readers" ? readsTeamWide(actor) : Boolean(teamWide) && actor.isAdmin;
+}
 
 /** Standups (kind standup) the actor can see; see the module comment. */
 export function standupWhere(actor: Actor, scope: StandupScope = {}): Prisma.CheckinWhereInput {
   const others: Prisma.CheckinWhereInput = { state: { in: [...VISIBLE_STATES] }, is_confidential: false };
-  if (!(scope.teamWide && actor.isAdmin)) others.members = { some: { user_id: actor.userId } };
+  if (!seesTeamWide(actor, scope.teamWide)) others.members = { some: { user_id: actor.userId } };
   return {
     team_id: actor.teamId,
     kind: "standup",
@@ -68,6 +110,21 @@ export function pollWhere(actor: Actor, opts: { participants?: boolean } = {}): 
 /** The v2 rule of either kind: `standupWhere` for standups, `pollWhere` (creator) for polls. */
 export function checkinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhereInput {
   return kind === "poll" ? pollWhere(actor) : standupWhere(actor);
+}
+
+/**
+ * Reports that lists show: submitted reports of active standups the actor can see. With
+ * `{ teamWide: "readers" }` (the dashboard), admins and managers also see the submitted reports of
+ * every active or paused non-confidential standup of the team.
+ */
+export function reportListWhere(actor: Actor, opts: { teamWide?: "readers" } = {}): Prisma.ReportWhereInput {
+  const base: Prisma.ReportWhereInput = { team_id: actor.teamId, status: "submitted", submitted_at: { not: null } };
+  const own: Prisma.ReportWhereInput = { checkin: { AND: [standupWhere(actor), { state: "active" }] } };
+  if (!seesTeamWide(actor, opts.teamWide)) return { ...base, ...own };
+  return {
+    ...base,
+    OR: [own, { checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] }, is_confidential: false } }],
+  };
 }
 
 /** `standupWhere(actor)` (the v2 scope) as SQL over the checkins alias `c`. */
@@ -90,16 +147,6 @@ export function pollSql(actor: Actor, c: string, opts: { participants?: boolean 
 /** `checkinWhere(actor, kind)` as SQL over the checkins alias `c`. */
 export function checkinSql(actor: Actor, kind: CheckinKind, c: string): Prisma.Sql {
   return kind === "poll" ? pollSql(actor, c) : standupSql(actor, c);
-}
-
-/** Reports that lists show: submitted reports of active standups the actor can see. */
-export function reportListWhere(actor: Actor): Prisma.ReportWhereInput {
-  return {
-    team_id: actor.teamId,
-    status: "submitted",
-    submitted_at: { not: null },
-    checkin: { AND: [standupWhere(actor), { state: "active" }] },
-  };
 }
 
 /**

@@ -9,6 +9,8 @@ export type Actor = {
   /** Chat-platform-style user id, e.g. U0123ABCD (v2 places). */
   userChatId: string;
   isAdmin: boolean;
+  /** Team role (admin | manager | member); absent in older callers: then `isAdmin` decides admin/member. */
+  role?: "admin" | "manager" | "member";
   /** Set when the caller authenticated with an API key. */
   apiKeyId?: number;
 };

@@ -5,8 +5,9 @@
  */
 import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { db, type Tx } from "@/lib/db";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { recordAudit } from "@/lib/domain/audit";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 
 export type ApiKeyListItem = {
@@ -70,12 +71,23 @@ export async function createApiKeyForActor(
  * Revokes a key: the caller's own, or any key of the team for admins. Idempotent.
  * @throws NotFoundError when the key is not the caller's to manage.
  */
-export async function revokeApiKey(actor: Actor, input: { id: number }, tx: Tx = db): Promise<void> {
-  const result = await tx.apiKey.updateMany({
-    where: { id: input.id, team_id: actor.teamId, ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
-    data: { revoked_at: new Date() },
+export async function revokeApiKey(actor: Actor, input: { id: number }, tx?: Tx): Promise<void> {
+  await inTransaction(tx, async (t) => {
+    const key = await t.apiKey.findFirst({
+      where: { id: input.id, team_id: actor.teamId, ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
+      select: { id: true, user_id: true, prefix: true, revoked_at: true },
+    });
+    if (!key) throw new NotFoundError("API key");
+    if (key.revoked_at) return; // keep the first revocation time when revoking twice
+    await t.apiKey.update({ where: { id: key.id }, data: { revoked_at: new Date() } });
+    // Other instances hear of it through the api_keys trigger's NOTIFY; this one forgets it now.
+    invalidateApiKeys(`key:${key.id}`);
+    await recordAudit(t, {
+      teamId: actor.teamId,
+      actorId: actor.userId,
+      action: "api_key.revoke",
+      target: `api_key:${key.id}`,
+      details: { prefix: key.prefix, owner: `user:${key.user_id}` },
+    });
   });
-  if (result.count === 0) throw new NotFoundError("API key");
-  // Other instances hear of it through the api_keys trigger's NOTIFY; this one forgets it now.
-  invalidateApiKeys(`key:${input.id}`);
 }

@@ -13,6 +13,7 @@ import { startWorker } from "@/lib/jobs/worker";
 import { MEETING_AND_REVIEW_ANSWERS } from "@/tests/categorize-answers";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fakes/openai";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 const ANSWERS = MEETING_AND_REVIEW_ANSWERS;
 
@@ -21,6 +22,8 @@ let fake: FakeOpenAi;
 let llm: LlmConfig;
 
 beforeAll(async () => {
+  // Its own database: this file runs a job worker (see tests/isolated-db.ts).
+  await useIsolatedDatabase("categorize");
   team = await createTestTeam({ members: 6 });
   fake = await startFakeOpenAi();
   llm = { baseUrl: fake.baseUrl, apiKey: "test-key", model: "fake-model", timeoutMs: 2000 };

@@ -17,5 +17,22 @@ export const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as con
 /** The same names in calendar order, Monday first (how forms and the API list them). */
 export const DAY_NAMES = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 
+/**
+ * Bounds of a standup's asking settings (lib/domain/standup-config.ts `parseAskingSettings`, the
+ * standup form): reminders 0..5, minutes before a reminder 1..1440, response window 1..10080
+ * minutes (a week), late answers 0..30 days, wait after the scheduled time 0..1440 minutes.
+ */
+export const ASKING_LIMITS = {
+  maxReminders: 5,
+  maxReminderAfterMinutes: 1440,
+  maxResponseWindowMinutes: 10_080,
+  maxLateAnswerDays: 30,
+  maxWaitTime: 1440,
+} as const;
+
 /** Monday to Friday: the default schedule of a new standup. */
 export const WORK_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"] as const;
+
+/** Length bounds of a password a person chooses (characters): checked by `checkNewPassword`, mirrored by the forms. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;

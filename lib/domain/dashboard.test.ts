@@ -76,9 +76,12 @@ describe("absences", () => {
     expect(listed?.absences).toEqual([
       { id, userId: member.id, kind: "vacation", startDate: today(), endDate: addDaysIso(today(), 3), note: "Beach" },
     ]);
+    // issue 11: everyone enters their own vacations, only admins those of others
     await expect(
-      addAbsence(member.actor, { userId: member.id, kind: "vacation", startDate: today(), endDate: today() }),
+      addAbsence(member.actor, { userId: admin.id, kind: "vacation", startDate: today(), endDate: today() }),
     ).rejects.toBeInstanceOf(ForbiddenError);
+    const own = await addAbsence(member.actor, { userId: member.id, kind: "out_of_office", startDate: today(), endDate: today() });
+    await expect(removeAbsence(admin.actor, { absenceId: own.id })).resolves.toBeUndefined();
     await expect(
       addAbsence(admin.actor, { userId: member.id, kind: "vacation", startDate: today(), endDate: addDaysIso(today(), -1) }),
     ).rejects.toThrow(/before/);

@@ -23,11 +23,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Standups the dashboard shows to the actor: the ones they take part in or created, and for team
- * admins every standup of the team (drafts and confidential ones only for their creator; archived
+ * admins and managers every standup of the team (drafts and confidential ones only for their creator; archived
  * never) — the rule of `getStandupSettings` (lib/domain/access.ts `standupWhere` with drafts and teamWide).
  */
 export function dashboardStandupWhere(actor: Actor): Prisma.CheckinWhereInput {
-  return standupWhere(actor, { drafts: true, teamWide: true });
+  return standupWhere(actor, { drafts: true, teamWide: "readers" });
 }
 
 export type OccurrenceParticipation = {
@@ -250,6 +250,11 @@ export async function getOverview(actor: Actor, input: { timezone: string }, tx:
   };
 }
 
+/** True when an occurrence closing at `closesAt` (null: open) still takes answers at `now`, late ones included. */
+function isOpenForAnswers(closesAt: Date | null, lateAnswerDays: number, now: Date): boolean {
+  return closesAt === null || closesAt.getTime() + Math.max(0, lateAnswerDays) * 86_400_000 > now.getTime();
+}
+
 export type MyCheckin = {
   standupId: number;
   name: string;
@@ -262,6 +267,12 @@ export type MyCheckin = {
   /** True when a run is scheduled today (local) or the caller has a pending report. */
   dueToday: boolean;
   hasPendingReport: boolean;
+  /**
+   * The caller's open pending occurrences (unanswered, window or late-answer period not over),
+   * oldest first — the order answers complete them in (lib/domain/occurrence-resolution.ts);
+   * `date` is the local date "YYYY-MM-DD".
+   */
+  pendingOccurrences: Array<{ occurrenceId: number; date: string }>;
   questions: Array<{ id: number; text: string; answerType: string; choices: string[] }>;
   /** The caller's submitted report of today's occurrence, if any. */
   todayReport: { id: number; submittedAt: Date; answers: Array<{ questionId: number; text: string }> } | null;
@@ -283,6 +294,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       time: true,
       days: true,
       is_anonymous: true,
+      late_answer_days: true,
       questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
       reports: {
         where: {
@@ -295,14 +307,15 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
           id: true,
           status: true,
           submitted_at: true,
-          occurrence: { select: { date: true } },
+          occurrence: { select: { id: true, date: true, closes_at: true } },
           answers: { select: { question_id: true, text: true } },
         },
       },
     },
   });
+  const now = new Date();
   return standups.map((s) => {
-    const today = localDateOf(new Date(), s.timezone);
+    const today = localDateOf(now, s.timezone);
     const weekday = new Date(`${today}T00:00:00Z`).toLocaleDateString("en-US", { weekday: "short", timeZone: "UTC" });
     const ofToday = s.reports.filter((r) => r.occurrence && r.occurrence.date.toISOString().slice(0, 10) === today);
     const submitted = ofToday.find((r) => r.status === "submitted" && r.submitted_at);
@@ -317,6 +330,13 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       today,
       dueToday: s.days.includes(weekday) || pending,
       hasPendingReport: pending,
+      pendingOccurrences: s.reports
+        .flatMap((r) =>
+          r.status === "pending" && r.occurrence && isOpenForAnswers(r.occurrence.closes_at, s.late_answer_days, now)
+            ? [{ occurrenceId: r.occurrence.id, date: r.occurrence.date.toISOString().slice(0, 10) }]
+            : [],
+        )
+        .sort((a, b) => a.date.localeCompare(b.date) || a.occurrenceId - b.occurrenceId),
       questions: s.questions.map((q) => ({ id: q.id, text: q.text, answerType: q.answer_type, choices: q.choices })),
       todayReport: submitted
         ? {

@@ -12,9 +12,14 @@ export type DomainErrorCode =
   | "CONFLICT";
 
 export class DomainError extends Error {
+  /**
+   * @param detailCode a more precise public code for the same status (e.g. `POLL_CLOSED` for a
+   *   CONFLICT); v2 bodies carry it instead of `code`.
+   */
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    readonly detailCode?: string,
   ) {
     super(message);
     this.name = "DomainError";
@@ -56,7 +61,14 @@ export class ForbiddenError extends DomainError {
 
 /** The operation cannot be done on this resource (e.g. duplicating a confidential standup). */
 export class UnprocessableError extends DomainError {
-  constructor(message: string) {
-    super("UNPROCESSABLE", message);
+  constructor(message: string, detailCode?: string) {
+    super("UNPROCESSABLE", message, detailCode);
+  }
+}
+
+/** The change conflicts with the current state (e.g. voting on a closed poll: `POLL_CLOSED`; an e-mail already in the team). */
+export class ConflictError extends DomainError {
+  constructor(message: string, detailCode?: string) {
+    super("CONFLICT", message, detailCode);
   }
 }

@@ -9,11 +9,13 @@
  * instant (`scheduledAt`, `closesAt`, `now`) is UTC. All functions run inside the caller's
  * transaction (`tx`).
  */
-import { queueDirectQuestions } from "@/lib/chat/outbox";
+import { emitOccurrenceEvent } from "@/lib/chat/events";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { usersAbsentOn } from "@/lib/domain/absences";
+import { absenceKindsOn } from "@/lib/domain/absences";
 import { editableStandup } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { askDueBatch } from "@/lib/domain/asking";
+import { askingScheduleOf, askingScheduleSelect, windowEnd } from "@/lib/domain/asking-times";
 import { InvalidParameterError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserEmails, resolveUserIds, type UserRef } from "@/lib/domain/members";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
@@ -21,8 +23,8 @@ import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 /** A checkin as occurrences need it: its id and team. */
 export type CheckinRef = { id: number; team_id: number };
 
-/** How an occurrence came to be (the `OccurrenceTrigger` enum). */
-export type OccurrenceTrigger = "schedule" | "manual";
+/** How an occurrence came to be (the `OccurrenceTrigger` enum; `adhoc`: see lib/domain/occurrence-resolution.ts). */
+export type OccurrenceTrigger = "schedule" | "manual" | "adhoc";
 
 /** UTC midnight of a local date, the way `occurrences.date` stores it. */
 function dayOf(date: string): Date {
@@ -32,9 +34,10 @@ function dayOf(date: string): Date {
 /**
  * Returns the occurrence of `checkin` on local `date`, creating it when missing — race-safe with
  * every other path opening the same day (INSERT … ON CONFLICT (checkin_id, date) DO NOTHING).
- * An existing occurrence that never started gets `started_at = now`. Creates no member rows
- * (see `askMembers`).
- * @param opts.scheduledAt UTC instant the run was due; `closesAt` (polls) when voting closes.
+ * An existing occurrence that never started gets `started_at = now`; a scheduled or manual opening
+ * of a day that only had an ad-hoc occurrence turns it into that run; a later `closesAt` extends
+ * the window (and reopens it). Creates no member rows (see `recordMembers`, `askMembers`).
+ * @param opts.scheduledAt UTC instant the run was due; `closesAt` when the response window ends.
  * @returns its id and whether this call created it.
  */
 export async function openOccurrence(
@@ -49,13 +52,54 @@ export async function openOccurrence(
     VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduledAt}, ${now}, ${closesAt}, ${trigger}::"OccurrenceTrigger", ${now})
     ON CONFLICT (checkin_id, date) DO NOTHING
     RETURNING id`;
-  if (inserted.length) return { id: inserted[0].id, created: true };
+  if (inserted.length) {
+    await emitOccurrenceEvent(tx, checkin.team_id, "occurrence.started", inserted[0].id, now);
+    return { id: inserted[0].id, created: true };
+  }
   const existing = await tx.occurrence.findUniqueOrThrow({
     where: { checkin_id_date: { checkin_id: checkin.id, date: dayOf(date) } },
     select: { id: true, started_at: true },
   });
-  if (!existing.started_at) await tx.occurrence.update({ where: { id: existing.id }, data: { started_at: now } });
+  await tx.$executeRaw`
+    UPDATE occurrences SET started_at = COALESCE(started_at, ${now}),
+      trigger = CASE WHEN trigger = 'adhoc' AND ${trigger} <> 'adhoc' THEN ${trigger}::"OccurrenceTrigger" ELSE trigger END,
+      closes_at = CASE WHEN ${closesAt}::timestamptz IS NULL THEN closes_at ELSE GREATEST(closes_at, ${closesAt}::timestamptz) END,
+      closed_at = CASE WHEN ${closesAt}::timestamptz > ${now} THEN NULL ELSE closed_at END
+    WHERE id = ${existing.id}`;
   return { id: existing.id, created: false };
+}
+
+/**
+ * Records members in an occurrence's snapshot with the instant each is due to be asked (`dueAt`,
+ * UTC); members with an absence covering the date are `excused` (vacation / out_of_office) and are
+ * never asked, unless `absentToo`. Members already recorded keep their row (a missing `due_at` is
+ * filled in). One statement.
+ */
+export async function recordMembers(
+  tx: Tx,
+  input: {
+    checkin: CheckinRef;
+    occurrence: { id: number; date: string };
+    members: Array<{ userId: number; dueAt: Date }>;
+    absentToo?: boolean;
+  },
+): Promise<void> {
+  const { checkin, occurrence, members } = input;
+  if (members.length === 0) return;
+  const absences = input.absentToo
+    ? new Map<number, string>()
+    : await absenceKindsOn(
+        tx,
+        members.map((m) => m.userId),
+        occurrence.date,
+      );
+  await tx.$executeRaw`
+    INSERT INTO occurrence_members (occurrence_id, user_id, team_id, due_at, excused)
+    SELECT ${occurrence.id}, u.user_id, ${checkin.team_id}, u.due_at, u.excused::"ExcuseReason"
+    FROM unnest(${members.map((m) => m.userId)}::int[], ${members.map((m) => m.dueAt)}::timestamptz[],
+                ${members.map((m) => absences.get(m.userId) ?? null)}::text[]) AS u(user_id, due_at, excused)
+    ON CONFLICT (occurrence_id, user_id) DO UPDATE
+      SET due_at = COALESCE(occurrence_members.due_at, EXCLUDED.due_at), excused = COALESCE(occurrence_members.excused, EXCLUDED.excused)`;
 }
 
 /** Numeric ids of a checkin's members whose accounts are active, ascending. */
@@ -78,85 +122,46 @@ export type AskMembersInput = {
   /** Ask users even when an absence covers the date (explicit targets of a manual start). Default false. */
   absentToo?: boolean;
   /**
-   * true (default): each asked member of a standup gets a pending report (unless they already have
-   * a pending or submitted one for this occurrence; submitted means they are not asked again), and
-   * every asked member gets one direct question (the first question's text) through the outbox.
-   * false: only the snapshot is recorded (a poll broadcast to a channel, a late report).
+   * true (default): ask them now through the asking pass (lib/domain/asking.ts `askDueBatch`: a
+   * pending report per standup member who has none, one direct question naming the standup with
+   * the link to the answer form); members who have not answered yet are asked again.
+   * false: only the snapshot is recorded (a poll broadcast to a channel).
    */
   question?: boolean;
 };
 
 /**
- * Records `userIds` in an occurrence's member snapshot — members with an absence (vacation or
- * out-of-office) covering the date are recorded with `asked_at` null and not asked, unless
- * `absentToo` — and, with `question`, asks them (see `AskMembersInput.question`). Users already
- * in the snapshot keep their row; with `question` their `asked_at` becomes `now`.
- * @returns the ids of the users asked (with `question`: who got a direct question).
+ * Records `userIds` in an occurrence's member snapshot due `now` (`recordMembers`; members on leave
+ * that day are excused unless `absentToo`) and, with `question`, asks them at once.
+ * @returns the ids of the users asked (with `question`: who got a direct question), ascending.
  */
 export async function askMembers(tx: Tx, input: AskMembersInput): Promise<number[]> {
   const { checkin, occurrence, userIds, now } = input;
   if (userIds.length === 0) return [];
-  const absent = input.absentToo ? new Set<number>() : await usersAbsentOn(tx, userIds, dayOf(occurrence.date));
-  const asked = userIds.filter((u) => !absent.has(u));
-  const recorded = await tx.occurrenceMember.createMany({
-    data: userIds.map((user_id) => ({
-      occurrence_id: occurrence.id,
-      user_id,
-      team_id: checkin.team_id,
-      asked_at: absent.has(user_id) ? null : now,
-    })),
-    skipDuplicates: true,
-  });
-  if (input.question === false || asked.length === 0) return asked;
-  if (recorded.count < userIds.length) {
-    await tx.occurrenceMember.updateMany({ where: { occurrence_id: occurrence.id, user_id: { in: asked } }, data: { asked_at: now } });
-  }
-
-  const full = await tx.checkin.findUniqueOrThrow({
-    where: { id: checkin.id },
-    select: {
-      kind: true,
-      name: true,
-      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], take: 1, select: { text: true } },
-    },
-  });
-  let toAsk = asked;
-  const reportByUser = new Map<number, number>();
-  if (full.kind === "standup") {
-    const existing = await tx.report.findMany({
-      where: { occurrence_id: occurrence.id, user_id: { in: asked }, status: { in: ["pending", "submitted"] } },
-      select: { id: true, user_id: true, status: true },
+  await recordMembers(tx, { checkin, occurrence, members: userIds.map((userId) => ({ userId, dueAt: now })), absentToo: input.absentToo });
+  if (input.question === false) {
+    const rows = await tx.occurrenceMember.findMany({
+      where: { occurrence_id: occurrence.id, user_id: { in: userIds }, excused: null },
+      select: { user_id: true },
     });
-    const answered = new Set(existing.filter((r) => r.status === "submitted").map((r) => r.user_id));
-    for (const r of existing) if (r.status === "pending") reportByUser.set(r.user_id, r.id);
-    toAsk = asked.filter((u) => !answered.has(u));
-    const needReport = toAsk.filter((u) => !reportByUser.has(u));
-    if (needReport.length) {
-      const created = await tx.report.createManyAndReturn({
-        data: needReport.map((user_id) => ({
-          team_id: checkin.team_id,
-          checkin_id: checkin.id,
-          occurrence_id: occurrence.id,
-          user_id,
-          status: "pending" as const,
-        })),
-        select: { id: true, user_id: true },
-      });
-      for (const r of created) reportByUser.set(r.user_id, r.id);
-    }
+    return rows.map((r) => r.user_id).sort((x, y) => x - y);
   }
-  await queueDirectQuestions(
-    tx,
-    {
-      teamId: checkin.team_id,
-      checkinId: checkin.id,
-      occurrenceId: occurrence.id,
-      text: full.questions[0]?.text ?? full.name,
-      to: toAsk.map((userId) => ({ userId, reportId: reportByUser.get(userId) ?? null })),
-    },
-    now,
+  // Ask (again) whoever has not answered yet; explicit targets are asked even when excused.
+  await tx.$executeRaw`
+    UPDATE occurrence_members om SET asked_at = NULL, due_at = ${now}, missed_at = NULL,
+      excused = CASE WHEN ${input.absentToo === true} THEN NULL ELSE om.excused END
+    WHERE om.occurrence_id = ${occurrence.id} AND om.user_id = ANY(${userIds}::int[])
+      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = om.occurrence_id AND r.user_id = om.user_id AND r.status = 'submitted')`;
+  const asked = await askDueBatch(tx, now, { occurrenceIds: [occurrence.id] });
+  const answered = new Set(
+    (await tx.report.findMany({ where: { occurrence_id: occurrence.id, status: "submitted" }, select: { user_id: true } })).map(
+      (r) => r.user_id,
+    ),
   );
-  return toAsk;
+  return asked
+    .map((r) => r.userId)
+    .filter((u) => !answered.has(u))
+    .sort((x, y) => x - y);
 }
 
 /** Who a manual start asks; both empty → every member. */
@@ -197,7 +202,9 @@ export async function startStandup(
       targetIds = [...ids].sort((a, b) => a - b);
     }
     const date = localDateOf(now, isValidTimezone(standup.timezone) ? standup.timezone : "UTC");
-    const occurrence = await openOccurrence(tx, standup, { date, scheduledAt: now, trigger: "manual", now });
+    const schedule = await tx.checkin.findUniqueOrThrow({ where: { id }, select: askingScheduleSelect });
+    const closesAt = windowEnd(askingScheduleOf(schedule), now, null);
+    const occurrence = await openOccurrence(tx, standup, { date, scheduledAt: now, trigger: "manual", closesAt, now });
     const asked = await askMembers(tx, {
       checkin: standup,
       occurrence: { id: occurrence.id, date },

@@ -130,6 +130,7 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
     WITH occ AS MATERIALIZED (
       SELECT o.id, o.checkin_id, o.date FROM occurrences o
       WHERE ${Prisma.join(opts.where, " AND ")}
+        AND (o.trigger <> 'adhoc' OR EXISTS (SELECT 1 FROM reports ar WHERE ar.occurrence_id = o.id AND ar.status = 'submitted'))
       ORDER BY o.date ${direction}, o.id ${direction}
       ${limit}
     ),

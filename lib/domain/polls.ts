@@ -164,7 +164,7 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       now,
     );
     // Loaded on use: lib/chat/events renders the v2 poll, whose serializer imports this module.
-    await (await import("@/lib/chat/events")).emitPollCreated(t, actor, poll.id);
+    await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
     return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
   };
   return inTransaction(tx, run);

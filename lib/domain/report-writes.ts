@@ -3,12 +3,9 @@
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
  * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
  *
- * Occurrence rule: a submission belongs to the standup's occurrence of the current local date in
- * the standup's timezone. When the scheduler already created it, the caller's pending report of
- * that occurrence is completed; otherwise the occurrence is opened on the spot (`openOccurrence`,
- * trigger `manual`, member snapshot = the standup's active members through `askMembers`, nobody
- * asked) and a new report is made. A member who submits
- * without being in the occurrence's snapshot (added to the standup later that day) is added to it.
+ * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
+ * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
+ * that expects nobody else.
  */
 import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
@@ -16,9 +13,8 @@ import { lockOwnSubmittedReport } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { activeMemberIds, askMembers, openOccurrence } from "@/lib/domain/occurrences";
+import { resolvableStandupSelect, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
 import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
-import { instantAtLocal, isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
@@ -73,36 +69,6 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 }
 
 /**
- * Today's occurrence (local date in the standup's timezone) of a standup, opened when missing with
- * the scheduled instant of today's slot and a snapshot of the active members (nobody is asked).
- */
-async function openTodaysOccurrence(
-  tx: Tx,
-  standup: { id: number; team_id: number; time: string; timezone: string },
-  now: Date,
-): Promise<{ id: number; date: string }> {
-  const timezone = isValidTimezone(standup.timezone) ? standup.timezone : "UTC";
-  const date = localDateOf(now, timezone);
-  let scheduledAt = now;
-  try {
-    scheduledAt = instantAtLocal(date, standup.time, timezone);
-  } catch {
-    // keep `now` for a stored schedule that cannot be resolved
-  }
-  const occurrence = await openOccurrence(tx, standup, { date, scheduledAt, trigger: "manual", now });
-  if (occurrence.created) {
-    await askMembers(tx, {
-      checkin: standup,
-      occurrence: { id: occurrence.id, date },
-      userIds: await activeMemberIds(tx, standup.id),
-      now,
-      question: false,
-    });
-  }
-  return { id: occurrence.id, date };
-}
-
-/**
  * Submits the actor's report to an active standup and broadcasts it to the standup's channel.
  * @returns ids, submission time (UTC) and the broadcast's `chatTs`.
  * @throws NotFoundError when the standup is missing, of another team, a poll, not active (paused,
@@ -117,11 +83,8 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     const standup = await t.checkin.findFirst({
       where: { id: input.standupId, team_id: actor.teamId, kind: "standup", state: "active" },
       select: {
-        id: true,
-        team_id: true,
+        ...resolvableStandupSelect,
         owner_id: true,
-        time: true,
-        timezone: true,
         is_anonymous: true,
         questions: { where: { archived_at: null }, select: { id: true } },
         members: { where: { user_id: actor.userId }, select: { user_id: true } },
@@ -134,18 +97,13 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     const questionIds = new Set(standup.questions.map((q) => q.id));
     checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
 
-    const occurrence = await openTodaysOccurrence(t, standup, now);
-    // A member added to the standup after the run started joins the snapshot as asked.
-    await askMembers(t, { checkin: standup, occurrence, userIds: [actor.userId], now, absentToo: true, question: false });
+    const author = await t.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, timezone: true } });
+    const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
 
     const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
-    const pending = await t.$queryRaw<Array<{ id: number }>>`
-      SELECT id FROM reports
-      WHERE occurrence_id = ${occurrence.id} AND user_id = ${actor.userId} AND status = 'pending'
-      ORDER BY id LIMIT 1 FOR UPDATE`;
     let reportId: number;
-    if (pending.length) {
-      reportId = pending[0].id;
+    if (occurrence.pendingReportId !== null) {
+      reportId = occurrence.pendingReportId;
       await t.$executeRaw`
         UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
           anonymous_requested = ${input.isAnonymous === true}, is_anonymous = ${isAnonymous}, updated_at = ${now}
@@ -155,7 +113,7 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
         data: {
           team_id: actor.teamId,
           checkin_id: standup.id,
-          occurrence_id: occurrence.id,
+          occurrence_id: occurrence.occurrenceId,
           user_id: actor.userId,
           status: "submitted",
           anonymous_requested: input.isAnonymous === true,
@@ -170,11 +128,11 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
     await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
     const message = await broadcastReport(t, reportId, now);
     // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
-    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.submitted", reportId);
+    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
     return {
       reportId,
       standupId: standup.id,
-      occurrenceId: occurrence.id,
+      occurrenceId: occurrence.occurrenceId,
       submittedAt: now,
       chatTs: message?.ts ?? null,
       channelId: message?.channel_id ?? null,
@@ -209,7 +167,7 @@ export async function updateReportAnswers(
     await upsertAnswers(t, actor.teamId, report.id, input.answers, now);
     await t.report.update({ where: { id: report.id }, data: { updated_at: now } });
     const message = await updateReportBroadcast(t, report.id);
-    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.updated", report.id);
+    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.updated", report.id);
     return { reportId: report.id, chatTs: message?.ts ?? null };
   });
 }
@@ -224,7 +182,7 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
-    await (await import("@/lib/chat/events")).emitReportEvent(t, "report.deleted", report.id);
+    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.deleted", report.id);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };

@@ -86,6 +86,8 @@ export type ReportListFilters = {
   /** Page size; `limit + 1` rows are fetched so the caller can tell whether more exist. */
   limit: number;
   withAnswers: boolean;
+  /** `"readers"` (the dashboard): admins and managers also see every non-confidential standup's reports (lib/domain/access.ts `reportListWhere`). */
+  teamWide?: "readers";
   /** Dashboard only (not an API filter): reports with an answer matching this full-text query. */
   search?: string;
 };
@@ -95,7 +97,10 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
-  const and: Prisma.ReportWhereInput[] = [reportListWhere(actor), { submitted_at: { gte: filters.since, lt: filters.until } }];
+  const and: Prisma.ReportWhereInput[] = [
+    reportListWhere(actor, { teamWide: filters.teamWide }),
+    { submitted_at: { gte: filters.since, lt: filters.until } },
+  ];
   if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
   if (filters.userChatId !== undefined) {
     and.push({ user: { chat_id: filters.userChatId } });

@@ -15,7 +15,6 @@
  *   the earlier of the two instants, once.
  */
 import { TZDate, tzOffset } from "@date-fns/tz";
-import { db as defaultDb, type Tx } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 
@@ -144,40 +143,4 @@ function assertTimezone(tz: string): void {
 
 function pad2(n: number): string {
   return String(n).padStart(2, "0");
-}
-
-/**
- * Recomputes `next_run_at` of one checkin after its schedule, state or recurrence changed (writers
- * call this in the same transaction as their change when they pass their transaction client).
- * Active checkins get the next slot after `now`; other states get null; a one-shot poll
- * (recurrence.type "once") that already ran gets null. Writers of a poll that must broadcast
- * immediately set `next_run_at = now` themselves instead.
- * @returns the new next_run_at (UTC) or null.
- * @throws Prisma's not-found error when the checkin does not exist.
- */
-export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
-  const checkin = await db.checkin.findUniqueOrThrow({
-    where: { id: checkinId },
-    select: { id: true, state: true, time: true, timezone: true, days: true, recurrence: true, _count: { select: { occurrences: true } } },
-  });
-  let next: Date | null = null;
-  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
-    next = nextRunAtOrNull({ time: checkin.time, timezone: checkin.timezone, days: checkin.days, after: now });
-  }
-  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return next;
-}
-
-/** True for a one-shot checkin (a poll with recurrence type "once"). */
-export function isOneShot(recurrence: unknown): boolean {
-  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
-}
-
-/** nextRunAt that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
-export function nextRunAtOrNull(opts: Parameters<typeof nextRunAt>[0]): Date | null {
-  try {
-    return nextRunAt(opts);
-  } catch {
-    return null;
-  }
 }

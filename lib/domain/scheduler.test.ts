@@ -7,8 +7,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
 import { db, disconnectDb } from "@/lib/db";
-import { refreshNextRunAt } from "@/lib/domain/schedule";
-import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
 
@@ -85,12 +84,17 @@ describe("runDueOccurrences", () => {
     expect(occ.date.toISOString().slice(0, 10)).toBe("2001-02-02");
     expect(occ.scheduled_at.toISOString()).toBe(due.toISOString());
     expect(occ.started_at?.toISOString()).toBe(now.toISOString());
-    expect(occ.closes_at).toBeNull();
+    // Response window: until the next run or 24 h, whichever is first (Saturday 09:00 Berlin).
+    expect(occ.closes_at?.toISOString()).toBe("2001-02-03T08:00:00.000Z");
     expect(occ.trigger).toBe("schedule");
 
     const members = occ.members.sort((x, y) => x.user_id - y.user_id);
     expect(members.map((m) => m.user_id)).toEqual([owner.id, b.id, c.id, d.id].sort((x, y) => x - y));
-    for (const m of members) expect(m.asked_at?.toISOString() ?? null).toBe(m.user_id === d.id ? null : now.toISOString());
+    for (const m of members) {
+      expect(m.asked_at?.toISOString() ?? null).toBe(m.user_id === d.id ? null : now.toISOString());
+      expect(m.excused).toBe(m.user_id === d.id ? "vacation" : null);
+      expect(m.due_at?.toISOString()).toBe(due.toISOString());
+    }
 
     const reports = await db.report.findMany({ where: { checkin_id: standup.id }, orderBy: { user_id: "asc" } });
     expect(reports.map((r) => r.user_id)).toEqual([owner.id, b.id, c.id].sort((x, y) => x - y));
@@ -107,7 +111,10 @@ describe("runDueOccurrences", () => {
     for (const m of messages) {
       expect(m.kind).toBe("question");
       expect(m.channel_id).toBeNull();
-      expect(m.text).toBe("What did you do yesterday?");
+      // Names the standup and the date, shows the first question and links to the answer form.
+      expect(m.text).toBe(
+        `It's time for Daily (Friday 2 Feb).\nWhat did you do yesterday?\nAnswer here: /my-checkins/${standup.id}?occurrence=${occ.id}`,
+      );
       expect(m.ts).toMatch(/^\d+\.\d{6}$/);
       expect(reports.find((r) => r.user_id === m.recipient_id)?.id).toBe(m.report_id);
     }
@@ -149,7 +156,8 @@ describe("runDueOccurrences", () => {
     expect(occ.closes_at?.toISOString()).toBe("2001-03-05T11:30:00.000Z");
     expect(await db.report.count({ where: { checkin_id: poll.id } })).toBe(0);
     const messages = await db.chatMessage.findMany({ where: { occurrence_id: occ.id } });
-    expect(messages.map((m) => m.text)).toEqual(["Pizza or sushi?", "Pizza or sushi?"]);
+    const text = `Poll "Lunch?" is waiting for your vote.\nPizza or sushi?\nVote here: /polls/${poll.id}/vote`;
+    expect(messages.map((m) => m.text)).toEqual([text, text]);
     expect((await db.checkin.findUniqueOrThrow({ where: { id: poll.id } })).next_run_at).toBeNull();
     expect(await refreshNextRunAt(poll.id, db, now)).toBeNull();
   });

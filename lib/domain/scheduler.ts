@@ -11,8 +11,24 @@
  * checkin's timezone; poll `duration` is in minutes.
  */
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { activeMemberIds, askMembers, openOccurrence } from "@/lib/domain/occurrences";
-import { isOneShot, localDateOf, nextRunAtOrNull } from "@/lib/domain/schedule";
+import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
+import {
+  type AskingSchedule,
+  activeMembersSelect,
+  askingScheduleOf,
+  askingScheduleSelect,
+  closesAt,
+  dueOn,
+  nextOccurrenceStart,
+  occurrenceDateAt,
+} from "@/lib/domain/asking-times";
+import { isTeamHoliday } from "@/lib/domain/holidays";
+import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
+import { openOccurrence, recordMembers } from "@/lib/domain/occurrences";
+import { sendDueReminders } from "@/lib/domain/reminders";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+type TxClient = Prisma.TransactionClient;
 
 /** What one `runDueOccurrences` call did. */
 export type SchedulerRunResult = {
@@ -26,24 +42,29 @@ export type SchedulerRunResult = {
 };
 
 /** At most this many checkins are handled per call; the next tick continues. */
-const MAX_PER_CALL = 500;
+const MAX_PER_CALL = 5_000;
 
 /**
  * Runs every due checkin: state active, kind standup or poll, `next_run_at <= now`.
  * Per checkin, in one transaction:
  * - locks the row (`FOR UPDATE SKIP LOCKED`; rows locked by another instance are left to it);
- * - takes the latest scheduled slot that is due (a service that was down does not replay missed
- *   days) and opens the Occurrence for its local date unless one exists (`openOccurrence`; polls:
- *   `closes_at` = slot + `duration` minutes when a duration is set);
- * - asks the current checkin members (active users) through `askMembers` (lib/domain/occurrences.ts):
- *   member snapshot (absent members recorded with `asked_at` null and not asked), a pending Report
- *   per asked standup member, one direct question per asked member through the chat outbox;
- * - sets `next_run_at` to the next slot after `now` (null for a one-shot poll, recurrence.type "once").
+ * - takes the latest occurrence start that is due (a service that was down does not replay missed
+ *   days; see lib/domain/asking-times.ts for personalised standups and `wait_time`) and opens the
+ *   Occurrence of its date, or completes the one that exists (`openScheduledOccurrence`);
+ *   standups skip team holidays (lib/domain/holidays.ts): no occurrence at all that date;
+ * - snapshots the current checkin members (active users) into OccurrenceMember with the instant
+ *   each is due (`due_at`); members with an absence covering the date are `excused`, never asked;
+ * - asks the members already due (lib/domain/asking.ts `askDueBatch`: pending report + question
+ *   message); members due later (wait_time, personalised) are asked by the tick's asking pass;
+ * - `closes_at`: standups the end of the response window, polls slot + `duration` minutes;
+ * - sets `next_run_at` to the next occurrence start after `now` (null for a one-shot poll and for
+ *   standups without automatic asking).
  * @param now the current instant (UTC); tests pass a fixed one.
  * @param db a Prisma client (not a transaction client: one transaction per checkin is opened here).
  * Errors of one checkin are caught and reported in the result; they never stop the others.
  */
-export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<SchedulerRunResult> {
+export async function runDueOccurrences(now: Date, db: Db = defaultDb, scope: TickScope = {}): Promise<SchedulerRunResult> {
+  const teamId = scope.teamId ?? null;
   const result: SchedulerRunResult = { created: [], skipped: [], failed: [], errors: [] };
   for (let i = 0; i < MAX_PER_CALL; i++) {
     const exclude = result.failed.length ? result.failed : [0];
@@ -55,7 +76,7 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<
           const rows = await tx.$queryRaw<Array<{ id: number }>>`
             SELECT id FROM checkins
             WHERE state = 'active' AND kind IN ('standup', 'poll') AND next_run_at <= ${now}
-              AND id <> ALL(${exclude}::int[])
+              AND id <> ALL(${exclude}::int[]) AND (${teamId}::int IS NULL OR team_id = ${teamId}::int)
             ORDER BY next_run_at, id
             LIMIT 1
             FOR UPDATE SKIP LOCKED`;
@@ -78,43 +99,157 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb): Promise<
   return result;
 }
 
-/** Runs one locked checkin; returns the created occurrence id, or null when the slot already had one. */
-async function runLockedCheckin(tx: Tx, checkinId: number, now: Date): Promise<number | null> {
-  const checkin = await tx.checkin.findUniqueOrThrow({
-    where: { id: checkinId },
-    select: {
-      id: true,
-      team_id: true,
-      kind: true,
-      time: true,
-      timezone: true,
-      days: true,
-      duration: true,
-      recurrence: true,
-      next_run_at: true,
-    },
-  });
-  const schedule = { time: checkin.time, timezone: checkin.timezone, days: checkin.days };
-  const oneShot = isOneShot(checkin.recurrence);
+const scheduleSelect = { ...askingScheduleSelect, recurrence: true, next_run_at: true, members: activeMembersSelect } as const;
 
-  // The latest slot that is due: next_run_at, moved forward over slots missed while nothing ran.
-  let scheduled = checkin.next_run_at as Date;
-  if (!oneShot) {
+/** Runs one locked checkin; returns the created occurrence id, or null when none was opened. */
+async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
+  const checkin = await tx.checkin.findUniqueOrThrow({ where: { id: checkinId }, select: scheduleSelect });
+  const schedule = askingScheduleOf(checkin);
+  const zones = checkin.members.map((m) => m.user.timezone);
+  const oneShot = isOneShot(checkin.recurrence);
+  const dueAt = checkin.next_run_at as Date;
+
+  // The latest slot that is due: the one next_run_at names, moved forward over slots missed while
+  // nothing ran (a service that was down does not replay missed days).
+  let slot: { date: string; at: Date } | null = oneShot
+    ? { date: occurrenceDateAt(schedule, dueAt), at: dueAt }
+    : safeNextStart(schedule, zones, new Date(dueAt.getTime() - 1));
+  // A next_run_at the schedule does not produce (set by hand or by an older version): run it as
+  // given, on its local date, like the one-shot case (never for standups without automatic asking).
+  if (!oneShot && schedule.waitTime !== null && (!slot || slot.at.getTime() > now.getTime())) {
+    slot = { date: occurrenceDateAt(schedule, dueAt), at: dueAt };
+  }
+  if (!oneShot && slot) {
     for (let n = 0; n < 1000; n++) {
-      const following = nextRunAtOrNull({ ...schedule, after: scheduled });
-      if (!following || following.getTime() > now.getTime()) break;
-      scheduled = following;
+      const following = safeNextStart(schedule, zones, slot.at);
+      if (!following || following.at.getTime() > now.getTime()) break;
+      slot = following;
     }
   }
-  const next = oneShot ? null : nextRunAtOrNull({ ...schedule, after: now });
-  const date = localDateOf(scheduled, checkin.timezone);
-  const closesAt = checkin.kind === "poll" && checkin.duration ? new Date(scheduled.getTime() + checkin.duration * 60_000) : null;
-
-  const occurrence = await openOccurrence(tx, checkin, { date, scheduledAt: scheduled, trigger: "schedule", closesAt, now });
-  if (occurrence.created) {
-    const userIds = await activeMemberIds(tx, checkin.id);
-    await askMembers(tx, { checkin, occurrence: { id: occurrence.id, date }, userIds, now });
-  }
+  const next = oneShot ? null : (safeNextStart(schedule, zones, slot && slot.at > now ? slot.at : now)?.at ?? null);
   await tx.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return occurrence.created ? occurrence.id : null;
+  // A stale next_run_at (the schedule changed) or a team holiday: nothing runs this time.
+  if (!slot || slot.at.getTime() > now.getTime()) return null;
+  if (checkin.kind === "standup" && (await isTeamHoliday(tx, checkin.team_id, slot.date))) return null;
+
+  const opened = await openScheduledOccurrence(tx, checkin, schedule, slot, now);
+  await askDueBatch(tx, now, { occurrenceIds: [opened.id] });
+  return opened.created ? opened.id : null;
+}
+
+/**
+ * Opens (or completes) the occurrence of `slot.date`: the roster is every active member with the
+ * instant they are due (`due_at`, see lib/domain/asking-times.ts), members on leave that day
+ * `excused` with the absence's kind, and `closes_at` the end of the last member's window (polls:
+ * slot + `duration` minutes). An occurrence that already exists (an early answer or a manual start
+ * created it) keeps its rows and gains the members it lacks.
+ */
+export async function openScheduledOccurrence(
+  tx: Tx,
+  checkin: {
+    id: number;
+    team_id: number;
+    kind: string;
+    duration: number | null;
+    members: Array<{ user_id: number; user: { timezone: string } }>;
+  },
+  schedule: AskingSchedule,
+  slot: { date: string; at: Date },
+  now: Date,
+): Promise<{ id: number; created: boolean }> {
+  const members = checkin.members.map((m) => ({
+    userId: m.user_id,
+    timezone: m.user.timezone,
+    dueAt: dueOn(schedule, slot.date, m.user.timezone),
+  }));
+  const closes =
+    checkin.kind === "poll"
+      ? checkin.duration
+        ? new Date(slot.at.getTime() + checkin.duration * 60_000)
+        : null
+      : closesAt(
+          schedule,
+          members.map((m) => ({ askedAt: m.dueAt, timezone: m.timezone })),
+        );
+  const opened = await openOccurrence(tx, checkin, { date: slot.date, scheduledAt: slot.at, trigger: "schedule", closesAt: closes, now });
+  await recordMembers(tx, { checkin, occurrence: { id: opened.id, date: slot.date }, members });
+  return opened;
+}
+
+/**
+ * Recomputes `next_run_at` of one checkin after its schedule, state, members or recurrence changed
+ * (writers call this in the same transaction as their change when they pass their transaction
+ * client). Active checkins with automatic asking get the next occurrence start after `now`
+ * (lib/domain/asking-times.ts `nextOccurrenceStart`); standups whose `wait_time` is null (asked
+ * only when started), other states and a one-shot poll that already ran get null. Writers of a poll
+ * that must broadcast immediately set `next_run_at = now` themselves instead.
+ * @returns the new next_run_at (UTC) or null.
+ * @throws Prisma's not-found error when the checkin does not exist.
+ */
+export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
+  const checkin = await db.checkin.findUniqueOrThrow({
+    where: { id: checkinId },
+    select: { ...scheduleSelect, state: true, _count: { select: { occurrences: true } } },
+  });
+  let next: Date | null = null;
+  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
+    next =
+      safeNextStart(
+        askingScheduleOf(checkin),
+        checkin.members.map((m) => m.user.timezone),
+        now,
+      )?.at ?? null;
+  }
+  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
+  return next;
+}
+
+function isOneShot(recurrence: unknown): boolean {
+  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
+}
+
+/** nextOccurrenceStart that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
+function safeNextStart(schedule: AskingSchedule, zones: readonly string[], after: Date): { date: string; at: Date } | null {
+  try {
+    return nextOccurrenceStart(schedule, zones, after);
+  } catch {
+    return null;
+  }
+}
+
+/** What one scheduler tick did (counts; `errors` of checkins that failed to open). */
+export type TickResult = {
+  opened: number;
+  asked: number;
+  reminded: number;
+  closed: number;
+  errors: SchedulerRunResult["errors"];
+  /** Milliseconds per step and in total. */
+  ms: { open: number; ask: number; remind: number; close: number; total: number };
+};
+
+/**
+ * One tick of the asking loop, in order: open the due occurrences (`runDueOccurrences`), ask every
+ * member due by now (wait_time, personalised), send due reminders, close the occurrences whose
+ * response window ended. Each step is safe to run from several app instances at once. `scope`
+ * limits every step to one team (tests); the job runs over all teams.
+ */
+export async function runSchedulerTick(now: Date, db: Db = defaultDb, scope: TickScope = {}): Promise<TickResult> {
+  const t0 = performance.now();
+  const run = await runDueOccurrences(now, db, scope);
+  const t1 = performance.now();
+  const asked = await askDueMembers(now, db, scope);
+  const t2 = performance.now();
+  const reminded = await sendDueReminders(now, db, scope);
+  const t3 = performance.now();
+  const closed = await closeDueOccurrences(now, db, scope);
+  const t4 = performance.now();
+  return {
+    opened: run.created.length,
+    asked,
+    reminded,
+    closed,
+    errors: run.errors,
+    ms: { open: t1 - t0, ask: t2 - t1, remind: t3 - t2, close: t4 - t3, total: t4 - t0 },
+  };
 }

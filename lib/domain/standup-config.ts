@@ -8,10 +8,11 @@ import type { Tx } from "@/lib/db";
 import type { EditableStandup } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import { MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
+import { ASKING_LIMITS, MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
-import { isValidTimezone, parseTimeOfDay, refreshNextRunAt } from "@/lib/domain/schedule";
+import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
+import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */
@@ -50,7 +51,59 @@ export type StandupConfig = {
   /** Channel to sync members from (chat id or name); null clears it. */
   syncChannel?: string | null;
   personalised?: boolean;
+  /** Reminders to members who have not answered: 0..MAX_REMINDERS (0 = none). */
+  reminderCount?: number;
+  /** Minutes after asking before the first reminder (and between reminders): 1..1440. */
+  reminderAfterMinutes?: number;
+  /** Minutes a member may answer after being asked (1..10080); null = until the next run or 24 h. */
+  responseWindowMinutes?: number | null;
+  /** Days after the window closes during which a late answer still counts (0..MAX_LATE_ANSWER_DAYS; 0 = none). */
+  lateAnswerDays?: number;
 };
+
+/** The asking settings of a standup as the `checkins` columns store them. */
+export type AskingSettingsColumns = {
+  reminder_count?: number;
+  reminder_after_minutes?: number;
+  response_window_minutes?: number | null;
+  late_answer_days?: number;
+};
+
+function wholeNumberIn(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new InvalidParameterError(`${field}: must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/**
+ * Validates the asking settings present in `input` (reminders, response window, late answers)
+ * into column values; absent fields are left out.
+ * @throws InvalidParameterError naming the field (`reminder_count`, `reminder_after_minutes`,
+ *   `response_window_minutes`, `late_answer_days`) when a value is not a whole number in range.
+ */
+export function parseAskingSettings(
+  input: Pick<StandupConfig, "reminderCount" | "reminderAfterMinutes" | "responseWindowMinutes" | "lateAnswerDays">,
+): AskingSettingsColumns {
+  const out: AskingSettingsColumns = {};
+  if (input.reminderCount !== undefined)
+    out.reminder_count = wholeNumberIn("reminder_count", input.reminderCount, 0, ASKING_LIMITS.maxReminders);
+  if (input.reminderAfterMinutes !== undefined)
+    out.reminder_after_minutes = wholeNumberIn(
+      "reminder_after_minutes",
+      input.reminderAfterMinutes,
+      1,
+      ASKING_LIMITS.maxReminderAfterMinutes,
+    );
+  if (input.responseWindowMinutes !== undefined)
+    out.response_window_minutes =
+      input.responseWindowMinutes === null
+        ? null
+        : wholeNumberIn("response_window_minutes", input.responseWindowMinutes, 1, ASKING_LIMITS.maxResponseWindowMinutes);
+  if (input.lateAnswerDays !== undefined)
+    out.late_answer_days = wholeNumberIn("late_answer_days", input.lateAnswerDays, 0, ASKING_LIMITS.maxLateAnswerDays);
+  return out;
+}
 
 /** The three questions a standup gets when none are given (spec §4.3 POST/PUT). */
 export const DEFAULT_STANDUP_QUESTIONS: readonly StandupQuestionConfig[] = [
@@ -125,7 +178,7 @@ export async function applyConfig(
   current: Pick<EditableStandup, "id" | "team_id" | "broadcast_channel_id" | "sync_channel_id" | "sync_channel_members">,
   input: StandupConfig,
 ): Promise<void> {
-  const data: Prisma.CheckinUncheckedUpdateInput = {};
+  const data: Prisma.CheckinUncheckedUpdateInput = { ...parseAskingSettings(input) };
   if (input.name !== undefined) {
     const name = input.name.trim();
     if (!name) throw new InvalidParameterError("name: must not be empty");
@@ -136,7 +189,7 @@ export async function applyConfig(
     if (!isValidTimezone(input.timezone)) throw new InvalidParameterError(`timezone: unknown timezone "${input.timezone}"`);
     data.timezone = input.timezone;
   }
-  if (input.waitTime !== undefined) data.wait_time = input.waitTime;
+  if (input.waitTime !== undefined) data.wait_time = input.waitTime === null || input.waitTime < 0 ? null : input.waitTime;
   if (input.days !== undefined) data.days = parseDays(input.days);
   if (input.personalised !== undefined) data.personalised = input.personalised;
 

@@ -17,13 +17,15 @@ import { type ChannelRef, channelMemberIds, resolveChannel } from "@/lib/domain/
 import { MAX_NAME_LENGTH } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserIds } from "@/lib/domain/members";
-import { isValidTimezone, nextRunAt } from "@/lib/domain/schedule";
+import { isValidTimezone } from "@/lib/domain/schedule";
+import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import {
   applyConfig,
   checkFullConfig,
   DEFAULT_STANDUP_NAME,
   DEFAULT_STANDUP_QUESTIONS,
   type NewQuestionInput,
+  parseAskingSettings,
   parseDays,
   parseQuestions,
   parseStandupTime,
@@ -65,6 +67,11 @@ export type CreateStandupInput = {
   isConfidential?: boolean;
   /** Default "active". */
   state?: Extract<CheckinState, "active" | "paused" | "draft">;
+  /** Reminders, response window and late answers (`parseAskingSettings`); absent = column defaults. */
+  reminderCount?: number;
+  reminderAfterMinutes?: number;
+  responseWindowMinutes?: number | null;
+  lateAnswerDays?: number;
 };
 
 /**
@@ -75,13 +82,14 @@ export type CreateStandupInput = {
  *   become the standup's members.
  * - Both channels are resolved (by id or name) even when `users` decides the members.
  * @returns the new standup's id.
- * @throws InvalidParameterError (bad days, time, timezone, questions, name),
+ * @throws InvalidParameterError (bad days, time, timezone, questions, name, asking settings),
  *   ChannelNotFoundError (broadcast or sync channel unresolved), UserNotFoundError (unknown user).
  */
 export async function createStandup(actor: Actor, input: CreateStandupInput, tx?: Tx): Promise<{ id: number }> {
   const days = parseDays(input.days);
   const time = parseStandupTime(input.time);
   const questions = parseQuestions(input.questions);
+  const asking = parseAskingSettings(input);
   if (input.name !== undefined && input.name !== null && typeof input.name !== "string")
     throw new InvalidParameterError("name: must be a string");
   if (input.waitTime !== undefined && input.waitTime !== null && !(Number.isInteger(input.waitTime) && input.waitTime >= -1)) {
@@ -109,7 +117,6 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
 
     const name = (typeof input.name === "string" ? input.name.trim() : "") || DEFAULT_STANDUP_NAME;
     const state = input.state ?? "active";
-    const next = state === "active" ? nextRunAt({ time, timezone, days, after: new Date() }) : null;
 
     const created = await t.checkin.create({
       data: {
@@ -120,20 +127,23 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
         time,
         timezone,
         days,
-        wait_time: input.waitTime === -1 ? null : (input.waitTime ?? null),
+        // spec §2.2/§2.8: omitted = automatic asking at the scheduled time (0); null or -1 = only when started.
+        wait_time: input.waitTime === undefined ? 0 : input.waitTime === null || input.waitTime < 0 ? null : input.waitTime,
         broadcast_channel_id: broadcast?.id ?? null,
         sync_channel_id: syncFrom?.id ?? null,
         sync_channel_members: syncFrom !== null,
         is_anonymous: input.isAnonymous ?? false,
         is_confidential: input.isConfidential ?? false,
         personalised: input.personalised ?? false,
+        ...asking,
         owner_id: actor.userId,
-        next_run_at: next,
         questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
         members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
       },
       select: { id: true },
     });
+    // next_run_at from the stored schedule: null without automatic asking, personalised aware.
+    await refreshNextRunAt(created.id, t);
     return { id: created.id };
   };
   return inTransaction(tx, run);
@@ -163,7 +173,7 @@ export async function createStandupFromConfig(actor: Actor, input: StandupConfig
         syncChannel: input.syncChannel ?? null,
         users: syncChannelMembers ? null : input.users,
         syncChannelMembers,
-        waitTime: input.waitTime ?? null,
+        waitTime: input.waitTime,
         personalised: input.personalised ?? false,
       },
       tx,
@@ -198,7 +208,7 @@ export async function updateStandup(actor: Actor, id: number, input: StandupConf
 
 /**
  * Replaces the whole configuration (PUT semantics): fields absent from `input` take their
- * defaults — three default questions, `waitTime` null, `personalised` false, no sync channel,
+ * defaults — three default questions, `waitTime` 0 (asked at the scheduled time), `personalised` false, no sync channel,
  * `syncChannelMembers` true when no `users` are given.
  * @throws as `updateStandup`; InvalidParameterError when name, channel, time, timezone or days are missing.
  */
@@ -206,7 +216,7 @@ export async function replaceStandup(actor: Actor, id: number, input: StandupCon
   const syncChannelMembers = checkFullConfig(input);
   const full: StandupConfig = {
     ...input,
-    waitTime: input.waitTime ?? null,
+    waitTime: input.waitTime === undefined ? 0 : input.waitTime,
     questions: input.questions?.length ? input.questions : [...DEFAULT_STANDUP_QUESTIONS],
     personalised: input.personalised ?? false,
     syncChannel: input.syncChannel ?? null,
@@ -261,6 +271,10 @@ export async function duplicateStandup(
         is_confidential: false,
         personalised: source.personalised,
         broadcast_thread: source.broadcast_thread,
+        reminder_count: source.reminder_count,
+        reminder_after_minutes: source.reminder_after_minutes,
+        response_window_minutes: source.response_window_minutes,
+        late_answer_days: source.late_answer_days,
         owner_id: actor.userId,
         questions: {
           create: source.questions.map((q) => ({
@@ -319,8 +333,9 @@ export async function setStandupState(
   const row = await editableStandup(tx, actor, input.standupId);
   if (row.state === "draft") throw new UnprocessableError("A draft standup cannot be paused or resumed");
   if (row.state === input.state) return;
-  const next = input.state === "active" ? nextRunAt({ time: row.time, timezone: row.timezone, days: row.days, after: new Date() }) : null;
-  await tx.checkin.update({ where: { id: row.id }, data: { state: input.state, next_run_at: next } });
+  await tx.checkin.update({ where: { id: row.id }, data: { state: input.state } });
+  // next_run_at: null when paused; when active, the next automatic run (none for wait_time null).
+  await refreshNextRunAt(row.id, tx);
 }
 
 /**

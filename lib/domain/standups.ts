@@ -185,6 +185,11 @@ export const standupSettingsSelect = {
   is_anonymous: true,
   is_confidential: true,
   personalised: true,
+  next_run_at: true,
+  reminder_count: true,
+  reminder_after_minutes: true,
+  response_window_minutes: true,
+  late_answer_days: true,
   owner: { select: { id: true, chat_id: true } },
   broadcast_channel: { select: { chat_id: true, name: true } },
   sync_channel: { select: { chat_id: true, name: true } },
@@ -214,12 +219,18 @@ export async function listStandupSettings(actor: Actor, scope: StandupScope, cli
 /**
  * One standup with its settings that the actor can see or manage: participant, creator, or any
  * team admin; drafts and confidential standups only for their creator; archived never
- * (`standupWhere(actor, { drafts: true, teamWide: true })`).
+ * (`standupWhere(actor, { drafts: true, teamWide: true })`); the dashboard passes
+ * `teamWide: "readers"` so managers read them too.
  * @throws NotFoundError otherwise.
  */
-export async function getStandupSettings(actor: Actor, id: number, client: Tx = db): Promise<StandupSettingsView> {
+export async function getStandupSettings(
+  actor: Actor,
+  id: number,
+  client: Tx = db,
+  teamWide: StandupScope["teamWide"] = true,
+): Promise<StandupSettingsView> {
   const row = await client.checkin.findFirst({
-    where: { AND: [{ id }, standupWhere(actor, { drafts: true, teamWide: true })] },
+    where: { AND: [{ id }, standupWhere(actor, { drafts: true, teamWide })] },
     select: standupSettingsSelect,
   });
   if (!row) throw new NotFoundError("Standup");

@@ -4,10 +4,16 @@
  * fire while other test files run.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db";
 import { CRONTAB, cleanupIdempotency } from "@/lib/jobs/tasks";
 import { startWorker } from "@/lib/jobs/worker";
+import { useIsolatedDatabase } from "@/tests/isolated-db";
+
+// Its own database: this file runs a job worker (see tests/isolated-db.ts).
+beforeAll(async () => {
+  await useIsolatedDatabase("jobs");
+});
 
 afterAll(async () => {
   await disconnectDb();
@@ -41,8 +47,13 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17) and the categorization sweep of issue 15", () => {
-    expect(CRONTAB.split("\n")).toEqual(["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"]);
+  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15 and the Slack sync of issue 11", () => {
+    expect(CRONTAB.split("\n")).toEqual([
+      "* * * * * schedule_tick",
+      "17 * * * * cleanup_idempotency",
+      "* * * * * categorize_sweep",
+      "41 * * * * slack_sync",
+    ]);
   });
 
   it("cleanup_idempotency deletes only expired records", async () => {

@@ -3,29 +3,47 @@
  * safe to run on several app instances at once. Quiet by design: a task logs only when it changed
  * something or failed.
  *
- * - `schedule_tick` (crontab: every minute): runs the due standups and polls
- *   (lib/domain/scheduler.ts `runDueOccurrences`).
+ * - `schedule_tick` (crontab: every minute): the asking loop — runs the due standups and polls,
+ *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
+ * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
+ *   configured and on Slack's team_join / member_joined_channel events): imports the workspace's
+ *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
+ * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
+ *   password-reset e-mail through SMTP_URL.
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
+import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
-import { runDueOccurrences } from "@/lib/domain/scheduler";
+import { runSchedulerTick } from "@/lib/domain/scheduler";
+import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
+import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
 
-/** Runs every due checkin now. Throws only when the database is unreachable (the job is retried). */
+/**
+ * One tick of the asking loop (lib/domain/scheduler.ts `runSchedulerTick`): open due occurrences,
+ * ask due members, send due reminders, close ended windows. Throws only when the database is
+ * unreachable (the job is retried).
+ */
 export function scheduleTick(log: JobLog): Task {
   return async () => {
-    const result = await runDueOccurrences(new Date());
-    if (result.created.length) log(`scheduler: started ${result.created.length} occurrence(s)`);
-    for (const e of result.errors) log(`scheduler: checkin ${e.checkinId} failed: ${e.message}`);
+    const r = await runSchedulerTick(new Date());
+    const parts = [
+      r.opened && `started ${r.opened} occurrence(s)`,
+      r.asked && `asked ${r.asked} member(s)`,
+      r.reminded && `sent ${r.reminded} reminder(s)`,
+      r.closed && `closed ${r.closed} occurrence(s)`,
+    ].filter(Boolean);
+    if (parts.length) log(`scheduler: ${parts.join(", ")} in ${Math.round(r.ms.total)} ms`);
+    for (const e of r.errors) log(`scheduler: checkin ${e.checkinId} failed: ${e.message}`);
   };
 }
 
@@ -36,6 +54,22 @@ export function cleanupIdempotency(log: JobLog): Task {
     if (deleted > 0) log(`cleanup: removed ${deleted} expired idempotency record(s)`);
     const counters = await db.$executeRaw`DELETE FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000 - 3600000)`;
     if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
+  };
+}
+
+/** Syncs the env-configured Slack workspace into its team; a no-op without SLACK_BOT_TOKEN. */
+export function slackSync(log: JobLog): Task {
+  return async () => {
+    const slack = slackSettings();
+    if (!slack) return;
+    const teamId = await slackTeamId(slack.team);
+    if (teamId === null) return;
+    const r = await syncSlackWorkspace({ teamId, token: slack.token, apiUrl: slack.apiUrl });
+    const changed = r.usersCreated + r.usersDeactivated + r.channelsCreated + r.membershipsAdded + r.membershipsRemoved;
+    if (changed > 0)
+      log(
+        `slack sync: ${r.usersCreated} people created, ${r.usersDeactivated} deactivated, ${r.channelsCreated} channels created, memberships +${r.membershipsAdded}/-${r.membershipsRemoved}`,
+      );
   };
 }
 
@@ -55,8 +89,15 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     categorize_answers: categorizeAnswers(log),
     summarize_occurrence: summarizeOccurrence(),
     categorize_sweep: categorizeSweep(log),
+    slack_sync: slackSync(log),
+    send_email: async (payload) => deliverEmail(payload as EmailMessage),
   };
 }
 
 /** The crontab (graphile-worker format: minute hour day month weekday task). Times are UTC. */
-export const CRONTAB = ["* * * * * schedule_tick", "17 * * * * cleanup_idempotency", "* * * * * categorize_sweep"].join("\n");
+export const CRONTAB = [
+  "* * * * * schedule_tick",
+  "17 * * * * cleanup_idempotency",
+  "* * * * * categorize_sweep",
+  "41 * * * * slack_sync",
+].join("\n");

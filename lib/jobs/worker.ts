@@ -17,7 +17,9 @@ import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile
 import pg from "pg";
 import { type DeliveryConfig, deliveryConfigFromEnv } from "@/lib/chat/config";
 import { closeDeliveryDeps, createDeliveryDeps } from "@/lib/chat/delivery";
+import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { slackSettings } from "@/lib/env";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
@@ -81,9 +83,11 @@ export async function startWorker(opts: {
   // With the real schedule, sweep once right away so pending categorizations and due summaries
   // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
   if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
+  // Slack connected: sync its people and channels now (issue 11), then hourly via the crontab.
+  if (opts.crontab === undefined && slackSettings()) await runner.addJob("slack_sync", {}, { jobKey: SLACK_SYNC_JOB_KEY });
   let stopped: Promise<void> | null = null;
   log(
-    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency hourly)`,
+    `Job worker running (concurrency ${options.concurrency}; schedule_tick and categorize_sweep every minute, cleanup_idempotency and slack_sync hourly)`,
   );
   if (deliveryConfig) {
     const via = [deliveryConfig.slack ? `Slack (${deliveryConfig.slack.apiUrl ?? "https://slack.com/api/"})` : "the built-in channel feed"];

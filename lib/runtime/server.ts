@@ -3,7 +3,8 @@
  * once the Prisma client and the production build exist:
  *   1. database: `DATABASE_URL`, else the embedded PostgreSQL under `.data/` (or `$CHECKIN_DATA_DIR`);
  *   2. pending migrations (lib/runtime/migrate.ts);
- *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`);
+ *   3. the demo data when the database has no team (lib/seed/index.ts `seedDemoData`), unless
+ *      CHECKIN_DEMO=false (`npm start -- --no-demo`): then the first visit shows /setup;
  *   4. `AUTH_SECRET` (signs sessions and cursors): the environment's, else with `DATABASE_URL` the
  *      one stored in the database (table `app_secrets`, created once, shared by every instance),
  *      else generated into `.data/auth-secret` (mode 0600);
@@ -30,6 +31,7 @@ import {
   childEnv,
   databaseUrl,
   dataDir,
+  demoEnabled,
   directDatabaseUrl,
   explicitAuthSecret,
   nextAuthSecretSetting,
@@ -119,6 +121,11 @@ async function seedIfEmpty(url: string, log: Log, root: string): Promise<void> {
 
 async function seedUnlocked(url: string, log: Log, root: string): Promise<void> {
   if (await hasAnyTeam(url)) return;
+  if (!demoEnabled()) {
+    log("Empty database and no demo data (CHECKIN_DEMO=false / --no-demo): open /setup to create your team and its first admin,");
+    log('or run: npm run team -- create --name "Acme" --admin-email you@example.com --admin-name "Your Name"');
+    return;
+  }
   const file = path.join(root, "lib", "seed", "index.ts");
   if (!fs.existsSync(file)) {
     log("The database is empty and the demo seed (lib/seed/index.ts) is not available: starting without demo data.");

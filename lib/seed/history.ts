@@ -8,6 +8,7 @@
  * every timestamp is at or before `now`; participation varies by person (base rate) and weekday.
  */
 
+import { windowEnd } from "@/lib/domain/asking-times";
 import { LUNCH_CHOICES, PROCESS_SUGGESTIONS } from "@/lib/seed/content";
 import { addDays, type DateKey, localDateKey, weekdayOf, zonedInstant } from "@/lib/seed/dates";
 import type { UserPlan } from "@/lib/seed/people";
@@ -137,7 +138,25 @@ export function planHistory(input: { teams: TeamPlan[]; now: Date; days: number;
       runs.forEach(({ date, at }, index) => {
         const isLatest = index === runs.length - 1;
         const weekday = weekdayOf(date);
-        const closes = c.kind === "poll" && c.duration ? new Date(at.getTime() + c.duration * MINUTE) : null;
+        // Polls close after their duration; standup runs at the end of the default response window
+        // (next run or 24 h, lib/domain/asking-times.ts), so past runs are closed and today's is open.
+        const closes =
+          c.kind === "poll"
+            ? c.duration
+              ? new Date(at.getTime() + c.duration * MINUTE)
+              : null
+            : windowEnd(
+                {
+                  time: c.time,
+                  timezone: c.timezone,
+                  days: c.days,
+                  personalised: false,
+                  waitTime: c.wait_time ?? 0,
+                  responseWindowMinutes: null,
+                },
+                at,
+                null,
+              );
         plan.occurrences.push({
           checkinKey: c.key,
           date,

@@ -107,7 +107,8 @@ function checkin(
   now: Date,
 ): CheckinPlan {
   const plan: CheckinPlan = {
-    wait_time: null,
+    // Standups run on their schedule, asked at their time (spec §2.2: a number = automatic asking).
+    wait_time: base.kind === "standup" ? 0 : null,
     intro: null,
     recurrence: null,
     duration: null,
@@ -238,6 +239,8 @@ function planAcme(now: Date, ns: string, rng: Rng): TeamPlan {
         time: "14:00:00",
         timezone: "America/Los_Angeles",
         days: ["Mon", "Wed"],
+        // Asked only when someone starts it ("Ask now" / POST /v1/standups/{id}/start).
+        wait_time: null,
         broadcastChannelKey: ch("design"),
         is_anonymous: false,
         is_confidential: false,

@@ -93,6 +93,7 @@ export async function writePlan(
       timezone: u.timezone,
       title: u.title,
       is_admin: u.is_admin,
+      role: u.is_admin ? ("admin" as const) : ("member" as const),
       is_billing_admin: u.is_billing_admin,
       password_hash: passwordHash,
       created_at: t.created_at,
@@ -239,6 +240,15 @@ export async function writePlan(
     ),
     (chunk) => tx.occurrenceMember.createMany({ data: chunk }),
   );
+  const seededTeams = [...teamIds.values()];
+  // Members without an asking time were on leave that day: excused with their absence's kind.
+  await tx.$executeRaw`
+    UPDATE occurrence_members om SET
+      due_at = COALESCE(om.asked_at, o.scheduled_at),
+      excused = CASE WHEN om.asked_at IS NULL THEN (
+        SELECT a.kind::text::"ExcuseReason" FROM absences a
+        WHERE a.user_id = om.user_id AND a.start_date <= o.date AND a.end_date >= o.date ORDER BY a.id LIMIT 1) END
+    FROM occurrences o WHERE o.id = om.occurrence_id AND om.team_id = ANY(${seededTeams}::int[])`;
   step(`${occurrences.length} occurrences, ${occurrenceMembers} asked members`);
 
   const reports = await inChunks(h.reports, (chunk) =>
@@ -277,6 +287,13 @@ export async function writePlan(
     ),
     (chunk) => tx.answer.createMany({ data: chunk }),
   );
+  // Closed standup runs record who missed them (expected, not excused, no submitted report).
+  await tx.$executeRaw`
+    UPDATE occurrence_members om SET missed_at = o.closed_at
+    FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
+    WHERE o.id = om.occurrence_id AND om.team_id = ANY(${seededTeams}::int[]) AND c.kind = 'standup'
+      AND o.closed_at IS NOT NULL AND om.excused IS NULL
+      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = om.user_id AND r.status = 'submitted')`;
   step(`${reports.length} reports, ${answers} answers`);
 
   const messageRows = [

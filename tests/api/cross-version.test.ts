@@ -110,7 +110,7 @@ describe("standups", () => {
       days: ["Tue"],
       channel: A.channels[0].name,
       master: m1.id,
-      wait_time: null,
+      wait_time: 0, // created without wait_time: asked automatically at its time
     });
     expect(v1.body.questions.map((q: { text: string; answer_type: string }) => [q.text, q.answer_type])).toEqual([
       ["First?", "text"],

@@ -35,7 +35,7 @@ import { GET as teamsRoute } from "@/app/v1/teams/route";
 import { OPTIONS as openApiOptions, GET as openApiRoute } from "@/app/v2/openapi.json/route";
 import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participation/route";
 import { GET as pollRoute } from "@/app/v2/polls/[pollId]/route";
-import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
+import { POST as castVoteRoute, GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { POST as createPollRoute, GET as pollsRoute } from "@/app/v2/polls/route";
 import { DELETE as deleteReportRoute, PATCH as patchReportRoute, GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
 import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports/route";
@@ -57,6 +57,7 @@ import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
 import { reportDataV2Schema, reportListV2Schema } from "@/lib/api/v2/reports";
 import { standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { summaryListV2Schema } from "@/lib/api/v2/summaries";
+import { voteDataV2Schema } from "@/lib/api/v2/vote-writes";
 import { pollResultsDataV2Schema } from "@/lib/api/v2/votes";
 import { webhookCreatedV2Schema, webhookDeliveryV2Schema, webhookV2Schema } from "@/lib/api/v2/webhooks";
 import { db } from "@/lib/db";
@@ -413,6 +414,23 @@ const cases: Case[] = [
       }),
     schema: pollParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
+  },
+  {
+    name: "POST /v2/polls/{pollId}/votes",
+    request: () =>
+      call(castVoteRoute, {
+        method: "POST",
+        path: `/v2/polls/${poll.id}/votes`,
+        key: m1.key,
+        params: { pollId: String(poll.id) },
+        body: {
+          answers: [
+            { question_id: poll.questions[0].id, choices: ["sushi"] },
+            { question_id: poll.questions[1].id, text: "a salad bar" },
+          ],
+        },
+      }),
+    schema: voteDataV2Schema,
   },
   {
     name: "GET /v2/reports",

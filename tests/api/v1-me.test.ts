@@ -52,6 +52,8 @@ beforeAll(async () => {
     where: { id: s.active.id },
     data: { wait_time: 30, sync_channel_members: true, sync_channel_id: A.channels[1].id },
   });
+  // The confidential standup is asked only when started (wait_time null, spec §2.8).
+  await db.checkin.update({ where: { id: s.conf.id }, data: { wait_time: null } });
 });
 
 const get = (handler: Parameters<typeof call>[0], path: string, key?: string) => call(handler, { path, key });

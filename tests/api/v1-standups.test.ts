@@ -83,7 +83,7 @@ describe("GET /v1/standups/", () => {
 });
 
 describe("GET /v1/standups/{id}", () => {
-  it("serializes the v1 standup with the compatibility fields (wait_time null on reads)", async () => {
+  it("serializes the v1 standup with the compatibility fields (wait_time 0: asked at its time)", async () => {
     const res = await getOne(m1.key, daily.id);
     expect(res.status).toBe(200);
     const s = res.body;
@@ -91,7 +91,7 @@ describe("GET /v1/standups/{id}", () => {
       id: daily.id,
       name: "Daily",
       time: "09:00:00",
-      wait_time: null,
+      wait_time: 0,
       timezone: "UTC",
       channel: A.channels[0].name,
     });
@@ -139,14 +139,14 @@ describe("POST /v1/standups/", () => {
     sync_channel_members: false,
     personalised: true,
   });
-  it("creates with three default questions and answers wait_time -1 for no automatic asking", async () => {
+  it("creates with three default questions; an omitted wait_time means asking at the scheduled time (0), null means -1", async () => {
     const res = await create(admin.key, base());
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       name: "Created via v1",
       time: "10:30:00",
       timezone: "Europe/Berlin",
-      wait_time: -1,
+      wait_time: 0,
       personalised: true,
       sync_channel_members: false,
     });
@@ -154,8 +154,13 @@ describe("POST /v1/standups/", () => {
     expect(res.body.questions).toHaveLength(3);
     expect(res.body.users.map((u: { id: string }) => u.id).sort()).toEqual([m0.chat_id, m1.chat_id, m2.chat_id].sort());
     const row = await db.checkin.findUniqueOrThrow({ where: { id: res.body.id } });
-    expect(row).toMatchObject({ owner_id: admin.id, wait_time: null, kind: "standup", state: "active" });
+    expect(row).toMatchObject({ owner_id: admin.id, wait_time: 0, kind: "standup", state: "active" });
     expect(row.next_run_at).not.toBeNull();
+    const manual = await create(admin.key, { ...base(), wait_time: null });
+    expect(manual.body.wait_time).toBe(-1);
+    const manualRow = await db.checkin.findUniqueOrThrow({ where: { id: manual.body.id } });
+    expect(manualRow).toMatchObject({ wait_time: null, next_run_at: null });
+    expect((await getOne(admin.key, manual.body.id)).body.wait_time).toBeNull();
   });
   it("takes given questions and wait_time, and members from the channel with sync_channel_members", async () => {
     const res = await create(m0.key, {
@@ -276,7 +281,7 @@ describe("PATCH /v1/standups/{id}", () => {
     const s = await createTestCheckin(A, { name: "Patch me", owner: m0, members: [m0, m1], time: "08:15:00" });
     const res = await patch(m0.key, s.id, { name: "Patched" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Patched", time: "08:15:00", wait_time: -1 });
+    expect(res.body).toMatchObject({ name: "Patched", time: "08:15:00", wait_time: 0 });
     expect(res.body.users).toHaveLength(2);
     expect(res.body.questions.map((q: { id: number }) => q.id)).toEqual(s.questions.map((q) => q.id));
   });
@@ -406,7 +411,7 @@ describe("DELETE /v1/standups/{id}", () => {
     expect((await del(m3.key, s.id)).status).toBe(404);
     const res = await del(m0.key, s.id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: s.id, name: "Delete me", wait_time: -1, time: "09:00:00" });
+    expect(res.body).toMatchObject({ id: s.id, name: "Delete me", wait_time: 0, time: "09:00:00" });
     expect((await db.checkin.findUniqueOrThrow({ where: { id: s.id } })).state).toBe("archived");
     expect((await getOne(m0.key, s.id)).status).toBe(404);
     expect((await del(m0.key, s.id)).status).toBe(404);
@@ -431,8 +436,8 @@ describe("POST /v1/standups/{id}/duplicate", () => {
     const bare = await dup(m0.key, daily.id);
     expect(bare.status).toBe(200);
     expect(bare.body.name).toBe("Daily (copy)");
-    // Duplicate answers the create/update form: HH:MM:SS and -1 for "no automatic asking".
-    expect(bare.body).toMatchObject({ time: "09:00:00", wait_time: -1 });
+    // Duplicate answers the create/update form: HH:MM:SS, and the copied wait_time (0: asked at its time).
+    expect(bare.body).toMatchObject({ time: "09:00:00", wait_time: 0 });
   });
   it("answers 422 for a confidential standup and 404 for an invisible one", async () => {
     const res = await dup(m1.key, confidential.id, { name: "Leak" });
@@ -466,7 +471,10 @@ describe("POST /v1/standups/{id}/start", () => {
     expect(occurrence.members).toHaveLength(3);
     const messages = await questionsTo(s.id);
     expect(messages.map((m) => m.recipient_id).sort()).toEqual([m0.id, m1.id, m2.id].sort());
-    expect(messages[0].text).toBe(s.questions[0].text);
+    // The question names the standup and links to the answer form.
+    expect(messages[0].text).toContain(s.name);
+    expect(messages[0].text).toContain(s.questions[0].text);
+    expect(messages[0].text).toContain(`/my-checkins/${s.id}?occurrence=${occurrence.id}`);
     // Starting again re-asks but does not duplicate the pending reports.
     expect((await startRun(m0.key, s.id, {})).status).toBe(200);
     expect(await pendingOf(s.id)).toHaveLength(3);

@@ -25,7 +25,9 @@ let daily: Checkin;
 
 beforeAll(async () => {
   ({ A, B, admin, m0, m1, m2 } = await standardTeams({ members: 3 }));
-  daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0] });
+  // Runs every day, so a submission today answers today's scheduled occurrence (issue 10 rule 2).
+  const everyDay = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+  daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0], days: everyDay });
 });
 
 describe("POST /v2/reports", () => {

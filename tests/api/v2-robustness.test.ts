@@ -287,7 +287,7 @@ describe("methods a v2 path does not serve", () => {
       ["DELETE /v2/standups/{id}", (standupOne as Record<string, unknown>).DELETE as Handler, "GET, OPTIONS"],
       ["POST /v2/reports/{id}", (reportOne as Record<string, unknown>).POST as Handler, "GET, PATCH, DELETE, OPTIONS"],
       ["PATCH /v2/polls", (polls as Record<string, unknown>).PATCH as Handler, "GET, POST, OPTIONS"],
-      ["POST /v2/polls/{id}/votes", (pollVotes as Record<string, unknown>).POST as Handler, "GET, OPTIONS"],
+      ["PUT /v2/polls/{id}/votes", (pollVotes as Record<string, unknown>).PUT as Handler, "GET, POST, OPTIONS"],
     ];
     for (const [what, handler, allow] of cases) {
       expect(handler, what).toBeTypeOf("function");

@@ -37,7 +37,7 @@ describe("POST /v2/standups", () => {
     expect(d).toMatchObject({
       state: "active",
       time: "09:30:00",
-      wait_time: null,
+      wait_time: 0, // omitted: automatic asking at the scheduled time (spec §2.2, issue 10)
       timezone: "UTC",
       days: ["Mon", "Wed", "Fri"],
       broadcast_channel: { id: A.channels[0].chat_id, name: A.channels[0].name },

@@ -249,7 +249,7 @@ describe("serialization (spec §2.2)", () => {
     expect(item.broadcast_channel).toEqual({ id: A.channels[1].chat_id, name: A.channels[1].name });
     expect(item.is_anonymous).toBe(true);
     expect(item.state).toBe("paused");
-    expect(item.wait_time).toBeNull();
+    expect(item.wait_time).toBe(0);
     expect(item.members).toEqual([
       { id: admin.chat_id, email: admin.email },
       { id: m0.chat_id, email: m0.email },
@@ -354,7 +354,9 @@ describe("cursor pagination and query count", () => {
     expect(big.items).toBeGreaterThan(small.items * 5);
     expect(small.n).toBeGreaterThan(0);
     expect(big.n).toBe(small.n);
+    // A single read stays within the read path's bound: at most 2 round trips, the API-key lookup
+    // included (issue 14); it may pay the key lookup when the 5 s key cache has expired.
     const single = await queries.during(() => getOne(walker.key, s.s6.id, "include=questions"));
-    expect(single).toBeLessThanOrEqual(small.n);
+    expect(single).toBeLessThanOrEqual(2);
   });
 });

@@ -5,9 +5,16 @@ import { ratePolicies } from "@/lib/api/rate-limit";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { oauthProviderButtons } from "@/lib/auth/next-auth";
 import { getSessionUser } from "@/lib/auth/session";
+import { needsSetup } from "@/lib/domain/first-run";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
+
+const NOTICES: Record<string, string> = {
+  setup: "Your team is ready. Sign in with the e-mail and password you chose.",
+  welcome: "Welcome! Sign in with your new password.",
+  reset: "Your password has been changed. Sign in with it.",
+};
 
 const ERRORS: Record<string, string> = {
   CredentialsSignin: "That email and password do not match an account.",
@@ -19,9 +26,14 @@ const ERRORS: Record<string, string> = {
 };
 
 /** Sign-in page: email + password, plus any OAuth/OIDC providers switched on by env. */
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
-  const { error, callbackUrl } = await searchParams;
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string; callbackUrl?: string; notice?: string; email?: string }>;
+}) {
+  const { error, callbackUrl, notice, email } = await searchParams;
   if (await getSessionUser()) redirect("/overview");
+  if (await needsSetup()) redirect("/setup");
   const safeCallback = safeCallbackPath(callbackUrl);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
@@ -33,6 +45,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             callbackUrl={safeCallback}
             initialError={error ? (ERRORS[error] ?? "Sign-in failed. Please try again.") : undefined}
             providers={oauthProviderButtons()}
+            notice={notice ? NOTICES[notice] : undefined}
+            defaultEmail={email}
             throttleMinutes={ratePolicies().signInAccount.windowSeconds / 60}
           />
         </div>

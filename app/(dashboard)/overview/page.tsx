@@ -37,6 +37,7 @@ export default async function OverviewPage() {
       until: new Date(now.getTime() + 60_000),
       limit: 5,
       withAnswers: true,
+      teamWide: "readers",
     }),
     listTeamMembers(user),
   ]);

@@ -37,7 +37,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   if (filters.q) exportQuery.set("q", filters.q);
   const [first, standups, members] = await Promise.all([
     fetchReportsPage(user, filters, null),
-    listStandupSettings(user, { drafts: true, teamWide: true }),
+    listStandupSettings(user, { drafts: true, teamWide: "readers" }),
     listTeamMembers(user),
   ]);
   return (

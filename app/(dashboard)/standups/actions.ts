@@ -3,11 +3,13 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import type { ActionState } from "@/components/ui/action-form";
 import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form-state";
 import { getActor } from "@/lib/auth/session";
-import { MAX_QUESTIONS } from "@/lib/domain/constants";
-import { DomainError } from "@/lib/domain/errors";
+import { ASKING_LIMITS, MAX_QUESTIONS } from "@/lib/domain/constants";
+import { DomainError, ForbiddenError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
+import { startStandup } from "@/lib/domain/occurrences";
 import {
   archiveStandup,
   createStandup,
@@ -16,6 +18,8 @@ import {
   setStandupState,
   updateStandup,
 } from "@/lib/domain/standup-writes";
+import { getStandupSettings } from "@/lib/domain/standups";
+import { formAction } from "../form-action";
 
 export type StandupFormState = FormState;
 
@@ -32,6 +36,16 @@ const questionSchema = z.object({
   isBlocker: z.boolean().optional(),
 });
 
+/** A whole number typed into the form, `min`..`max`, with messages naming what it counts. */
+function wholeNumber(min: number, max: number, what: string) {
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, `Enter a whole number of ${what}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `Enter ${min} to ${max} ${what}`);
+}
+
 const formSchema = z.object({
   name: z.string().trim().min(1, "Give the standup a name").max(LIMITS.name, `Names are at most ${LIMITS.name} characters`),
   questions: z.array(questionSchema).min(1, "Add at least one question").max(MAX_QUESTIONS, `At most ${MAX_QUESTIONS} questions`),
@@ -44,6 +58,12 @@ const formSchema = z.object({
   syncChannel: z.string(),
   isAnonymous: z.boolean(),
   isConfidential: z.boolean(),
+  askingMode: z.enum(["auto", "manual"], { message: "Choose how members are asked" }),
+  waitTime: z.union([z.literal(""), wholeNumber(0, ASKING_LIMITS.maxWaitTime, "minutes")]),
+  reminderCount: wholeNumber(0, ASKING_LIMITS.maxReminders, "reminders"),
+  reminderAfterMinutes: wholeNumber(1, ASKING_LIMITS.maxReminderAfterMinutes, "minutes"),
+  responseWindowMinutes: z.union([z.literal(""), wholeNumber(1, ASKING_LIMITS.maxResponseWindowMinutes, "minutes")]),
+  lateAnswerDays: wholeNumber(0, ASKING_LIMITS.maxLateAnswerDays, "days"),
 });
 
 type ParsedForm = z.infer<typeof formSchema>;
@@ -68,12 +88,40 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     syncChannel: String(form.get("syncChannel") ?? ""),
     isAnonymous: form.get("isAnonymous") === "on",
     isConfidential: form.get("isConfidential") === "on",
+    askingMode: String(form.get("askingMode") ?? "auto"),
+    waitTime: String(form.get("waitTime") ?? "").trim(),
+    reminderCount: String(form.get("reminderCount") ?? ""),
+    reminderAfterMinutes: String(form.get("reminderAfterMinutes") ?? ""),
+    responseWindowMinutes: String(form.get("responseWindowMinutes") ?? "").trim(),
+    lateAnswerDays: String(form.get("lateAnswerDays") ?? ""),
   });
   if (!parsed.success) return { values, error: "Please correct the fields marked below.", fieldErrors: zodFieldErrors(parsed.error) };
   if (parsed.data.memberSource === "users" && parsed.data.users.length === 0)
     return { values, fieldErrors: { users: "Pick at least one member, or sync members from a channel" } };
+  if (parsed.data.askingMode === "auto" && parsed.data.waitTime === "")
+    return { values, fieldErrors: { waitTime: "Enter the minutes to wait (0 asks at the scheduled time)" } };
   return parsed.data;
 }
+
+/** The asking settings of the form as the standup writes take them (manual only = `waitTime` null). */
+function askingOf(p: ParsedForm) {
+  return {
+    waitTime: p.askingMode === "manual" || p.waitTime === "" ? null : p.waitTime,
+    reminderCount: p.reminderCount,
+    reminderAfterMinutes: p.reminderAfterMinutes,
+    responseWindowMinutes: p.responseWindowMinutes === "" ? null : p.responseWindowMinutes,
+    lateAnswerDays: p.lateAnswerDays,
+  };
+}
+
+/** Domain field names (snake case, as error messages start) → form field names. */
+const ASKING_FIELDS: Record<string, string> = {
+  wait_time: "waitTime",
+  reminder_count: "reminderCount",
+  reminder_after_minutes: "reminderAfterMinutes",
+  response_window_minutes: "responseWindowMinutes",
+  late_answer_days: "lateAnswerDays",
+};
 
 /** A domain error of a standup write as a form state: the message next to the field it is about. */
 function domainErrorState(err: DomainError, form: FormData): StandupFormState {
@@ -83,7 +131,9 @@ function domainErrorState(err: DomainError, form: FormData): StandupFormState {
       ? "broadcastChannel"
       : err.code === "USER_NOT_FOUND"
         ? "users"
-        : (["days", "time", "timezone", "questions", "name"].find((f) => err.message.startsWith(`${f}`)) ?? null);
+        : (Object.entries(ASKING_FIELDS).find(([f]) => err.message.startsWith(`${f}:`))?.[1] ??
+          ["days", "time", "timezone", "questions", "name"].find((f) => err.message.startsWith(`${f}`)) ??
+          null);
   const message = err.message.replace(/^[a-z_.0-9]+: /, "");
   const human = message.charAt(0).toUpperCase() + message.slice(1);
   return field ? { values, fieldErrors: { [field]: human } } : { values, error: human };
@@ -117,6 +167,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
       syncChannelMembers: sync,
       isAnonymous: p.isAnonymous,
       isConfidential: p.isConfidential,
+      ...askingOf(p),
     });
     id = created.id;
   } catch (err) {
@@ -141,6 +192,7 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
       timezone: p.timezone,
       days: p.days,
       questions: questionsOf(p),
+      ...askingOf(p),
       ...(sync
         ? { syncChannelMembers: true, syncChannel: p.syncChannel || null }
         : { syncChannelMembers: false, users: p.users, syncChannel: null }),
@@ -178,4 +230,31 @@ export async function deleteStandupAction(form: FormData): Promise<void> {
   await archiveStandup(actor, Number(form.get("id")));
   revalidatePath("/standups");
   redirect("/standups");
+}
+
+/**
+ * "Ask now" on the standup page (creator or team admin, as editing): starts the standup now
+ * (`startStandup`: opens today's occurrence, asks who has not answered). Checked `users` (chat
+ * ids) ask only those members; none checked asks every member. A paused standup is not asked from
+ * the dashboard (resume it first).
+ * @returns "Asked N members" or the reason nothing happened (not allowed, paused, draft).
+ */
+export async function askNowAction(id: number, _prev: ActionState, form: FormData): Promise<ActionState> {
+  return formAction(async () => {
+    const actor = await getActor();
+    const standup = await getStandupSettings(actor, id, undefined, "readers");
+    if (standup.state === "paused") return { error: "This standup is paused. Resume it before asking its members." };
+    const users = form.getAll("users").map(String).filter(Boolean);
+    let asked: number[];
+    try {
+      ({ asked } = await startStandup(actor, id, users.length ? { users } : {}));
+    } catch (err) {
+      if (err instanceof ForbiddenError) return { error: "Only the creator of this standup or a team admin can ask its members." };
+      throw err;
+    }
+    revalidatePath(`/standups/${id}`);
+    revalidatePath("/my-checkins");
+    if (asked.length === 0) return { ok: "Nobody was asked: everyone you chose has answered or is away." };
+    return { ok: `Asked ${asked.length} member${asked.length === 1 ? "" : "s"}.` };
+  });
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { formatDate } from "@/components/format";
 import { AbsenceForm } from "@/components/team/absence-form";
-import { Button } from "@/components/ui/button";
+import { Button, LinkButton } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { DataTable, Td } from "@/components/ui/table";
 import { listTeamMembers } from "@/lib/domain/absences";
@@ -21,6 +21,11 @@ export default async function TeamPage() {
       <PageHeader
         title="Team"
         description={`${members.length} members of ${user.teamName}. Absent members are excluded from participation.`}
+        actions={
+          <LinkButton href="/team/holidays" variant="secondary">
+            Team holidays
+          </LinkButton>
+        }
       />
       <div className="space-y-6">
         {user.isAdmin && (

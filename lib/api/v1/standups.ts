@@ -24,7 +24,7 @@ import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/stan
 
 /**
  * Query of GET /v1/standups/ and /v1/me/standups: `admin` is true/false/1/0; a bare `?admin`
- * (empty value) counts as true. Honoured only for team admins (lib/domain/visibility.ts).
+ * (empty value) counts as true. Honoured only for team admins (lib/domain/access.ts).
  */
 export const v1StandupListQuerySchema = z.object({
   admin: z

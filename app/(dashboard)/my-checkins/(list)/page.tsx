@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { formatDateTime, formatTime } from "@/components/format";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
 import { requireUser } from "../../load";
 import { deleteCheckinAction } from "../actions";
@@ -9,7 +10,7 @@ import { deleteCheckinAction } from "../actions";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "My check-ins" };
 
-/** The caller's standups: answer today's check-in, edit or delete the report sent today. */
+/** The caller's standups: answer a pending check-in (each shown with its date), edit or delete the report sent today. */
 export default async function MyCheckinsPage({ searchParams }: { searchParams: Promise<{ saved?: string; deleted?: string }> }) {
   const sp = await searchParams;
   const user = await requireUser();
@@ -42,8 +43,16 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
                   <p className="mt-2">
                     {c.todayReport ? (
                       <Badge tone="green">Answered today · {formatDateTime(c.todayReport.submittedAt, user.timezone)}</Badge>
+                    ) : c.pendingOccurrences.length > 0 ? (
+                      <span className="flex flex-wrap gap-1.5" data-testid="pending-dates">
+                        {c.pendingOccurrences.map((p) => (
+                          <Badge key={p.occurrenceId} tone="amber">
+                            Pending for {formatOccurrenceDate(p.date)}
+                          </Badge>
+                        ))}
+                      </span>
                     ) : c.dueToday ? (
-                      <Badge tone="amber">Pending for today</Badge>
+                      <Badge tone="amber">Due {formatOccurrenceDate(c.today)}</Badge>
                     ) : (
                       <Badge>Not scheduled today</Badge>
                     )}

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { AnswerForm } from "@/components/checkins/answer-form";
 import { formatDate } from "@/components/format";
 import { Card, PageHeader } from "@/components/ui/card";
+import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
 import { requireUser } from "../../load";
 import { saveCheckinAction } from "../actions";
@@ -21,7 +22,7 @@ export default async function AnswerPage({ params }: { params: Promise<{ standup
     <>
       <PageHeader
         title={checkin.name}
-        description={`${checkin.todayReport ? "Edit your report" : "Your report"} for ${formatDate(checkin.today)}${checkin.isAnonymous ? " · this standup is anonymous" : ""}`}
+        description={`${checkin.todayReport ? "Edit your report" : "Your report"} for ${checkin.todayReport || checkin.pendingOccurrences.length === 0 ? formatDate(checkin.today) : formatOccurrenceDate(checkin.pendingOccurrences[0].date)}${checkin.isAnonymous ? " · this standup is anonymous" : ""}`}
       />
       <Card>
         <AnswerForm

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatPercent, formatTime } from "@/components/format";
+import { describeNextRun } from "@/components/standups/next-run";
 import { LinkButton } from "@/components/ui/button";
 import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { getStandupSummaries } from "@/lib/domain/dashboard";
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Standups" };
 export default async function StandupsPage() {
   const user = await requireUser();
   // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
-  const standups = (await listStandupSettings(user, { drafts: true, teamWide: true })).sort((a, b) => a.name.localeCompare(b.name));
+  const standups = (await listStandupSettings(user, { drafts: true, teamWide: "readers" })).sort((a, b) => a.name.localeCompare(b.name));
   const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
   return (
     <>
@@ -54,6 +55,8 @@ export default async function StandupsPage() {
                   <dd>
                     {s.days.join(", ")} at {formatTime(s.time)} <span className="text-slate-600">({s.timezone})</span>
                   </dd>
+                  <dt className="text-slate-600">Next run</dt>
+                  <dd data-testid="next-run">{describeNextRun(s, user.timezone)}</dd>
                   <dt className="text-slate-600">Channel</dt>
                   <dd>{s.broadcast_channel ? `#${s.broadcast_channel.name}` : "—"}</dd>
                   <dt className="text-slate-600">Members</dt>

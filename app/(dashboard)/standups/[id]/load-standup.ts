@@ -6,6 +6,6 @@ import { orNotFound, readIdParam, requireUser } from "../../load";
 export async function loadStandupPage(params: Promise<{ id: string }>) {
   const id = await readIdParam(params);
   const user = await requireUser();
-  const standup = await orNotFound(getStandupSettings(user, id));
+  const standup = await orNotFound(getStandupSettings(user, id, undefined, "readers"));
   return { id, user, standup, manage: canEditStandup(user, { owner_id: standup.owner.id }) };
 }

@@ -5,15 +5,20 @@ import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { HeatmapGrid } from "@/components/standups/heatmap";
+import { describeNextRun } from "@/components/standups/next-run";
+import { OccurrenceStates } from "@/components/standups/occurrence-states";
 import { SummariesCard } from "@/components/standups/summaries-card";
+import { ActionForm } from "@/components/ui/action-form";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Checkbox } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
+import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { listReports } from "@/lib/domain/reports";
 import { listStandupSummaries } from "@/lib/domain/summaries";
-import { deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
+import { askNowAction, deleteStandupAction, duplicateStandupAction, setStandupStateAction } from "../actions";
 import { loadStandupPage } from "./load-standup";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +28,7 @@ export const metadata: Metadata = { title: "Standup" };
 export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
   const { id, user, standup, manage } = await loadStandupPage(params);
   const now = new Date();
-  const [participation, heatmap, reports, team, summaries] = await Promise.all([
+  const [participation, heatmap, reports, team, summaries, occurrences] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
     getStandupHeatmap(user, { standupId: id, days: 21 }),
     listReports(user, {
@@ -32,6 +37,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       standupId: id,
       limit: 10,
       withAnswers: true,
+      teamWide: "readers",
     }),
     listTeamMembers(user),
     // Summaries follow v2 visibility (drafts and confidential standups of others are not listed).
@@ -39,6 +45,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       if (err instanceof NotFoundError) return [];
       throw err;
     }),
+    listOccurrenceStatuses(user, { standupId: id, limit: 3 }),
   ]);
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const paused = standup.state === "paused";
@@ -57,6 +64,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
             <span>
               {standup.days.join(", ")} at {formatTime(standup.time)} ({standup.timezone})
             </span>
+            <span data-testid="next-run">Next run: {describeNextRun(standup, user.timezone)}</span>
           </span>
         }
         actions={
@@ -117,6 +125,41 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
             </ul>
           </Card>
         </div>
+
+        {manage && standup.state !== "draft" && (
+          <Card title="Ask now">
+            <ActionForm action={askNowAction.bind(null, id)} submitLabel="Ask now" pendingLabel="Asking…" testId="ask-now">
+              <p className="text-sm text-slate-700">
+                {paused
+                  ? "This standup is paused: resume it to ask its members."
+                  : "Asks the members who have not answered today’s occurrence now, opening it if needed."}
+              </p>
+              {standup.members.length > 0 && (
+                <details className="rounded-md border border-slate-200 p-3">
+                  <summary className="cursor-pointer text-sm font-medium">Ask chosen members only</summary>
+                  <fieldset className="mt-2">
+                    <legend className="mb-2 text-sm text-slate-700">Members to ask (none checked: everyone)</legend>
+                    <div className="grid gap-2 sm:grid-cols-2">
+                      {standup.members.map((m) => (
+                        <Checkbox
+                          key={m.user.chat_id}
+                          id={`ask-${m.user.chat_id}`}
+                          name="users"
+                          value={m.user.chat_id}
+                          label={m.user.realname}
+                        />
+                      ))}
+                    </div>
+                  </fieldset>
+                </details>
+              )}
+            </ActionForm>
+          </Card>
+        )}
+
+        <Card title="Latest occurrences">
+          <OccurrenceStates occurrences={occurrences} timezone={user.timezone} />
+        </Card>
 
         <Card title="Participation per occurrence (last 30 days)">
           {participation.length === 0 ? (

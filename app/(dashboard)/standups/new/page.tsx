@@ -41,6 +41,12 @@ export default async function NewStandupPage() {
             syncChannel: "",
             isAnonymous: false,
             isConfidential: false,
+            askingMode: "auto",
+            waitTime: "0",
+            reminderCount: "1",
+            reminderAfterMinutes: "60",
+            responseWindowMinutes: "",
+            lateAnswerDays: "7",
           }}
         />
       </Card>

@@ -41,6 +41,12 @@ export default async function EditStandupPage({ params }: { params: Promise<{ id
             syncChannel: standup.sync_channel?.chat_id ?? "",
             isAnonymous: standup.is_anonymous,
             isConfidential: standup.is_confidential,
+            askingMode: standup.wait_time === null ? "manual" : "auto",
+            waitTime: String(standup.wait_time ?? 0),
+            reminderCount: String(standup.reminder_count),
+            reminderAfterMinutes: String(standup.reminder_after_minutes),
+            responseWindowMinutes: standup.response_window_minutes === null ? "" : String(standup.response_window_minutes),
+            lateAnswerDays: String(standup.late_answer_days),
           }}
         />
       </Card>

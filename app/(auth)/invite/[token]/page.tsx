@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AuthShell } from "@/components/auth/auth-shell";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
+import { TimezoneSelect } from "@/components/people/timezone-select";
+import { ActionForm } from "@/components/ui/action-form";
+import { Field, Input } from "@/components/ui/form";
+import { peekToken } from "@/lib/auth/tokens";
+import { db } from "@/lib/db";
+import { acceptInvitationAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Accept invitation", referrer: "no-referrer" };
+
+/** Invitation link: choose name, password and timezone (the link works once, for 7 days). */
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const invitation = await peekToken(db, "invitation", token);
+  if (!invitation) {
+    return (
+      <AuthShell title="Invitation not valid">
+        <p className="text-sm text-slate-700">
+          This invitation link is invalid, has expired or has already been used. Ask a team admin for a new one.
+        </p>
+        <p className="mt-4 text-sm">
+          <Link href="/sign-in" className="text-brand-700 underline">
+            Go to sign-in
+          </Link>
+        </p>
+      </AuthShell>
+    );
+  }
+  const user = await db.user.findUniqueOrThrow({
+    where: { id: invitation.user_id },
+    select: { timezone: true, team: { select: { name: true } } },
+  });
+  return (
+    <AuthShell title={`Join ${user.team.name}`}>
+      <p className="mb-4 text-sm text-slate-600">
+        You were invited as <strong>{invitation.user.email}</strong>. Choose your password to finish.
+      </p>
+      <ActionForm action={acceptInvitationAction} submitLabel="Join the team" pendingLabel="Joining…">
+        <input type="hidden" name="token" value={token} />
+        <Field id="name" label="Your name">
+          <Input id="name" name="name" required maxLength={100} defaultValue={invitation.user.realname} autoComplete="name" />
+        </Field>
+        <TimezoneSelect id="timezone" defaultValue={user.timezone} />
+        <NewPasswordFields />
+      </ActionForm>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,61 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { ActionState } from "@/components/ui/action-form";
+import { getActor } from "@/lib/auth/session";
+import { addAbsence, removeAbsence } from "@/lib/domain/absences";
+import { changePassword } from "@/lib/domain/passwords";
+import { updateProfile } from "@/lib/domain/profile";
+import { field, formAction } from "../form-action";
+
+/** Saves the signed-in person's name, timezone, avatar URL and notification channel. */
+export async function updateProfileAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    await updateProfile(actor, {
+      name: field(form, "name"),
+      timezone: field(form, "timezone"),
+      avatarUrl: field(form, "avatarUrl"),
+      notificationChannel: field(form, "notificationChannel"),
+    });
+    return { ok: "Profile saved." };
+  });
+  revalidatePath("/", "layout");
+  return result;
+}
+
+/** Changes the signed-in person's password (the current one is required once one exists). */
+export async function changePasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  return formAction(async () => {
+    if (field(form, "next") !== field(form, "nextRepeat")) return { error: "The two new passwords differ" };
+    await changePassword(actor, { current: field(form, "current"), next: field(form, "next") });
+    return { ok: "Password changed." };
+  });
+}
+
+/** Adds a vacation or out-of-office range for the signed-in person. */
+export async function addOwnAbsenceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    await addAbsence(actor, {
+      userId: actor.userId,
+      kind: field(form, "kind") === "out_of_office" ? "out_of_office" : "vacation",
+      startDate: field(form, "startDate"),
+      endDate: field(form, "endDate"),
+      note: field(form, "note"),
+    });
+    return { ok: "Absence added." };
+  });
+  revalidatePath("/profile");
+  revalidatePath("/team");
+  return result;
+}
+
+/** Removes one of the signed-in person's absences. */
+export async function removeOwnAbsenceAction(form: FormData): Promise<void> {
+  const actor = await getActor();
+  await removeAbsence(actor, { absenceId: Number(form.get("absenceId")) });
+  revalidatePath("/profile");
+  revalidatePath("/team");
+}

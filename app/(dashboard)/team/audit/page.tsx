@@ -1,0 +1,103 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Field, Select } from "@/components/ui/form";
+import { DataTable, Td } from "@/components/ui/table";
+import { canManagePeople } from "@/lib/domain/access";
+import { AUDIT_ACTIONS, listAudit } from "@/lib/domain/audit";
+import { listPeople } from "@/lib/domain/people";
+import { requireUser } from "../../load";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Audit log" };
+
+function describeDetails(details: unknown): string {
+  if (!details || typeof details !== "object") return "";
+  return Object.entries(details as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+    .join(" · ");
+}
+
+/** Team → Audit log (admins): every admin action, newest first, filterable by action and by who did it. */
+export default async function AuditPage({ searchParams }: { searchParams: Promise<{ action?: string; actor?: string; before?: string }> }) {
+  const user = await requireUser();
+  if (!canManagePeople(user)) notFound();
+  const q = await searchParams;
+  const action = (AUDIT_ACTIONS as readonly string[]).includes(q.action ?? "") ? q.action : undefined;
+  const actorId = Number(q.actor) > 0 ? Number(q.actor) : undefined;
+  const before = Number(q.before) > 0 ? Number(q.before) : undefined;
+  const [{ items, nextBefore }, people] = await Promise.all([listAudit(user, { action, actorId, before }), listPeople(user)]);
+  const older = new URLSearchParams({
+    ...(action ? { action } : {}),
+    ...(actorId ? { actor: String(actorId) } : {}),
+    ...(nextBefore ? { before: String(nextBefore) } : {}),
+  });
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Invitations, role changes, deactivations, key revocations and channel changes of your team."
+      />
+      <Card>
+        <form className="mb-4 flex flex-wrap items-end gap-3" method="get">
+          <Field id="f-action" label="Action">
+            <Select id="f-action" name="action" defaultValue={action ?? ""}>
+              <option value="">All actions</option>
+              {AUDIT_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field id="f-actor" label="Done by">
+            <Select id="f-actor" name="actor" defaultValue={actorId ? String(actorId) : ""}>
+              <option value="">Anyone</option>
+              {people.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.realname}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Button type="submit" variant="secondary">
+            Filter
+          </Button>
+        </form>
+        {items.length === 0 ? (
+          <EmptyState title="No entries">Nothing matches these filters yet.</EmptyState>
+        ) : (
+          <DataTable
+            caption="Audit log entries"
+            columns={["When (UTC)", "Who", "Action", "Target", "Details"]}
+            className="min-w-[48rem] text-sm"
+            wrapperClassName="overflow-x-auto"
+          >
+            {items.map((e) => (
+              <tr key={e.id} data-testid="audit-row" className="align-top">
+                <Td className="whitespace-nowrap">{e.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+                <Td>{e.actor?.realname ?? "server"}</Td>
+                <Td>
+                  <code>{e.action}</code>
+                </Td>
+                <Td>{e.target ?? "—"}</Td>
+                <Td last className="break-all text-slate-700">
+                  {describeDetails(e.details)}
+                </Td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        {nextBefore && (
+          <p className="mt-4">
+            <Link href={`/team/audit?${older.toString()}`} className="text-brand-700 underline">
+              Older entries
+            </Link>
+          </p>
+        )}
+      </Card>
+    </>
+  );
+}

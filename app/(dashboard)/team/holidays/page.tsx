@@ -1,0 +1,84 @@
+import type { Metadata } from "next";
+import { ActionForm } from "@/components/ui/action-form";
+import { LinkButton } from "@/components/ui/button";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/form";
+import { DataTable, Td } from "@/components/ui/table";
+import { formatOccurrenceDate } from "@/lib/domain/asking";
+import { listHolidays } from "@/lib/domain/holidays";
+import { localDateOf } from "@/lib/domain/schedule";
+import { requireUser } from "../../load";
+import { addHolidayAction, removeHolidayAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Team holidays" };
+
+/** Team holidays: upcoming dates on which no standup runs; admins add and remove them, members read. */
+export default async function HolidaysPage() {
+  const user = await requireUser();
+  const today = localDateOf(new Date(), user.timezone);
+  const holidays = await listHolidays(user, { from: today });
+  return (
+    <>
+      <PageHeader
+        title="Team holidays"
+        description="No standup of the team runs on these dates: nobody is asked, reminded or counted as missed."
+        actions={
+          <LinkButton href="/team" variant="secondary">
+            Back to team
+          </LinkButton>
+        }
+      />
+      <div className="space-y-6">
+        {user.isAdmin && (
+          <Card title="Add a holiday">
+            <ActionForm action={addHolidayAction} submitLabel="Add holiday" pendingLabel="Adding…" testId="add-holiday">
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Field id="h-date" label="Date">
+                  <Input id="h-date" name="date" type="date" required min={today} />
+                </Field>
+                <Field id="h-name" label="Name">
+                  <Input id="h-name" name="name" required maxLength={100} placeholder="e.g. New Year’s Day" />
+                </Field>
+              </div>
+            </ActionForm>
+          </Card>
+        )}
+        <Card title="Upcoming holidays">
+          {holidays.length === 0 ? (
+            <EmptyState title="No upcoming holidays">
+              {user.isAdmin ? "Add one above." : "Team admins add the dates on which standups do not run."}
+            </EmptyState>
+          ) : (
+            <DataTable caption="Upcoming team holidays" columns={["Date", "Name", user.isAdmin && "Actions"]} className="text-sm">
+              {holidays.map((h) => (
+                <tr key={h.id} data-testid="holiday-row">
+                  <Td>
+                    <time dateTime={h.date}>{formatOccurrenceDate(h.date)}</time>
+                    <span className="block text-xs text-slate-600">{h.date}</span>
+                  </Td>
+                  <Td last={!user.isAdmin}>{h.name}</Td>
+                  {user.isAdmin && (
+                    <Td last>
+                      <ActionForm
+                        action={removeHolidayAction}
+                        submitLabel="Remove"
+                        pendingLabel="Removing…"
+                        variant="ghost"
+                        confirm={`Remove the holiday “${h.name}” on ${h.date}? Standups run that day again.`}
+                        submitAriaLabel={`Remove holiday ${h.name} on ${h.date}`}
+                        className="space-y-1"
+                      >
+                        <input type="hidden" name="holidayId" value={h.id} />
+                      </ActionForm>
+                    </Td>
+                  )}
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

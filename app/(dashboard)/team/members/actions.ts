@@ -1,0 +1,93 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { ActionState } from "@/components/ui/action-form";
+import { requestOrigin } from "@/lib/auth/origin";
+import { getActor } from "@/lib/auth/session";
+import { parseRole } from "@/lib/domain/access";
+import { invitePeopleFromList } from "@/lib/domain/bulk-invite";
+import { issueResetLink } from "@/lib/domain/passwords";
+import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
+import { field, formAction } from "../../form-action";
+
+function refresh() {
+  revalidatePath("/team", "layout");
+}
+
+/** Invites one person (admins). Without SMTP the link is shown once to copy. */
+export async function inviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    const r = await invitePerson(
+      actor,
+      {
+        email: field(form, "email"),
+        name: field(form, "name"),
+        role: parseRole(field(form, "role") || "member"),
+        timezone: field(form, "timezone"),
+      },
+      { baseUrl: await requestOrigin() },
+    );
+    return r.emailed
+      ? { ok: `Invitation e-mailed to ${r.email} (valid 7 days).` }
+      : {
+          ok: `${r.email} is invited. E-mail is not configured, so copy the link below (valid 7 days, usable once).`,
+          links: [{ label: r.email, url: r.link as string }],
+        };
+  });
+  refresh();
+  return result;
+}
+
+/** Invites everyone of a pasted list / CSV (admins); one outcome line per person. */
+export async function bulkInviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    const outcomes = await invitePeopleFromList(actor, field(form, "list"), { baseUrl: await requestOrigin() });
+    const ok = outcomes.filter((o) => o.ok);
+    return {
+      ok: `${ok.length} of ${outcomes.length} invited.`,
+      details: outcomes.map((o) =>
+        o.ok
+          ? `Line ${o.line}: ${o.email} invited${o.invitation.emailed ? " (e-mailed)" : ""}`
+          : `Line ${o.line}: ${o.email || "?"} not invited: ${o.error}`,
+      ),
+      links: ok.flatMap((o) => (o.ok && o.invitation.link ? [{ label: o.email, url: o.invitation.link }] : [])),
+    };
+  });
+  refresh();
+  return result;
+}
+
+/** Changes a person's role (admins). */
+export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    await changeRole(actor, { userId: Number(field(form, "userId")), role: parseRole(field(form, "role")) });
+    return { ok: "Role saved." };
+  });
+  refresh();
+  return result;
+}
+
+/** Deactivates or reactivates a person (admins). */
+export async function setActiveAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    const input = { teamId: actor.teamId, userId: Number(field(form, "userId")) };
+    if (field(form, "active") === "true") await reactivatePerson(actor, input);
+    else await deactivatePerson(actor, input);
+    return { ok: field(form, "active") === "true" ? "Reactivated." : "Deactivated: API keys revoked, sessions ended." };
+  });
+  refresh();
+  return result;
+}
+
+/** Issues a password-reset link for a person, shown once (admins; for servers without e-mail). */
+export async function resetLinkAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  return formAction(async () => {
+    const { link } = await issueResetLink(actor, { userId: Number(field(form, "userId")), baseUrl: await requestOrigin() });
+    return { ok: "Reset link valid for one hour.", links: [{ label: field(form, "email"), url: link }] };
+  });
+}

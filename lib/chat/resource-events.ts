@@ -1,0 +1,40 @@
+/**
+ * Webhook events whose `data` is a v2 resource (issue 9): `report.*` carry the v2 report (spec
+ * §2.4), `poll.created` the v2 poll. Kept apart from lib/chat/events.ts because the serializers
+ * import the domain: the domain's writers load this module lazily (`await import(...)`) inside
+ * their transaction, which keeps the module graph free of cycles.
+ */
+import { serializePollV2 } from "@/lib/api/v2/polls";
+import { serializeReportV2 } from "@/lib/api/v2/reports";
+import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
+import { emitEvent } from "@/lib/chat/events";
+import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { getPoll } from "@/lib/domain/polls";
+import { loadReportView } from "@/lib/domain/report-writes";
+
+/**
+ * Emits `report.submitted|updated|deleted` with the v2 report (as it is after the change; for
+ * `report.deleted` as it was just before removal, so call it before discarding).
+ */
+export async function emitReportEvent(
+  tx: Tx,
+  type: "report.submitted" | "report.updated" | "report.deleted",
+  reportId: number,
+): Promise<number> {
+  const report = await tx.report.findUnique({ where: { id: reportId }, select: { team_id: true } });
+  if (!report) return 0;
+  const listening = await tx.webhookEndpoint.count({ where: { team_id: report.team_id, disabled_at: null, events: { has: type } } });
+  if (listening === 0) return 0;
+  return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
+}
+
+/** Emits `poll.created` with the v2 poll (questions included) as its creator sees it. */
+export async function emitPollCreated(tx: Tx, actor: Actor, pollId: number): Promise<number> {
+  const listening = await tx.webhookEndpoint.count({
+    where: { team_id: actor.teamId, disabled_at: null, events: { has: "poll.created" } },
+  });
+  if (listening === 0) return 0;
+  const row = await getPoll(actor, pollId, { withQuestions: true }, tx);
+  return emitEvent(tx, actor.teamId, "poll.created", serializePollV2(row, new Set(INCLUDE_VALUES)));
+}

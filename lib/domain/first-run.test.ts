@@ -1,0 +1,104 @@
+/**
+ * First run and the people commands, against the real test database: the setup refuses once any
+ * team exists; `npm run team -- create` and `npm run user -- add` run as real processes and print
+ * working one-time links.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { peekToken } from "@/lib/auth/tokens";
+import { db, disconnectDb } from "@/lib/db";
+import { listAudit } from "@/lib/domain/audit";
+import { needsSetup, setupFirstTeam } from "@/lib/domain/first-run";
+import { createTestTeam } from "@/tests/fixtures";
+
+const run = promisify(execFile);
+
+afterAll(async () => {
+  await disconnectDb();
+});
+
+/** Runs `tsx scripts/<name>.ts args` against the test database; resolves with exit code and output. */
+async function command(name: string, args: string[]) {
+  const root = path.resolve(import.meta.dirname, "../..");
+  try {
+    const r = await run(process.execPath, ["--import", "tsx", path.join(root, "scripts", `${name}.ts`), ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: "3999", SMTP_URL: "", PUBLIC_URL: "" },
+      timeout: 60_000,
+    });
+    return { code: 0, out: r.stdout, err: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: err.stdout, err: err.stderr };
+  }
+}
+
+describe("first run", () => {
+  it("the setup page's action refuses once a team exists", async () => {
+    await createTestTeam({ members: 0 });
+    expect(await needsSetup()).toBe(false);
+    await expect(
+      setupFirstTeam({ teamName: "Late", admin: { email: "late@example.com", name: "Late", password: "long enough" } }),
+    ).rejects.toThrow(/already set up/);
+    expect(await db.team.count({ where: { name: "Late" } })).toBe(0);
+  });
+
+  it("npm run team -- create prints a one-time sign-in link; npm run user -- add an invitation link", async () => {
+    const tag = Date.now().toString(36);
+    const created = await command("team", [
+      "create",
+      "--name",
+      `Acme ${tag}`,
+      "--admin-email",
+      `ada.${tag}@acme.test`,
+      "--admin-name",
+      "Ada Lovelace",
+    ]);
+    expect(created.err).toBe("");
+    expect(created.code).toBe(0);
+    const signIn = /http:\/\/localhost:3999\/sign-in\/link\/([A-Za-z0-9_-]{43})/.exec(created.out);
+    expect(signIn).not.toBeNull();
+    const team = await db.team.findFirstOrThrow({ where: { name: `Acme ${tag}` }, include: { users: true, channels: true } });
+    expect(team.users).toMatchObject([{ email: `ada.${tag}@acme.test`, role: "admin", is_admin: true, password_hash: null }]);
+    expect(team.channels.map((c) => c.name)).toEqual(["general"]);
+    expect(await peekToken(db, "sign_in", signIn?.[1] as string)).not.toBeNull();
+
+    const added = await command("user", [
+      "add",
+      "--team",
+      String(team.id),
+      "--email",
+      `bob.${tag}@acme.test`,
+      "--name",
+      "Bob",
+      "--role",
+      "manager",
+      "--timezone",
+      "Asia/Kolkata",
+    ]);
+    expect(added.code).toBe(0);
+    const invite = /http:\/\/localhost:3999\/invite\/([A-Za-z0-9_-]{43})/.exec(added.out);
+    expect(await peekToken(db, "invitation", invite?.[1] as string)).toMatchObject({ user: { email: `bob.${tag}@acme.test` } });
+    expect(await db.user.findFirstOrThrow({ where: { email: `bob.${tag}@acme.test` } })).toMatchObject({
+      role: "manager",
+      timezone: "Asia/Kolkata",
+    });
+
+    const dup = await command("user", ["add", "--team", String(team.id), "--email", `BOB.${tag}@acme.test`, "--name", "Bob"]);
+    expect(dup.code).toBe(1);
+    expect(dup.err).toMatch(/already a member/);
+    const bad = await command("user", ["add", "--email", "x@y.z", "--name", "X"]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/--team/);
+    expect(bad.err).toMatch(/Usage:/);
+
+    const admin = team.users[0];
+    const audit = await listAudit({ teamId: team.id, userId: admin.id, userChatId: admin.chat_id, isAdmin: true });
+    expect(audit.items.map((i) => [i.action, i.actor])).toEqual([
+      ["user.add", null],
+      ["team.setup", null],
+    ]);
+  }, 120_000);
+});
