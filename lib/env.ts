@@ -160,6 +160,11 @@ export type LimitSettings = {
   signInMaxFailures: number;
   /** The window of `signInMaxFailures` in minutes (`SIGN_IN_FAILURE_WINDOW_MINUTES`, default 15). */
   signInWindowMinutes: number;
+  /**
+   * E-mailed link requests (forgot password) per address per hour (`LINK_REQUESTS_PER_HOUR`,
+   * default 5); a client address may make four times as many.
+   */
+  linkRequestsPerHour: number;
   /** `TRUST_PROXY=true`: the client address is the last `X-Forwarded-For` hop. */
   trustProxy: boolean;
 };
@@ -172,6 +177,7 @@ export function limitSettings(): LimitSettings {
     anonymousPerMinute: intSetting(e.RATE_LIMIT_ANONYMOUS_PER_MINUTE, 300),
     signInMaxFailures: intSetting(e.SIGN_IN_MAX_FAILURES, 10),
     signInWindowMinutes: intSetting(e.SIGN_IN_FAILURE_WINDOW_MINUTES, 15, 1),
+    linkRequestsPerHour: intSetting(e.LINK_REQUESTS_PER_HOUR, 5),
     trustProxy: /^(true|1)$/i.test(e.TRUST_PROXY ?? ""),
   };
 }

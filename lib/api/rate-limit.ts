@@ -6,7 +6,10 @@
  * - `api-key`: requests per API key per minute (RATE_LIMIT_API_PER_MINUTE, default 600);
  * - `anonymous`: API requests without a valid key, per client IP per minute (default 300);
  * - `sign-in-account` / `sign-in-ip`: FAILED dashboard sign-ins per account (lower-cased email)
- *   and per client IP within SIGN_IN_FAILURE_WINDOW_MINUTES (default 10 per 15 minutes).
+ *   and per client IP within SIGN_IN_FAILURE_WINDOW_MINUTES (default 10 per 15 minutes); invalid
+ *   link tokens (invitation, password reset, one-time sign-in) count as failures of the IP;
+ * - `link-request-account` / `link-request-ip`: e-mailed link requests (forgot password) per
+ *   address per hour (LINK_REQUESTS_PER_HOUR, default 5) and per client IP (4 × that).
  *
  * API responses carry the IETF draft headers (draft-ietf-httpapi-ratelimit-headers):
  * `RateLimit-Policy: "api-key";q=600;w=60` and `RateLimit: "api-key";r=599;t=42` (r = remaining,
@@ -43,6 +46,8 @@ export function ratePolicies() {
     anonymous: { name: "anonymous", points: env.anonymousPerMinute, windowSeconds: 60 },
     signInAccount: { name: "sign-in-account", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
     signInIp: { name: "sign-in-ip", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+    linkRequestAccount: { name: "link-request-account", points: env.linkRequestsPerHour, windowSeconds: 3600 },
+    linkRequestIp: { name: "link-request-ip", points: env.linkRequestsPerHour * 4, windowSeconds: 3600 },
   } satisfies Record<string, RateLimitPolicy>;
 }
 
@@ -133,7 +138,7 @@ export async function resetRateLimit(policy: RateLimitPolicy, subject: string): 
  * (lib/runtime/next-preload.cjs), or with TRUST_PROXY the last `X-Forwarded-For` hop (the one
  * your reverse proxy appended). "unknown" when neither is present (in-process calls).
  */
-export function clientIp(request: Request): string {
+export function clientIp(request: { headers: Pick<Headers, "get"> }): string {
   if (limitSettings().trustProxy) {
     const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim());
     const last = hops.filter(Boolean).pop();

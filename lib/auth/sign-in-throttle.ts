@@ -3,9 +3,13 @@
  * email) and per client IP (lib/api/rate-limit.ts policies `sign-in-account` / `sign-in-ip`,
  * default 10 per 15 minutes each). Once either is used up, attempts answer 429 with
  * `Retry-After` (seconds) before the password is even checked; a successful sign-in clears the
- * account's count. Password-reset and invitation flows can call the same functions.
+ * account's count. The link flows use it too: e-mailed link requests are counted per address and
+ * IP (`linkRequestBlockedBy`), and invalid invitation/reset tokens count as failures of the IP
+ * (`throttledRedemption`).
  */
-import { peekRateLimit, type RateLimitResult, ratePolicies, recordFailure, resetRateLimit } from "@/lib/api/rate-limit";
+import { consumeRateLimit, peekRateLimit, type RateLimitResult, ratePolicies, recordFailure, resetRateLimit } from "@/lib/api/rate-limit";
+import { InvalidTokenError } from "@/lib/auth/tokens";
+import { UnprocessableError } from "@/lib/domain/errors";
 
 /** The `error` code the sign-in page shows for a throttled attempt. */
 export const SIGN_IN_THROTTLED_ERROR = "TooManyAttempts";
@@ -53,4 +57,48 @@ export function throttledMessage(result: RateLimitResult): string {
   const minutes = Math.max(1, Math.ceil(result.resetSeconds / 60));
   const what = result.policy.name === "sign-in-account" ? "this account" : "your network address";
   return `Too many failed sign-in attempts for ${what}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/**
+ * Counts one request for an e-mailed link (forgot password) for the address and the client IP.
+ * @returns the limit that refuses it, or null when the e-mail may be sent.
+ */
+export async function linkRequestBlockedBy(subject: SignInSubject): Promise<RateLimitResult | null> {
+  const policies = ratePolicies();
+  const account = accountKey(subject.email);
+  const results = await Promise.all([
+    account ? consumeRateLimit(policies.linkRequestAccount, account) : null,
+    subject.ip !== "unknown" ? consumeRateLimit(policies.linkRequestIp, subject.ip) : null,
+  ]);
+  return results.find((r) => r && !r.allowed) ?? null;
+}
+
+/** Human message of a refused link request. */
+export function linkRequestThrottledMessage(result: RateLimitResult): string {
+  const minutes = Math.max(1, Math.ceil(result.resetSeconds / 60));
+  return `Too many link requests. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/**
+ * Runs a link-token redemption (accept an invitation, reset a password) under the client IP's
+ * failure count: refused while the IP is blocked (`sign-in-ip`), and an `InvalidTokenError`
+ * counts one failure before it is rethrown.
+ * @throws TooManyAttemptsError while blocked; whatever `redeem` throws.
+ */
+export async function throttledRedemption<T>(ip: string, redeem: () => Promise<T>): Promise<T> {
+  const blocked = await signInBlockedBy({ email: null, ip });
+  if (blocked) throw new TooManyAttemptsError(throttledMessage(blocked));
+  try {
+    return await redeem();
+  } catch (err) {
+    if (err instanceof InvalidTokenError) await recordSignInFailure({ email: null, ip });
+    throw err;
+  }
+}
+
+/** A throttled dashboard attempt (the forms show its message). */
+export class TooManyAttemptsError extends UnprocessableError {
+  constructor(message: string) {
+    super(message, "TOO_MANY_ATTEMPTS");
+  }
 }

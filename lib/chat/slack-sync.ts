@@ -21,6 +21,7 @@ import { db, type Tx } from "@/lib/db";
 import { recordAudit } from "@/lib/domain/audit";
 import { DomainError } from "@/lib/domain/errors";
 import { createPerson, deactivatePerson, normaliseTimezone } from "@/lib/domain/people";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** Counts of one sync run. */
 export type SlackSyncResult = {
@@ -180,11 +181,41 @@ export async function syncSlackWorkspace(opts: { teamId: number; token: string; 
 export const SLACK_SYNC_JOB_KEY = "slack_sync";
 
 /**
- * Enqueues a sync in the caller's transaction (Slack `team_join` / `member_joined_channel` events).
- * Several calls before it runs collapse into one job.
+ * Enqueues a sync in the caller's transaction, 5 s from now; several calls before it runs collapse
+ * into one job (the job key's "replace" mode pushes it back). @returns false when the queue schema
+ * is absent (the worker's start-up sync catches up).
  */
-export async function enqueueSlackSync(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SELECT graphile_worker.add_job('slack_sync', '{}'::json, job_key => ${SLACK_SYNC_JOB_KEY}, job_key_mode => 'replace', run_at => now() + interval '5 seconds')`;
+export function enqueueSlackSync(tx: Tx): Promise<boolean> {
+  return enqueueJob(tx, "slack_sync", {}, { jobKey: SLACK_SYNC_JOB_KEY, jobKeyMode: "replace", runAt: new Date(Date.now() + 5000) });
+}
+
+/** Slack Events API events that change who is in the workspace or a channel: each triggers a sync. */
+export const SLACK_SYNC_EVENTS: readonly string[] = [
+  "team_join",
+  "user_change",
+  "member_joined_channel",
+  "member_left_channel",
+  "channel_created",
+  "channel_rename",
+  "channel_archive",
+  "channel_unarchive",
+];
+
+/**
+ * Handles one Events API request body (already signature-checked): answers `url_verification`,
+ * enqueues a sync for the membership events of `SLACK_SYNC_EVENTS`, acknowledges the rest.
+ * @returns the HTTP status and JSON body (null: empty 200).
+ */
+export async function handleSlackEvent(raw: string): Promise<{ status: number; body: unknown }> {
+  let body: { type?: string; challenge?: string; event?: { type?: string } };
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { status: 400, body: { error: "Body is not JSON" } };
+  }
+  if (body.type === "url_verification") return { status: 200, body: { challenge: body.challenge ?? "" } };
+  if (body.type === "event_callback" && SLACK_SYNC_EVENTS.includes(body.event?.type ?? "")) await enqueueSlackSync(db);
+  return { status: 200, body: null };
 }
 
 /**

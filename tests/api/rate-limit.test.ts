@@ -8,13 +8,24 @@
 process.env.RATE_LIMIT_API_PER_MINUTE = "15";
 process.env.RATE_LIMIT_ANONYMOUS_PER_MINUTE = "5";
 process.env.SIGN_IN_MAX_FAILURES = "3";
+process.env.LINK_REQUESTS_PER_HOUR = "2";
 
 import { beforeAll, describe, expect, it } from "vitest";
 import * as v1Me from "@/app/v1/me/route";
 import * as reports from "@/app/v2/reports/route";
 import { CLIENT_IP_HEADER, closeRateLimitStore, ratePolicies } from "@/lib/api/rate-limit";
-import { recordSignInFailure, recordSignInSuccess, signInBlockedBy } from "@/lib/auth/sign-in-throttle";
+import {
+  linkRequestBlockedBy,
+  linkRequestThrottledMessage,
+  recordSignInFailure,
+  recordSignInSuccess,
+  signInBlockedBy,
+  TooManyAttemptsError,
+  throttledRedemption,
+} from "@/lib/auth/sign-in-throttle";
+import { InvalidTokenError } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
+import { resetPassword } from "@/lib/domain/passwords";
 import { createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
@@ -98,6 +109,36 @@ describe("sign-in throttle", () => {
     expect(byIp?.policy.name).toBe("sign-in-ip");
     await recordSignInSuccess({ email, ip: "192.0.2.250" });
     expect(await signInBlockedBy({ email, ip: "192.0.2.251" })).toBeNull();
+  });
+});
+
+describe("link flows", () => {
+  it("e-mailed link requests: 2 per address per hour, 8 per client address; the message says when to retry", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const email = `reset-${Date.now()}@example.com`;
+    expect(await linkRequestBlockedBy({ email, ip })).toBeNull();
+    expect(await linkRequestBlockedBy({ email: email.toUpperCase(), ip })).toBeNull();
+    const third = await linkRequestBlockedBy({ email, ip });
+    expect(third?.policy.name).toBe("link-request-account");
+    expect(linkRequestThrottledMessage(third as NonNullable<typeof third>)).toMatch(
+      /^Too many link requests\. Try again in \d+ minutes?\.$/,
+    );
+    // Other addresses from the same client: 8 requests in all (3 counted above), then the client is refused.
+    const others = [];
+    for (let i = 0; i < 5; i++) others.push(await linkRequestBlockedBy({ email: `other-${i}-${email}`, ip }));
+    expect(others.every((r) => r === null)).toBe(true);
+    expect((await linkRequestBlockedBy({ email: `last-${email}`, ip }))?.policy.name).toBe("link-request-ip");
+  });
+
+  it("invalid reset or invitation tokens count as failures of the client address; at the limit even a try is refused", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+    const tryToken = (token: string) => throttledRedemption(ip, () => resetPassword({ token, password: "a-long-new-password-1" }));
+    for (let i = 0; i < 3; i++) await expect(tryToken(`not-a-token-${i}`)).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(tryToken("whatever")).rejects.toBeInstanceOf(TooManyAttemptsError);
+    // Another address is not affected.
+    await expect(
+      throttledRedemption("203.0.113.250", () => resetPassword({ token: "x", password: "a-long-new-password-1" })),
+    ).rejects.toBeInstanceOf(InvalidTokenError);
   });
 });
 

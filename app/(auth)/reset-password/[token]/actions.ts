@@ -2,6 +2,8 @@
 
 import { redirect } from "next/navigation";
 import type { ActionState } from "@/components/ui/action-form";
+import { requestClientIp } from "@/lib/auth/origin";
+import { throttledRedemption } from "@/lib/auth/sign-in-throttle";
 import { resetPassword } from "@/lib/domain/passwords";
 import { field, formAction } from "../../../(dashboard)/form-action";
 
@@ -10,7 +12,9 @@ export async function resetPasswordAction(_prev: ActionState, form: FormData): P
   let email = "";
   const result = await formAction(async () => {
     if (field(form, "password") !== field(form, "passwordRepeat")) return { error: "The two passwords differ" };
-    ({ email } = await resetPassword({ token: field(form, "token"), password: field(form, "password") }));
+    ({ email } = await throttledRedemption(await requestClientIp(), () =>
+      resetPassword({ token: field(form, "token"), password: field(form, "password") }),
+    ));
     return { ok: "done" };
   });
   if (result.ok) redirect(`/sign-in?notice=reset&email=${encodeURIComponent(email)}`);

@@ -1,7 +1,7 @@
 /**
  * next-auth route handler (sign-in, callbacks, session, csrf, sign-out) for the dashboard, with
- * the sign-in throttle (lib/auth/sign-in-throttle.ts) around the credentials callback: a blocked
- * account or IP gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`, which
+ * the sign-in throttle (lib/auth/sign-in-throttle.ts) around the credentials and one-time-link
+ * callbacks: a blocked account or IP gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`, which
  * next-auth's client reads as `error`), failures are counted, a success clears the account.
  */
 
@@ -24,13 +24,15 @@ const handler = NextAuth(authOptions) as (req: NextRequest, ctx: Context) => Pro
 
 async function POST(req: NextRequest, ctx: Context): Promise<Response> {
   const { nextauth } = await ctx.params;
-  if (nextauth?.[0] !== "callback" || nextauth[1] !== "credentials") return handler(req, ctx);
+  const provider = nextauth?.[0] === "callback" ? nextauth[1] : undefined;
+  if (provider !== "credentials" && provider !== "link") return handler(req, ctx);
   const form = await req
     .clone()
     .formData()
     .catch(() => null);
   const email = form?.get("email");
-  const subject = { email: typeof email === "string" ? email : null, ip: clientIp(req) };
+  // One-time links have no account to count: their failures count for the address only.
+  const subject = { email: provider === "credentials" && typeof email === "string" ? email : null, ip: clientIp(req) };
   const blocked = await signInBlockedBy(subject);
   if (blocked) {
     const url = new URL(`/sign-in?error=${SIGN_IN_THROTTLED_ERROR}`, req.nextUrl.origin).toString();
