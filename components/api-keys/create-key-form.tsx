@@ -3,7 +3,6 @@
 import { useActionState } from "react";
 import type { CreateKeyState } from "@/app/(dashboard)/settings/api-keys/actions";
 import { Button } from "@/components/ui/button";
-import { Alert } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
 
@@ -13,14 +12,21 @@ export function CreateKeyForm({ action }: { action: (prev: CreateKeyState, form:
   return (
     <div className="space-y-4">
       <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <Field id="key-name" label="Key name" className="flex-1" hint="What will use it, e.g. “CI reporting script”.">
-          <Input id="key-name" name="name" required maxLength={100} aria-describedby="key-name-hint" />
+        <Field id="key-name" label="Key name" className="flex-1" hint="What will use it, e.g. “CI reporting script”." error={state.error}>
+          <Input
+            id="key-name"
+            name="name"
+            required
+            maxLength={100}
+            defaultValue={state.name}
+            aria-invalid={state.error ? true : undefined}
+            aria-describedby={state.error ? "key-name-hint key-name-error" : "key-name-hint"}
+          />
         </Field>
         <Button type="submit" disabled={pending} className="sm:mb-5">
           {pending ? "Creating…" : "Create key"}
         </Button>
       </form>
-      {state.error && <Alert>{state.error}</Alert>}
       {state.key && <ShownOnce value={state.key} what="your new key" copyLabel="Copy key" testId="new-api-key" />}
     </div>
   );

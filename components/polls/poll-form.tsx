@@ -1,45 +1,244 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
+import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
+import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { LIMITS } from "@/lib/domain/limits";
 
-type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
+type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
-/** One-shot poll form: name, question, choices (one per line), channel, duration, anonymity. */
-export function PollForm({ action, channels }: { action: Action; channels: SelectOption[] }) {
+const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/**
+ * The poll form: name, questions (multiple-choice with one or several options and optionally
+ * voters' own options, or open-ended; "Add a question" adds more), introduction, channel, how long
+ * each broadcast stays open (minutes or hours), one-shot now or recurring (days, time, timezone),
+ * anonymity and sharing the results with recipients after closing. Field names are those
+ * `createPollAction` reads; errors show next to their field and what was typed stays.
+ */
+export function PollForm({ action, channels, timezone }: { action: Action; channels: SelectOption[]; timezone: string }) {
   const [state, formAction, pending] = useActionState(action, {});
+  const [questions, setQuestions] = useState<number[]>([0]);
+  const [types, setTypes] = useState<Record<number, string>>({});
+  const [unit, setUnit] = useState("minutes");
+  const [when, setWhen] = useState("once");
+  const err = (name: string) => state.fieldErrors?.[name];
+  const described = (name: string, hint = false) =>
+    [hint ? `${name}-hint` : null, err(name) ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
+  const invalid = (name: string) => (err(name) ? true : undefined);
   return (
-    <form action={formAction} className="space-y-4">
+    <form
+      className="space-y-4"
+      data-testid="poll-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       {state.error && <Alert>{state.error}</Alert>}
-      <Field id="p-name" label="Name">
-        <Input id="p-name" name="name" required maxLength={LIMITS.name} />
+      {state.fieldErrors && !state.error && <Alert>Please correct the fields marked below.</Alert>}
+      <Field id="name" label="Name" error={err("name")}>
+        <Input
+          id="name"
+          name="name"
+          required
+          maxLength={LIMITS.name}
+          defaultValue={submittedValue(state, "name", "")}
+          aria-invalid={invalid("name")}
+          aria-describedby={described("name")}
+        />
       </Field>
-      <Field id="p-question" label="Question">
-        <Input id="p-question" name="question" required maxLength={LIMITS.questionText} />
-      </Field>
-      <Field id="p-choices" label="Choices (one per line, at least two)">
-        <Textarea id="p-choices" name="choices" rows={4} required />
-      </Field>
+      {questions.map((i, n) => {
+        const type = types[i] ?? submittedValue(state, `q${i}-type`, "multiple_choice");
+        const label = n === 0 ? "Question" : `Question ${n + 1}`;
+        return (
+          <fieldset key={i} className="space-y-3 rounded-md border border-slate-200 p-3" data-testid="poll-form-question">
+            <legend className="px-1 text-sm font-semibold text-slate-800">{`Question ${n + 1} of ${questions.length}`}</legend>
+            <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
+              <Field id={`q${i}-text`} label={label} error={err(`q${i}-text`)}>
+                <Input
+                  id={`q${i}-text`}
+                  name={`q${i}-text`}
+                  required
+                  maxLength={LIMITS.questionText}
+                  defaultValue={submittedValue(state, `q${i}-text`, "")}
+                  aria-invalid={invalid(`q${i}-text`)}
+                  aria-describedby={described(`q${i}-text`)}
+                />
+              </Field>
+              <Field id={`q${i}-type`} label={n === 0 ? "Type of question" : `Type of question ${n + 1}`}>
+                <Select
+                  id={`q${i}-type`}
+                  name={`q${i}-type`}
+                  value={type}
+                  onChange={(e) => setTypes((t) => ({ ...t, [i]: e.target.value }))}
+                >
+                  <option value="multiple_choice">Multiple choice</option>
+                  <option value="open_ended">Open-ended (free text)</option>
+                </Select>
+              </Field>
+            </div>
+            {type === "multiple_choice" && (
+              <>
+                <Field
+                  id={`q${i}-choices`}
+                  label={n === 0 ? "Choices (one per line, at least two)" : `Choices of question ${n + 1} (one per line, at least two)`}
+                  error={err(`q${i}-choices`)}
+                >
+                  <Textarea
+                    id={`q${i}-choices`}
+                    name={`q${i}-choices`}
+                    rows={4}
+                    required
+                    defaultValue={submittedValue(state, `q${i}-choices`, "")}
+                    aria-invalid={invalid(`q${i}-choices`)}
+                    aria-describedby={described(`q${i}-choices`)}
+                  />
+                </Field>
+                <div className="flex flex-wrap gap-x-6 gap-y-2">
+                  <Checkbox
+                    id={`q${i}-several`}
+                    name={`q${i}-several`}
+                    label="Voters may choose several options"
+                    defaultChecked={submittedChecked(state, `q${i}-several`, false)}
+                  />
+                  <Checkbox
+                    id={`q${i}-own`}
+                    name={`q${i}-own`}
+                    label="Voters may add their own option"
+                    defaultChecked={submittedChecked(state, `q${i}-own`, false)}
+                  />
+                </div>
+              </>
+            )}
+            {n > 0 && (
+              <Button variant="ghost" onClick={() => setQuestions((qs) => qs.filter((q) => q !== i))}>
+                Remove question {n + 1}
+              </Button>
+            )}
+          </fieldset>
+        );
+      })}
+      {questions.length < LIMITS.questions && (
+        <Button variant="secondary" onClick={() => setQuestions((qs) => [...qs, Math.max(...qs) + 1])}>
+          Add a question
+        </Button>
+      )}
       <Field id="p-intro" label="Introduction (optional)">
-        <Textarea id="p-intro" name="intro" rows={2} />
+        <Textarea id="p-intro" name="intro" rows={2} defaultValue={submittedValue(state, "intro", "")} />
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="p-channel" label="Channel" hint="The poll is posted here; the channel’s members can vote.">
-          <Select id="p-channel" name="channel" required defaultValue="" aria-describedby="p-channel-hint">
+        <Field id="channel" label="Channel" hint="The poll is posted here; the channel’s members can vote." error={err("channel")}>
+          <Select
+            id="channel"
+            name="channel"
+            required
+            defaultValue={submittedValue(state, "channel", "")}
+            aria-invalid={invalid("channel")}
+            aria-describedby={described("channel", true)}
+          >
             <option value="" disabled>
               Choose a channel…
             </option>
             <SelectOptions options={channels} />
           </Select>
         </Field>
-        <Field id="p-duration" label="Open for (minutes, optional)">
-          <Input id="p-duration" name="duration" type="number" min={1} max={525600} inputMode="numeric" />
-        </Field>
+        <div className="grid grid-cols-[1fr_8rem] gap-2">
+          <Field id="duration" label={`Open for (${unit}, optional)`} error={err("duration")}>
+            <Input
+              id="duration"
+              name="duration"
+              type="number"
+              min={1}
+              max={unit === "hours" ? 8760 : 525600}
+              inputMode="numeric"
+              defaultValue={submittedValue(state, "duration", "")}
+              aria-invalid={invalid("duration")}
+              aria-describedby={described("duration")}
+            />
+          </Field>
+          <Field id="duration_unit" label="Unit">
+            <Select id="duration_unit" name="duration_unit" value={unit} onChange={(e) => setUnit(e.target.value)}>
+              <option value="minutes">minutes</option>
+              <option value="hours">hours</option>
+            </Select>
+          </Field>
+        </div>
       </div>
-      <Checkbox id="p-anonymous" name="anonymous" label="Anonymous: results show no voter names" />
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-800">When</legend>
+        <Radio id="when-once" name="when" value="once" label="Once, now" checked={when === "once"} onChange={() => setWhen("once")} />
+        <Radio
+          id="when-weekly"
+          name="when"
+          value="weekly"
+          label="Recurring, on chosen days"
+          checked={when === "weekly"}
+          onChange={() => setWhen("weekly")}
+        />
+      </fieldset>
+      {when === "weekly" && (
+        <div className="space-y-3 rounded-md border border-slate-200 p-3">
+          <fieldset aria-describedby={err("days") ? "days-error" : undefined}>
+            <legend className="text-sm font-medium text-slate-800">Days</legend>
+            <div className="mt-1 flex flex-wrap gap-4">
+              {DAYS.map((d) => (
+                <Checkbox
+                  key={d}
+                  id={`day-${d}`}
+                  name="days"
+                  value={d}
+                  label={d}
+                  defaultChecked={submittedValues(state, "days", ["Mon", "Tue", "Wed", "Thu", "Fri"]).includes(d)}
+                />
+              ))}
+            </div>
+            {err("days") && (
+              <p id="days-error" className="text-xs text-red-700">
+                {err("days")}
+              </p>
+            )}
+          </fieldset>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="time" label="Time" error={err("time")}>
+              <Input
+                id="time"
+                name="time"
+                type="time"
+                required
+                defaultValue={submittedValue(state, "time", "10:00")}
+                aria-invalid={invalid("time")}
+                aria-describedby={described("time")}
+              />
+            </Field>
+            <Field id="timezone" label="Timezone" hint="An IANA name such as Europe/Berlin." error={err("timezone")}>
+              <Input
+                id="timezone"
+                name="timezone"
+                required
+                defaultValue={submittedValue(state, "timezone", timezone)}
+                aria-invalid={invalid("timezone")}
+                aria-describedby={described("timezone", true)}
+              />
+            </Field>
+          </div>
+        </div>
+      )}
+      <Checkbox
+        id="p-anonymous"
+        name="anonymous"
+        label="Anonymous: results show no voter names"
+        defaultChecked={submittedChecked(state, "anonymous", false)}
+      />
+      <Checkbox
+        id="p-share"
+        name="share_results"
+        label="Share the results with recipients after the poll closes"
+        defaultChecked={submittedChecked(state, "share_results", false)}
+      />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? "Posting…" : "Create poll"}

@@ -27,3 +27,14 @@ test("create an API key, call /v1/me with it, revoke it, get 401", async ({ page
   const after = await request.get(`${BASE_URL}/v1/me`, { headers: { Authorization: `Bearer ${key}` } });
   expect(after.status()).toBe(401);
 });
+
+test("a blank key name is refused next to the field, and what was typed stays", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BASE_URL}/settings/api-keys`);
+  await page.getByLabel("Key name").fill("   ");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.locator("#key-name-error")).toHaveText("Give the key a name");
+  await expect(page.getByLabel("Key name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Key name")).toHaveValue("   ");
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
+});

@@ -78,6 +78,8 @@ test("create a standup, answer it in the browser, see it in the reports feed and
   await page.goto(`${BASE_URL}/reports?standup=${id}`);
   await expect(page.getByTestId("report-card").filter({ hasText: `${marker} edited` })).toHaveCount(1);
   await page.goto(`${BASE_URL}/my-checkins`);
+  // Deleting asks first (window.confirm): accept it.
+  page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: `Delete today's report for ${name}` }).click();
   await page.waitForURL(/deleted=1/);
   await page.goto(`${BASE_URL}/reports?standup=${id}`);

@@ -159,6 +159,46 @@ export async function broadcastPoll(
 }
 
 /**
+ * Posts the poll of one occurrence (a one-shot poll's creation or a recurring poll's scheduled
+ * run) to the poll's broadcast channel: one question with its numbered choices (one button per
+ * choice on Slack), or the numbered list of several questions; the closing time is the
+ * occurrence's `closes_at`. Nothing when the poll has no broadcast channel.
+ * @returns the outbox row, or null.
+ */
+export async function broadcastPollRun(
+  tx: Tx,
+  input: { pollId: number; occurrenceId: number },
+  now: Date = new Date(),
+): Promise<BroadcastRef | null> {
+  const poll = await tx.checkin.findUniqueOrThrow({
+    where: { id: input.pollId },
+    select: {
+      team_id: true,
+      name: true,
+      broadcast_channel_id: true,
+      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { text: true, choices: true } },
+    },
+  });
+  if (poll.broadcast_channel_id === null || poll.questions.length === 0) return null;
+  const occurrence = await tx.occurrence.findUniqueOrThrow({ where: { id: input.occurrenceId }, select: { closes_at: true } });
+  const several = poll.questions.length > 1;
+  return broadcastPoll(
+    tx,
+    {
+      teamId: poll.team_id,
+      pollId: input.pollId,
+      occurrenceId: input.occurrenceId,
+      channelId: poll.broadcast_channel_id,
+      pollName: poll.name,
+      question: several ? poll.questions.map((q, i) => `${i + 1}) ${q.text}`).join("\n") : poll.questions[0].text,
+      choices: several ? [] : poll.questions[0].choices,
+      closesAt: occurrence.closes_at,
+    },
+    now,
+  );
+}
+
+/**
  * Posts an occurrence summary to its standup's broadcast channel (kind `digest`, issue 15), once
  * per occurrence: a second call for the same occurrence returns the existing row.
  * @returns the outbox row.

@@ -6,7 +6,10 @@
  * - `view_submission` of `report_form`: submits the report through `submitReport`, the same
  *   domain function as `POST /v2/reports`; its broadcast is delivered by the delivery job;
  *   validation problems are shown in the modal (`response_action: "errors"`);
- * - `block_actions` on `poll_vote:*`: recorded through the vote domain function (`castVote`).
+ * - `block_actions` on `poll_vote:*` (value JSON `{p, q, c}`, lib/chat/slack-blocks.ts): recorded
+ *   through `castVote` (the domain function of `POST /v2/polls/{id}/votes`) as the vote of the
+ *   clicking member for that question — a second click replaces it — then acknowledged to the
+ *   clicker alone with `chat.postEphemeral` (best effort: a failed acknowledgement keeps the vote).
  * Slack users are matched to members of the team the workspace serves by chat id.
  */
 import { deliveryConfigFromEnv } from "@/lib/chat/config";
@@ -16,6 +19,7 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
 import { submitReport } from "@/lib/domain/report-writes";
+import { castVote } from "@/lib/domain/vote-writes";
 
 /** An answer for Slack: a JSON body (or none) with status 200. */
 export type SlackReply = { status: number; body: unknown };
@@ -30,6 +34,7 @@ type Payload = {
   type?: string;
   trigger_id?: string;
   user?: { id?: string };
+  channel?: { id?: string };
   actions?: Array<{ action_id?: string; value?: string }>;
   view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, Record<string, Answer>> } };
 };
@@ -53,7 +58,7 @@ export async function handleSlackInteraction(payload: Payload): Promise<SlackRep
     const action = payload.actions?.[0];
     if (!actor || !action?.action_id) return { status: 200, body: null };
     if (action.action_id === "open_report_form") return openReportForm(actor, Number(action.value), payload.trigger_id);
-    if (action.action_id.startsWith("poll_vote:")) return recordPollVote(actor, action.value);
+    if (action.action_id.startsWith("poll_vote:")) return recordPollVote(actor, action.value, payload.channel?.id);
     return { status: 200, body: null };
   }
   if (payload.type === "view_submission" && payload.view?.callback_id === "report_form") {
@@ -123,8 +128,32 @@ async function submitFromModal(actor: Actor, view: NonNullable<Payload["view"]>)
   return { status: 200, body: null };
 }
 
-async function recordPollVote(actor: Actor, value: string | undefined): Promise<SlackReply> {
-  // Voting is the asking loop's domain (issue 10: castVote); until it is on main a click is only logged.
-  console.log(`slack: poll vote by ${actor.userChatId} (${value ?? ""}) not recorded: no vote domain function yet`);
+/** Records a poll button click as the clicker's vote on that question, then tells them (ephemeral). */
+async function recordPollVote(actor: Actor, value: string | undefined, channel: string | undefined): Promise<SlackReply> {
+  let parsed: { p?: unknown; q?: unknown; c?: unknown };
+  try {
+    parsed = JSON.parse(value ?? "") as typeof parsed;
+  } catch {
+    return { status: 200, body: null };
+  }
+  const pollId = Number(parsed.p);
+  const questionId = Number(parsed.q);
+  if (!Number.isInteger(pollId) || !Number.isInteger(questionId) || typeof parsed.c !== "string") return { status: 200, body: null };
+  let text: string;
+  try {
+    await castVote(actor, { pollId, answers: [{ questionId, choices: [parsed.c] }] });
+    text = `Your vote "${parsed.c}" is recorded. Click another choice to change it.`;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    text = err.code === "NOT_FOUND" ? "You are not a recipient of this poll." : `Your vote was not recorded: ${err.message}`;
+  }
+  const slack = deps().slack;
+  if (slack && channel) {
+    try {
+      await slack.client.chat.postEphemeral({ channel, user: actor.userChatId, text });
+    } catch (err) {
+      console.log(`slack: poll vote acknowledgement failed: ${(err as Error).message}`);
+    }
+  }
   return { status: 200, body: null };
 }

@@ -135,12 +135,24 @@ export function standupSql(actor: Actor, c: string): Prisma.Sql {
       OR (NOT ${a}.is_confidential AND EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))))`;
 }
 
-/** `pollWhere(actor, opts)` as SQL over the checkins alias `c`. */
-export function pollSql(actor: Actor, c: string, opts: { participants?: boolean } = {}): Prisma.Sql {
+/** Whether the actor may manage a poll (see live results, ask again): its creator or a team admin. */
+export function canManagePoll(actor: Pick<Actor, "isAdmin" | "userId">, poll: { owner_id: number }): boolean {
+  return actor.isAdmin || poll.owner_id === actor.userId;
+}
+
+/**
+ * `pollWhere(actor, opts)` as SQL over the checkins alias `c`. With `managers`, a team admin reads
+ * every poll of the team (`canManagePoll`); others still only their own (or, with `participants`,
+ * those they take part in).
+ */
+export function pollSql(actor: Actor, c: string, opts: { participants?: boolean; managers?: boolean } = {}): Prisma.Sql {
   const a = Prisma.raw(`"${c}"`);
-  const who = opts.participants
-    ? Prisma.sql`(${a}.owner_id = ${actor.userId} OR EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))`
-    : Prisma.sql`${a}.owner_id = ${actor.userId}`;
+  const who =
+    opts.managers && actor.isAdmin
+      ? Prisma.sql`TRUE`
+      : opts.participants
+        ? Prisma.sql`(${a}.owner_id = ${actor.userId} OR EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))`
+        : Prisma.sql`${a}.owner_id = ${actor.userId}`;
   return Prisma.sql`(${a}.team_id = ${actor.teamId} AND ${a}.kind = 'poll' AND ${a}.state IN ('active', 'paused') AND ${who})`;
 }
 

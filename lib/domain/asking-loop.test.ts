@@ -214,6 +214,13 @@ describe("reminders and closing", () => {
       include: { questions: true },
     });
     await tick(new Date("2002-01-18T11:00:10Z"));
+    // The scheduled run is posted to the poll's channel once, with its choices and closing time.
+    const posts = async () => db.chatMessage.findMany({ where: { checkin_id: poll.id, kind: "poll" } });
+    expect((await posts()).map((m) => [m.channel_id, m.text])).toEqual([
+      [channel.id, "Poll: Lunch\nPizza or sushi?\n1. Pizza\n2. Sushi\nVoting closes at 2002-01-18T12:30:00.000Z"],
+    ]);
+    await tick(new Date("2002-01-18T11:01:10Z"));
+    expect(await posts()).toHaveLength(1);
     const q = poll.questions[0].id;
     const voter = (u: { id: number }): Actor => ({ teamId: team.id, userId: u.id, userChatId: "", isAdmin: false });
     await castVote(

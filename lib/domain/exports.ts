@@ -6,8 +6,8 @@
  *   "answers" = one row per answer, "reports" = one row per report with one column per question;
  * - participation: `listMemberOccurrences` (the participation rule of the API), per occurrence or
  *   per member and occurrence (anonymous standups are left out of the per-member export);
- * - poll results: `getPollVotes` (GET /v2/polls/{id}/votes, creator only), one row per choice or
- *   open-ended response.
+ * - poll results: `getPollVotes` with the dashboard's "manager" access (the poll's creator or a
+ *   team admin, as the poll page's live results), one row per choice or open-ended response.
  * Cells are strings or numbers; instants are ISO 8601 UTC, dates "YYYY-MM-DD".
  */
 import { db, type Tx } from "@/lib/db";
@@ -189,7 +189,7 @@ export async function exportParticipation(
 /**
  * Poll results as CSV (every broadcast in [since, until), or the latest when neither is given):
  * one row per choice of a multiple-choice question, one per response of an open-ended one.
- * @throws NotFoundError when the poll is not the actor's (the GET /v2/polls/{id}/votes rule).
+ * @throws NotFoundError unless the actor created the poll or is a team admin (lib/domain/access.ts `canManagePoll`).
  */
 export async function exportPollResults(
   actor: Actor,
@@ -197,7 +197,7 @@ export async function exportPollResults(
   f: { since?: Date; until?: Date },
   client: Tx = db,
 ): Promise<CsvExport> {
-  const results = await getPollVotes(actor, pollId, f, {}, client);
+  const results = await getPollVotes(actor, pollId, f, { access: "manager" }, client);
   const names = await teamNames(actor, client);
   const rows: CsvRow[] = [];
   for (const i of results.instances) {

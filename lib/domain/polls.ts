@@ -6,7 +6,7 @@
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
 
-import { broadcastPoll } from "@/lib/chat/outbox";
+import { broadcastPollRun } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -15,6 +15,8 @@ import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
+import { refreshNextRunAt } from "@/lib/domain/scheduler";
+import { parseDays, parseStandupTime } from "@/lib/domain/standup-config";
 import {
   type CheckinView,
   currentQuestionsSelect,
@@ -46,53 +48,134 @@ export async function getPoll(actor: Actor, id: number, opts: { withQuestions: b
   return getCheckin(actor, "poll", id, opts, client);
 }
 
-/** Input of `createPoll` (v2 body and v1 body map onto it). */
+/** One question of a poll made by `createPoll` with `questions` (the dashboard form). */
+export type CreatePollQuestion = {
+  text: string;
+  answerType: "multiple_choice" | "open_ended";
+  /** Multiple-choice: at least 2 distinct non-empty labels. Open-ended: none. */
+  choices?: string[];
+  /** Multiple-choice: one option per voter (default true); false allows several. */
+  oneOptionLimit?: boolean;
+  /** Multiple-choice: voters may add their own option (default false). */
+  addOwnOptions?: boolean;
+};
+
+/** When a recurring poll is broadcast: local `time` ("HH:MM[:SS]") on `days` ("Mon".."Sun") in `timezone` (IANA). */
+export type PollSchedule = { days: string[]; time: string; timezone: string };
+
+/** Input of `createPoll` (v2 body and v1 body map onto it; the dashboard form also sets the optional extras). */
 export type CreatePollInput = {
   name: string;
-  question: string;
-  /** At least 2 distinct non-empty labels. */
-  choices: string[];
+  /** The single multiple-choice question (API); ignored when `questions` is given. */
+  question?: string;
+  /** Its choices: at least 2 distinct non-empty labels. */
+  choices?: string[];
+  /** Several questions, multiple-choice and/or open-ended, in display order (replaces `question`/`choices`). */
+  questions?: CreatePollQuestion[];
   /** Channel id or name (with or without '#'). */
   broadcastChannel: string;
-  /** Minutes the poll stays open (1..525600); null/absent: open until closed by hand. */
+  /** Minutes each broadcast stays open (1..525600); null/absent: open until closed by hand. */
   duration?: number | null;
   /** Default false. */
   isAnonymous?: boolean;
+  /** Recipients may read the results of a broadcast once it closed. Default false. */
+  shareResults?: boolean;
   /** Introduction text shown with the poll. */
   intro?: string | null;
+  /** Recurring poll: broadcast by the scheduler on this schedule; absent/null: one-shot, broadcast now. */
+  schedule?: PollSchedule | null;
 };
 
-/** What `createPoll` made: the poll, its first broadcast (occurrence) and the outbox message. */
-export type CreatedPoll = { id: number; occurrenceId: number; chatTs: string; closesAt: Date | null };
+/**
+ * What `createPoll` made: the poll and, for a one-shot poll, its first broadcast (occurrence) and
+ * the outbox message (null for a recurring poll, whose first broadcast is at `nextRunAt`).
+ */
+export type CreatedPoll = { id: number; occurrenceId: number | null; chatTs: string | null; closesAt: Date | null; nextRunAt: Date | null };
+
+type NormalisedQuestion = {
+  text: string;
+  answer_type: "multiple_choice" | "open_ended";
+  choices: string[];
+  one_option_limit: boolean;
+  add_own_options: boolean;
+};
+
+/** Checks multiple-choice labels; `field` prefixes the messages. @throws InvalidParameterError */
+function normaliseChoices(raw: unknown, field: string): string[] {
+  const choices = Array.isArray(raw) ? raw.map((c) => (typeof c === "string" ? c.trim() : "")) : [];
+  if (choices.length < 2) throw new InvalidParameterError(`${field}: at least 2 choices are required`);
+  if (choices.some((c) => !c)) throw new InvalidParameterError(`${field}: every choice must be a non-empty string`);
+  if (new Set(choices).size !== choices.length) throw new InvalidParameterError(`${field}: choices must be distinct`);
+  return choices;
+}
+
+/**
+ * The questions of a new poll: `questions` when given (messages name `questions[i].text` /
+ * `questions[i].choices`), else the single `question` with its `choices`.
+ * @throws InvalidParameterError
+ */
+function normaliseQuestions(input: CreatePollInput): NormalisedQuestion[] {
+  if (input.questions === undefined) {
+    const question = typeof input.question === "string" ? input.question.trim() : "";
+    if (!question) throw new InvalidParameterError("question: required");
+    const choices = normaliseChoices(input.choices, "choices");
+    return [{ text: question, answer_type: "multiple_choice", choices, one_option_limit: true, add_own_options: false }];
+  }
+  if (!Array.isArray(input.questions) || input.questions.length === 0)
+    throw new InvalidParameterError("questions: at least one question is required");
+  return input.questions.map((q, i) => {
+    const text = typeof q.text === "string" ? q.text.trim() : "";
+    if (!text) throw new InvalidParameterError(`questions[${i}].text: required`);
+    if (q.answerType === "open_ended") {
+      return { text, answer_type: "open_ended", choices: [], one_option_limit: true, add_own_options: false };
+    }
+    if (q.answerType !== "multiple_choice") throw new InvalidParameterError(`questions[${i}].answerType: multiple_choice or open_ended`);
+    return {
+      text,
+      answer_type: "multiple_choice",
+      choices: normaliseChoices(q.choices, `questions[${i}].choices`),
+      one_option_limit: q.oneOptionLimit ?? true,
+      add_own_options: q.addOwnOptions ?? false,
+    };
+  });
+}
 
 /** Largest accepted `duration` (minutes): one year. */
 export const MAX_POLL_DURATION_MINUTES = 525_600;
 
 /**
- * Creates a one-shot poll owned by the actor and broadcasts it now (spec §4.2 POST /v2/polls):
- * - a `checkins` row (kind poll, state active, one multiple_choice question with the choices,
- *   `recurrence` {type: "once", repeat: null, every: null, day: null, month: null}, `time`/`days`
- *   = now in the team's timezone, `next_run_at` null because it already ran);
+ * Creates a poll owned by the actor (spec §4.2 POST /v2/polls; the dashboard form adds several
+ * questions, open-ended questions, voting options, shared results and recurrence):
+ * - a `checkins` row (kind poll, state active) with its questions (`questions`, or one
+ *   multiple_choice question from `question`/`choices`);
  * - members synced from the channel (`sync_channel_members` true, `sync_channel_id` = channel);
- * - the occurrence of today's local date (trigger manual, `closes_at` = now + duration minutes),
- *   with a member snapshot (`askMembers` of lib/domain/occurrences.ts: members on vacation or
- *   out of office today recorded with `asked_at` null);
- * - one `chat_messages` row (kind poll) in the channel.
+ * - one-shot (no `schedule`): `recurrence` {type: "once", repeat: null, every: null, day: null,
+ *   month: null}, `time`/`days` = now in the team's timezone, `next_run_at` null because it runs
+ *   now: the occurrence of today's local date (trigger manual, `closes_at` = now + duration
+ *   minutes) with a member snapshot (`askMembers` of lib/domain/occurrences.ts: members on
+ *   vacation or out of office today recorded with `asked_at` null), one `chat_messages` row (kind
+ *   poll) in the channel and the poll.created event;
+ * - recurring (`schedule`): `recurrence` {type: "weekly", repeat: null, every: 1, day: null,
+ *   month: null}, the given days/time/timezone, no broadcast now: `next_run_at` is the next slot
+ *   (lib/domain/scheduler.ts `refreshNextRunAt`), where the scheduler opens the broadcast, asks
+ *   the members with the vote link and closes it `duration` minutes later.
  * @throws InvalidParameterError (empty name/question, fewer than 2 or duplicate choices, bad
- *   duration), ChannelNotFoundError.
+ *   duration, days, time or timezone), ChannelNotFoundError.
  */
 export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx): Promise<CreatedPoll> {
   const name = typeof input.name === "string" ? input.name.trim() : "";
-  const question = typeof input.question === "string" ? input.question.trim() : "";
   if (!name) throw new InvalidParameterError("name: required");
-  if (!question) throw new InvalidParameterError("question: required");
-  const choices = Array.isArray(input.choices) ? input.choices.map((c) => (typeof c === "string" ? c.trim() : "")) : [];
-  if (choices.length < 2) throw new InvalidParameterError("choices: at least 2 choices are required");
-  if (choices.some((c) => !c)) throw new InvalidParameterError("choices: every choice must be a non-empty string");
-  if (new Set(choices).size !== choices.length) throw new InvalidParameterError("choices: choices must be distinct");
+  const questions = normaliseQuestions(input);
   const duration = input.duration ?? null;
   if (duration !== null && !(Number.isInteger(duration) && duration >= 1 && duration <= MAX_POLL_DURATION_MINUTES)) {
     throw new InvalidParameterError(`duration: must be a whole number of minutes from 1 to ${MAX_POLL_DURATION_MINUTES}`);
+  }
+  let schedule: PollSchedule | null = null;
+  if (input.schedule) {
+    if (!isValidTimezone(input.schedule.timezone)) {
+      throw new InvalidParameterError(`timezone: "${String(input.schedule.timezone)}" is not an IANA timezone`);
+    }
+    schedule = { days: parseDays(input.schedule.days), time: parseStandupTime(input.schedule.time), timezone: input.schedule.timezone };
   }
 
   const run = async (t: Tx): Promise<CreatedPoll> => {
@@ -110,7 +193,7 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
     }).format(now);
     const weekday = WEEKDAYS[new Date(`${date}T00:00:00Z`).getUTCDay()];
     const memberIds = await channelMemberIds(channel.id, t);
-    const closesAt = duration !== null ? new Date(now.getTime() + duration * 60_000) : null;
+    const closesAt = duration !== null && !schedule ? new Date(now.getTime() + duration * 60_000) : null;
 
     const poll = await t.checkin.create({
       data: {
@@ -118,24 +201,33 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
         kind: "poll",
         name,
         state: "active",
-        time: localTime,
-        timezone,
-        days: [weekday],
+        time: schedule?.time ?? localTime,
+        timezone: schedule?.timezone ?? timezone,
+        days: schedule?.days ?? [weekday],
         broadcast_channel_id: channel.id,
         sync_channel_id: channel.id,
         sync_channel_members: true,
         is_anonymous: input.isAnonymous ?? false,
+        share_results: input.shareResults ?? false,
         owner_id: actor.userId,
         intro: input.intro ?? null,
-        recurrence: { type: "once", repeat: null, every: null, day: null, month: null },
+        recurrence: schedule
+          ? { type: "weekly", repeat: null, every: 1, day: null, month: null }
+          : { type: "once", repeat: null, every: null, day: null, month: null },
         duration,
         dm_mode: false,
         next_run_at: null,
-        questions: { create: [{ team_id: actor.teamId, position: 0, text: question, answer_type: "multiple_choice", choices }] },
+        questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
         members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
       },
       select: { id: true },
     });
+
+    if (schedule) {
+      const nextRunAt = await refreshNextRunAt(poll.id, t, now);
+      await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
+      return { id: poll.id, occurrenceId: null, chatTs: null, closesAt: null, nextRunAt };
+    }
 
     const occurrence = await openOccurrence(
       t,
@@ -149,23 +241,10 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       now,
       question: false,
     });
-    const message = await broadcastPoll(
-      t,
-      {
-        teamId: actor.teamId,
-        pollId: poll.id,
-        occurrenceId: occurrence.id,
-        channelId: channel.id,
-        pollName: name,
-        question,
-        choices,
-        closesAt,
-      },
-      now,
-    );
-    // Loaded on use: lib/chat/events renders the v2 poll, whose serializer imports this module.
+    const message = await broadcastPollRun(t, { pollId: poll.id, occurrenceId: occurrence.id }, now);
+    // Loaded on use: lib/chat/resource-events renders the v2 poll, whose serializer imports this module.
     await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
-    return { id: poll.id, occurrenceId: occurrence.id, chatTs: message.ts, closesAt };
+    return { id: poll.id, occurrenceId: occurrence.id, chatTs: message?.ts ?? null, closesAt, nextRunAt: null };
   };
   return inTransaction(tx, run);
 }

@@ -10,6 +10,7 @@
  * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
  * checkin's timezone; poll `duration` is in minutes.
  */
+import { broadcastPollRun } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
 import {
@@ -133,6 +134,8 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
   if (checkin.kind === "standup" && (await isTeamHoliday(tx, checkin.team_id, slot.date))) return null;
 
   const opened = await openScheduledOccurrence(tx, checkin, schedule, slot, now);
+  // A poll's run is also posted to its channel (once: only when this tick opened it).
+  if (checkin.kind === "poll" && opened.created) await broadcastPollRun(tx, { pollId: checkin.id, occurrenceId: opened.id }, now);
   await askDueBatch(tx, now, { occurrenceIds: [opened.id] });
   return opened.created ? opened.id : null;
 }

@@ -210,3 +210,21 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
     }),
   };
 }
+
+/**
+ * For forms: which question a `castVote` error is about (parsed from the `question_id N` its
+ * messages name; null for errors about the whole vote, e.g. POLL_CLOSED) and a message for people.
+ */
+export function describeVoteError(err: Error): { questionId: number | null; message: string } {
+  const m = /question_id (\d+)/.exec(err.message);
+  const questionId = m ? Number(m[1]) : null;
+  const detail = (err as { detailCode?: string }).detailCode;
+  let message = err.message;
+  if (detail === "TOO_MANY_CHOICES") message = "Choose one option only.";
+  else if (detail === "UNKNOWN_CHOICE") message = "That option is not offered here.";
+  else if (detail === "POLL_CLOSED") message = "This poll is closed: your vote was not recorded.";
+  else if (/needs at least one choice/.test(err.message)) message = "Choose an option.";
+  else if (/needs a non-empty text/.test(err.message)) message = "Write an answer.";
+  else if (/characters at most/.test(err.message)) message = err.message.replace(/^answers: /, "").replace(/^./, (c) => c.toUpperCase());
+  return { questionId, message };
+}

@@ -79,13 +79,15 @@ export type PollResults = {
 };
 
 /**
- * Who may read the results: "creator" (v2: a poll is visible only to its creator) or
- * "creator_or_member" (legacy endpoints: also polls the user participates in). Both: the team's active/paused polls.
+ * Who may read the results: "creator" (v2: a poll is visible only to its creator),
+ * "creator_or_member" (legacy endpoints: also polls the user participates in) or "manager" (the
+ * dashboard: the creator or a team admin). All: the team's active/paused polls.
  */
-export type PollAccess = "creator" | "creator_or_member";
+export type PollAccess = "creator" | "creator_or_member" | "manager";
 
+/** The SQL visibility rule of `access`; "manager" is the creator or a team admin (dashboard live results). */
 function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
-  return accessiblePollSql(actor, "c", { participants: access === "creator_or_member" });
+  return accessiblePollSql(actor, "c", { participants: access === "creator_or_member", managers: access === "manager" });
 }
 
 type PollQuestionRow = { id: number; text: string; answer_type: string; choices: string[]; archived_at: string | null };

@@ -9,7 +9,7 @@ import { POST as interactionsRoute } from "@/app/integrations/slack/interactions
 import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
 let fake: FakeSlack;
@@ -121,6 +121,43 @@ describe("Slack inbound requests", () => {
     const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: report.id } });
     expect(message).toMatchObject({ kind: "report", delivery_state: "pending" });
     expect(message.text).toContain("Shipped delivery");
+  });
+
+  it("records a poll button click as the member's vote through castVote, once per question (a second click replaces it)", async () => {
+    const member = team.users[0];
+    const poll = await createTestCheckin(team, {
+      kind: "poll",
+      name: "Slack poll",
+      questions: [{ text: "Lunch?", choices: ["Pizza", "Sushi"] }],
+    });
+    const occurrence = await createTestOccurrence(poll, new Date().toISOString().slice(0, 10), team.users);
+    const q = poll.questions[0];
+    const click = (choice: string, who = member.chat_id) =>
+      interaction({
+        type: "block_actions",
+        user: { id: who },
+        channel: { id: fake.channels[0].id },
+        actions: [{ action_id: "poll_vote:0:0", value: JSON.stringify({ p: poll.id, q: q.id, c: choice }) }],
+      });
+    const ephemeralBefore = fake.callsOf("chat.postEphemeral").length;
+    expect((await click("Pizza")).status).toBe(200);
+    expect((await click("Pizza")).status).toBe(200);
+    let votes = await db.vote.findMany({ where: { occurrence_id: occurrence.id } });
+    expect(votes.map((v) => [v.user_id, v.question_id, v.choice])).toEqual([[member.id, q.id, "Pizza"]]);
+
+    expect((await click("Sushi")).status).toBe(200);
+    votes = await db.vote.findMany({ where: { occurrence_id: occurrence.id } });
+    expect(votes.map((v) => [v.user_id, v.choice])).toEqual([[member.id, "Sushi"]]);
+
+    const acks = fake.callsOf("chat.postEphemeral").slice(ephemeralBefore);
+    expect(acks).toHaveLength(3);
+    expect(acks[2].args).toMatchObject({ channel: fake.channels[0].id, user: member.chat_id });
+    expect(String(acks[2].args.text)).toContain("Sushi");
+
+    // A choice the question does not have is refused (UNKNOWN_CHOICE) and leaves the vote as it was.
+    await click("Tacos");
+    expect(String(fake.callsOf("chat.postEphemeral").at(-1)?.args.text)).toMatch(/not recorded/);
+    expect((await db.vote.findMany({ where: { occurrence_id: occurrence.id } })).map((v) => v.choice)).toEqual(["Sushi"]);
   });
 
   it("ignores clicks of people who are not members of the team", async () => {

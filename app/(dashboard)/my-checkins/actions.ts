@@ -2,10 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { DomainError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
+import { formAction } from "../form-action";
 
 export type AnswerFormState = { error?: string };
 
@@ -40,9 +42,13 @@ export async function saveCheckinAction(
 }
 
 /** Deletes (discards) the caller's own report (same call as DELETE /v2/reports/{id}). */
-export async function deleteCheckinAction(form: FormData): Promise<void> {
+export async function deleteCheckinAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   const actor = await getActor();
-  await discardReport(actor, { reportId: Number(form.get("reportId")) });
+  const result = await formAction(async () => {
+    await discardReport(actor, { reportId: Number(form.get("reportId")) });
+    return { ok: "deleted" };
+  });
+  if (!result.ok) return result;
   revalidatePath("/my-checkins");
   redirect("/my-checkins?deleted=1");
 }

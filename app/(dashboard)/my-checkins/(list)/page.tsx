@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { formatDateTime, formatTime } from "@/components/format";
-import { Button, LinkButton } from "@/components/ui/button";
+import { MyOpenPolls } from "@/components/polls/my-open-polls";
+import { ActionForm } from "@/components/ui/action-form";
+import { LinkButton } from "@/components/ui/button";
 import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
@@ -28,6 +30,7 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
           <Alert tone="success">Your report was deleted.</Alert>
         </div>
       )}
+      <MyOpenPolls actor={user} timeZone={user.timezone} />
       {checkins.length === 0 ? (
         <EmptyState title="You are not a member of any active standup" />
       ) : (
@@ -64,12 +67,17 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
                       <LinkButton href={`/my-checkins/${c.standupId}`} variant="secondary" aria-label={`Edit today's report for ${c.name}`}>
                         Edit report
                       </LinkButton>
-                      <form action={deleteCheckinAction}>
+                      <ActionForm
+                        action={deleteCheckinAction}
+                        className="inline"
+                        submitLabel="Delete"
+                        pendingLabel="Deleting…"
+                        variant="danger"
+                        submitAriaLabel={`Delete today's report for ${c.name}`}
+                        confirm={`Delete today's report for ${c.name}? It is also removed from the channel.`}
+                      >
                         <input type="hidden" name="reportId" value={c.todayReport.id} />
-                        <Button type="submit" variant="danger" aria-label={`Delete today's report for ${c.name}`}>
-                          Delete
-                        </Button>
-                      </form>
+                      </ActionForm>
                     </>
                   ) : (
                     <LinkButton href={`/my-checkins/${c.standupId}`} aria-label={`Answer ${c.name}`}>

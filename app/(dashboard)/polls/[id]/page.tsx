@@ -1,32 +1,34 @@
 import type { Metadata } from "next";
-import { VotesChart } from "@/components/charts/votes-chart";
-import { formatDate } from "@/components/format";
-import { OpenEndedResult } from "@/components/polls/open-ended-result";
-import { buttonClass } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { compactRowClass, DataTable, Td } from "@/components/ui/table";
+import { formatDateTime } from "@/components/format";
+import { PollResultsView } from "@/components/polls/poll-results";
+import { ActionForm } from "@/components/ui/action-form";
+import { buttonClass, LinkButton } from "@/components/ui/button";
+import { Alert, Badge, Card, PageHeader } from "@/components/ui/card";
 import { listTeamMembers } from "@/lib/domain/absences";
-import { getPoll } from "@/lib/domain/polls";
-import { getPollVotes } from "@/lib/domain/votes";
+import { getPollOverview, getPollResultsFor } from "@/lib/domain/poll-views";
 import { orNotFound, readIdParam, requireUser } from "../../load";
+import { askPollNowAction } from "../vote-actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Poll results" };
 
-/** Poll results per broadcast: bar charts with voters (unless anonymous); open-ended answers per category (chart, answers, how categorized). */
+/**
+ * A poll. Its creator or a team admin sees the live results of every broadcast (bar charts with
+ * voters unless anonymous; open-ended answers per category), the CSV export and "Ask now" for the
+ * recipients who have not voted. A recipient who does not manage it gets a link to vote while the
+ * broadcast is open, and the results after it closed when the poll shares them. Anyone else: 404.
+ */
 export default async function PollPage({ params }: { params: Promise<{ id: string }> }) {
   const id = await readIdParam(params);
   const user = await requireUser();
   const now = new Date();
-  const [poll, results, team] = await orNotFound(
-    Promise.all([
-      getPoll(user, id, { withQuestions: true }),
-      getPollVotes(user, id, { since: new Date(now.getTime() - 365 * 86_400_000), until: new Date(now.getTime() + 86_400_000) }),
-      listTeamMembers(user),
-    ]),
-  );
+  const poll = await orNotFound(getPollOverview(user, id, undefined, now));
+  const [results, team] = poll.resultsVisible
+    ? await orNotFound(Promise.all([getPollResultsFor(user, id, undefined, now), listTeamMembers(user)]))
+    : [null, []];
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
-  const nameOf = (chatId: string) => names.get(chatId) ?? chatId;
+  const inst = poll.instance;
+  const open = Boolean(inst && !inst.closed);
   return (
     <>
       <PageHeader
@@ -34,74 +36,63 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
         description={
           <span className="flex flex-wrap items-center gap-2">
             <Badge tone={poll.state === "active" ? "green" : "amber"}>{poll.state === "active" ? "Active" : "Paused"}</Badge>
-            {poll.is_anonymous && <Badge>Anonymous</Badge>}
-            {poll.broadcast_channel && <span>Posted in #{poll.broadcast_channel.name}</span>}
-            <span>{poll.members.length} recipients</span>
+            {poll.isAnonymous && <Badge>Anonymous</Badge>}
+            {poll.channelName && <span>Posted in #{poll.channelName}</span>}
+            <span>{poll.memberCount} recipients</span>
           </span>
         }
         actions={
-          <a
-            className={buttonClass("secondary")}
-            href={`/exports/polls/${id}/results.csv?since=${new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10)}`}
-          >
-            Export results (CSV)
-          </a>
+          poll.canManage ? (
+            <a
+              className={buttonClass("secondary")}
+              href={`/exports/polls/${id}/results.csv?since=${new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10)}`}
+            >
+              Export results (CSV)
+            </a>
+          ) : undefined
         }
       />
-      {results.instances.length === 0 ? (
-        <EmptyState title="No broadcasts yet" />
+      {inst && (
+        <Card className="mb-6" title="Current broadcast">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="poll-status">
+              {open ? <Badge tone="green">Open</Badge> : <Badge tone="amber">Closed</Badge>}
+              <span>
+                {inst.voters} of {inst.recipients} recipients voted
+              </span>
+              {inst.closesAt && (
+                <span>
+                  · {open ? "closes" : "closed"} {formatDateTime(inst.closesAt, user.timezone)}
+                </span>
+              )}
+            </p>
+            {poll.isRecipient && open && <LinkButton href={`/polls/${id}/vote`}>{poll.hasVoted ? "Change my vote" : "Vote"}</LinkButton>}
+          </div>
+          {poll.canManage && open && (
+            <ActionForm
+              action={askPollNowAction.bind(null, id)}
+              submitLabel="Ask now"
+              pendingLabel="Asking…"
+              variant="secondary"
+              className="mt-3 space-y-2"
+              testId="ask-now"
+              confirm="Ask every recipient who has not voted yet again now?"
+            >
+              <p className="text-xs text-slate-600">Sends the question again to recipients who have not voted.</p>
+            </ActionForm>
+          )}
+        </Card>
+      )}
+      {results ? (
+        <PollResultsView instances={results.instances} nameOf={(chatId) => names.get(chatId) ?? chatId} />
       ) : (
-        <div className="space-y-6">
-          {results.instances.map((inst) => (
-            <Card key={inst.id} title={`Broadcast of ${formatDate(inst.date)}`}>
-              <div className="space-y-6">
-                {inst.questions.map((q) => (
-                  <section key={q.questionId} aria-label={q.text} data-testid="poll-question">
-                    <h3 className="font-medium">{q.text}</h3>
-                    <p className="mb-2 text-xs text-slate-600">
-                      {q.totalResponses} responses from {q.totalResponders} members
-                    </p>
-                    {q.answerType === "multiple_choice" ? (
-                      <>
-                        <VotesChart
-                          title={`Votes per choice: ${q.text}`}
-                          choices={(q.choices ?? []).map((c) => ({
-                            text: c.text,
-                            votes: c.votes,
-                            voters: c.voters ? c.voters.map((v) => nameOf(v.chatId)) : null,
-                          }))}
-                        />
-                        <DataTable
-                          caption={`Votes and voters: ${q.text}`}
-                          columns={["Choice", "Votes", "Voters"]}
-                          density="compact"
-                          className="mt-2 text-sm"
-                          testId="votes-table"
-                        >
-                          {(q.choices ?? []).map((c) => (
-                            <tr key={c.text} className={compactRowClass}>
-                              <Td density="compact">{c.text}</Td>
-                              <Td density="compact">{c.votes}</Td>
-                              <Td density="compact" last>
-                                {c.voters === null ? (
-                                  <span className="text-slate-600">Hidden (anonymous)</span>
-                                ) : (
-                                  c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
-                                )}
-                              </Td>
-                            </tr>
-                          ))}
-                        </DataTable>
-                      </>
-                    ) : (
-                      <OpenEndedResult q={q} nameOf={nameOf} />
-                    )}
-                  </section>
-                ))}
-              </div>
-            </Card>
-          ))}
-        </div>
+        <Alert tone="info">
+          {open
+            ? poll.shareResults
+              ? "The results are shared with recipients once the poll closes."
+              : "The results are shown to the poll's creator."
+            : "This poll is closed. Its results are not shared with recipients."}
+        </Alert>
       )}
     </>
   );

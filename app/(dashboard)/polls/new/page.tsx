@@ -8,15 +8,19 @@ import { createPollAction } from "../actions";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "New poll" };
 
-/** Create a one-shot poll. */
+/** Create a poll: one-shot (posted now) or recurring. */
 export default async function NewPollPage() {
   const user = await requireUser();
   const channels = await listTeamChannels(user);
   return (
     <>
-      <PageHeader title="New poll" description="A one-shot poll posted to a channel now." />
+      <PageHeader title="New poll" description="A poll posted to a channel now, or on a schedule." />
       <Card>
-        <PollForm action={createPollAction} channels={channels.map((c) => ({ value: c.chatId, label: `#${c.name}` }))} />
+        <PollForm
+          action={createPollAction}
+          channels={channels.map((c) => ({ value: c.chatId, label: `#${c.name}` }))}
+          timezone={user.timezone}
+        />
       </Card>
     </>
   );

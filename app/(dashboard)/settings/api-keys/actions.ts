@@ -5,7 +5,8 @@ import { getActor } from "@/lib/auth/session";
 import { createApiKeyForActor, revokeApiKey } from "@/lib/domain/api-key-admin";
 import { DomainError } from "@/lib/domain/errors";
 
-export type CreateKeyState = { key?: string; prefix?: string; error?: string };
+/** The create-key form's state: the new key (shown once), or the error and the name typed. */
+export type CreateKeyState = { key?: string; prefix?: string; error?: string; name?: string };
 
 /** Creates an API key for the signed-in user; the plaintext is returned once. */
 export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {
@@ -15,7 +16,7 @@ export async function createKeyAction(_prev: CreateKeyState, form: FormData): Pr
     revalidatePath("/settings/api-keys");
     return { key: created.key, prefix: created.prefix };
   } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
+    if (err instanceof DomainError) return { error: err.message, name: String(form.get("name") ?? "") };
     throw err;
   }
 }

@@ -1,10 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import type { WebhookEventType } from "@/lib/chat/events";
 import { DomainError } from "@/lib/domain/errors";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
+import { formAction } from "../../form-action";
 
 export type CreateWebhookState = { secret?: string; error?: string };
 
@@ -28,9 +30,14 @@ export async function createWebhookAction(_prev: CreateWebhookState, form: FormD
 }
 
 /** Removes an endpoint (confirmed in the browser first). */
-export async function deleteWebhookAction(form: FormData): Promise<void> {
-  await deleteWebhook(await getActor(), Number(form.get("id")));
+export async function deleteWebhookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  const actor = await getActor();
+  const result = await formAction(async () => {
+    await deleteWebhook(actor, Number(form.get("id")));
+    return { ok: "The endpoint was deleted." };
+  });
   revalidatePath("/settings/webhooks");
+  return result;
 }
 
 /** Sends a `webhook.test` event. */

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { formatDateTime } from "@/components/format";
+import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { CreateWebhookForm } from "@/components/webhooks/create-webhook-form";
@@ -62,12 +63,17 @@ export default async function WebhooksPage() {
                       {h.disabled_at ? "Enable" : "Disable"}
                     </Button>
                   </form>
-                  <form action={deleteWebhookAction}>
+                  <ActionForm
+                    action={deleteWebhookAction}
+                    className="inline"
+                    submitLabel="Delete"
+                    pendingLabel="Deleting…"
+                    variant="danger"
+                    submitAriaLabel={`Delete the endpoint ${h.url}`}
+                    confirm={`Delete the endpoint ${h.url}? It stops receiving events at once; its delivery log is removed.`}
+                  >
                     <input type="hidden" name="id" value={h.id} />
-                    <Button type="submit" variant="danger" aria-label={`Delete the endpoint ${h.url}`}>
-                      Delete
-                    </Button>
-                  </form>
+                  </ActionForm>
                 </div>
                 <h3 className="font-medium text-slate-800">Latest deliveries</h3>
                 {logs[i].length === 0 ? (
