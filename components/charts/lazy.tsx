@@ -19,3 +19,7 @@ export const VoteBars = dynamic(() => import("@/components/charts/recharts-inner
   ssr: false,
   loading: ChartPlaceholder,
 });
+export const ShareBars = dynamic(() => import("@/components/charts/recharts-inner").then((m) => m.ShareBars), {
+  ssr: false,
+  loading: ChartPlaceholder,
+});

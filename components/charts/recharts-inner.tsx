@@ -4,7 +4,7 @@
  * The recharts drawings themselves. Loaded lazily (next/dynamic, client only) by the chart
  * wrappers so recharts is not part of any page's first-load JavaScript.
  */
-import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 
 /** `percent` null: nothing ran (drawn as a gap, never interpolated); counts feed the tooltip. */
 export type PercentDatum = { label: string; percent: number | null; responded?: number; expected?: number };
@@ -75,6 +75,45 @@ export function VoteBars({ data, unit = "Votes" }: { data: VotesDatum[]; unit?: 
       <YAxis type="category" dataKey="text" width={120} tick={TICK} />
       <Tooltip formatter={(v) => [v, unit]} />
       <Bar dataKey="votes" name={unit} fill="#4338ca" radius={[0, 3, 3, 0]} maxBarSize={32} isAnimationActive={false} />
+    </BarChart>
+  );
+}
+
+/** One week of a multiple-choice trend: each choice's share of the week's answers (0–100), null when nobody answered. */
+export type ShareDatum = { label: string; total: number } & Record<string, number | string | null>;
+
+/** Distinct, colour-blind-safe fills (Okabe–Ito), reused in order. */
+const SHARE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
+
+/**
+ * Stacked bars of each choice's share per week (100 % per answered week); a week nobody answered
+ * stays empty, never interpolated. The tooltip gives the shares and the number of answers.
+ */
+export function ShareBars({ data, choices }: { data: ShareDatum[]; choices: string[] }) {
+  return (
+    <BarChart data={data} responsive style={{ width: "100%", height: "100%" }} margin={{ top: 8, right: 8, bottom: 8, left: -16 }}>
+      <CartesianGrid strokeDasharray="3 3" vertical={false} />
+      <XAxis dataKey="label" tick={TICK} interval="preserveStartEnd" />
+      <YAxis domain={[0, 100]} tick={TICK} unit="%" />
+      <Tooltip
+        formatter={(v, name) => [v === null || v === undefined ? "no answers" : `${v}%`, name]}
+        labelFormatter={(label, items) => {
+          const total = (items?.[0]?.payload as ShareDatum | undefined)?.total ?? 0;
+          return `${label} · ${total} answer${total === 1 ? "" : "s"}`;
+        }}
+      />
+      <Legend wrapperStyle={{ fontSize: 12 }} />
+      {choices.map((c, i) => (
+        <Bar
+          key={c}
+          dataKey={c}
+          name={c}
+          stackId="share"
+          fill={SHARE_COLOURS[i % SHARE_COLOURS.length]}
+          maxBarSize={48}
+          isAnimationActive={false}
+        />
+      ))}
     </BarChart>
   );
 }

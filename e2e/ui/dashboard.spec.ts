@@ -71,6 +71,8 @@ test("participation: ranges in the URL, per standup and per member tables, a cle
   await expect(page.getByTestId("participation-members").locator("tbody tr").first()).toBeVisible();
   await expect(page.getByTestId("participation-chart")).toBeVisible();
   await expect(page.getByTestId("choice-trend").first()).toBeVisible();
+  // Multiple-choice trends are drawn too (stacked shares per week), above their table.
+  await expect(page.getByTestId("choice-trend-chart").first().locator("svg.recharts-surface").first()).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "dashboard-participation-90d");
 

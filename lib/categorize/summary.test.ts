@@ -1,6 +1,7 @@
 /** Blocker detection of the offline summary: "no blocker" answers in their many forms, blocker phrases elsewhere. */
 import { describe, expect, it } from "vitest";
-import { looksLikeBlockerQuestion, type SummaryAnswer, summarizeOffline } from "@/lib/categorize/summary";
+import { type SummaryAnswer, summarizeOffline } from "@/lib/categorize/summary";
+import { looksLikeBlockerQuestion } from "@/lib/domain/standup-config";
 
 const answer = (text: string, question = "Anything blocking you?"): SummaryAnswer => ({
   questionId: 1,

@@ -21,7 +21,7 @@ export type SummaryAnswer = {
   questionId: number;
   question: string;
   answerType: string;
-  /** Question flagged as the blocker question (or detected by its text). */
+  /** The question carries the blocker flag (`questions.is_blocker`). */
   isBlockerQuestion: boolean;
   text: string;
   author: { userId: string; name: string } | null;
@@ -47,16 +47,10 @@ export type SummarySections = {
 
 export type SummaryOutput = { sections: SummarySections; text: string; engine: string; fallbackReason: string | null };
 
-const BLOCKER_QUESTION = /\b(block|blocker|blockers|blocking|blocked|impediments?|obstacles?|stuck|in your way)\b/i;
 const BLOCKER_PHRASE = /\b(blocked|blocking|blocker|stuck|waiting (on|for)|can'?t proceed|held up)\b/i;
 /** Answers that say "nothing is blocking" ("No blockers.", "Nope, smooth sailing.", "None 👍", "-"). */
 const NO_BLOCKER =
   /^(no|nope|nah|none|nothing|nil|n\/?a|not really|not at the moment|not today|all good|all clear|smooth sailing|no blockers?|no issues|i'?m good|fine)\b/i;
-
-/** True when a question's text reads as a blocker question ("Anything blocking you?"). */
-export function looksLikeBlockerQuestion(text: string): boolean {
-  return BLOCKER_QUESTION.test(text);
-}
 
 function isBlocker(a: SummaryAnswer): boolean {
   const text = a.text.trim();

@@ -9,7 +9,7 @@
  * once per occurrence, in the same transaction), which the delivery jobs send like any broadcast.
  */
 import type { LlmConfig } from "@/lib/categorize/llm";
-import { looksLikeBlockerQuestion, type SummaryAnswer, type SummarySections, summarize } from "@/lib/categorize/summary";
+import { type SummaryAnswer, type SummarySections, summarize } from "@/lib/categorize/summary";
 import { broadcastDigest } from "@/lib/chat/outbox";
 import { db, type Tx } from "@/lib/db";
 import { reportAuthor, standupWhere } from "@/lib/domain/access";
@@ -51,7 +51,10 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
           name: true,
           broadcast_channel_id: true,
           is_anonymous: true,
-          questions: { select: { id: true, text: true, answer_type: true }, orderBy: [{ position: "asc" }, { id: "asc" }] },
+          questions: {
+            select: { id: true, text: true, answer_type: true, is_blocker: true },
+            orderBy: [{ position: "asc" }, { id: "asc" }],
+          },
         },
       },
       members: { select: { asked_at: true } },
@@ -77,7 +80,9 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
           questionId: q.id,
           question: q.text,
           answerType: q.answer_type,
-          isBlockerQuestion: looksLikeBlockerQuestion(q.text),
+          // The question's blocker flag (set in the standup form, defaulted from its text): the same
+          // rule as the Blockers view.
+          isBlockerQuestion: q.is_blocker,
           text: a.text,
           // The house rule (anonymity fixed at submission), and never a name in a summary of a standup that is anonymous now.
           author: occurrence.checkin.is_anonymous ? null : reportAuthor(r, { userId: r.user.chat_id, name: r.user.realname }),

@@ -200,6 +200,19 @@ describe("seedDemoData (database)", () => {
     expect(lines.some((l) => l.startsWith("Seeded in"))).toBe(true);
   });
 
+  it("wait_time agrees with how each demo standup is asked: a number for scheduled ones, null for the manual-only one (issue 12)", async () => {
+    const standups = await db.checkin.findMany({
+      where: { team_id: { in: [acmeId, globexId] }, kind: "standup", state: { not: "draft" } },
+      select: { name: true, wait_time: true, next_run_at: true, state: true },
+    });
+    const manual = standups.filter((s) => s.wait_time === null).map((s) => s.name);
+    expect(manual).toEqual(["Design Critique Prep"]);
+    for (const s of standups.filter((x) => x.wait_time !== null)) {
+      expect(Number.isInteger(s.wait_time), s.name).toBe(true);
+      if (s.state === "active") expect(s.next_run_at, s.name).not.toBeNull();
+    }
+  });
+
   it("participation per team is between 70 % and 92 % of the members not on vacation", async () => {
     for (const teamId of [acmeId, globexId]) {
       const [row] = await db.$queryRaw<{ expected: number; submitted: number }[]>`

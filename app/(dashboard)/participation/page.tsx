@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ChoiceTrendChart } from "@/components/charts/choice-trend-chart";
 import { DistributionTable } from "@/components/charts/distribution-table";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatShortDate } from "@/components/format";
@@ -140,6 +141,11 @@ function ReportBody({ report }: { report: ParticipationReport }) {
       </Card>
       {report.choiceTrends.map((t) => (
         <Card key={t.questionId} title={`${t.question} (${t.standupName})`}>
+          <ChoiceTrendChart
+            title={`Share of each answer to “${t.question}” per week`}
+            choices={t.choices}
+            weeks={t.weeks.map((w) => ({ label: `w/c ${formatShortDate(w.weekStart)}`, counts: w.counts, total: w.total }))}
+          />
           <DataTable
             caption={`Answers to “${t.question}” per week`}
             columns={["Week", ...t.choices, "Answers"]}
