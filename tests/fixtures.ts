@@ -68,6 +68,21 @@ export async function createTestTeam(opts: { members?: number; name?: string } =
   return { id: team.id, name: team.name, admin, users, channels: [general, eng] };
 }
 
+/**
+ * The two teams most API tests start from: team A (an admin and `members` ordinary users, default
+ * 4, plus #general and #eng) and team B (one member: "another team"). `admin` and `m0`…`m3` are
+ * A's users in order (`mN` is undefined when A has fewer members).
+ */
+export type StandardTeams = { A: TestTeam; B: TestTeam; admin: TestUser; m0: TestUser; m1: TestUser; m2: TestUser; m3: TestUser };
+
+/** Creates the standard teams (see `StandardTeams`); A first, then B. */
+export async function standardTeams(opts: { members?: number; name?: string } = {}): Promise<StandardTeams> {
+  const A = await createTestTeam({ members: opts.members ?? 4, ...(opts.name ? { name: opts.name } : {}) });
+  const B = await createTestTeam({ members: 1 });
+  const [admin, m0, m1, m2, m3] = A.users;
+  return { A, B, admin, m0, m1, m2, m3 };
+}
+
 /** Creates a channel with members. */
 export async function createTestChannel(teamId: number, name: string, members: Array<{ id: number }>): Promise<TestChannel> {
   const channel = await db.channel.create({ data: { team_id: teamId, chat_id: `C${rid(8)}`, name } });

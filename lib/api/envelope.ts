@@ -2,6 +2,7 @@
  * v2 response envelopes (spec §2.1): lists are `{ data, next_cursor, has_more }`, single
  * resources `{ data }`. `pageOf` turns a keyset query of `limit + 1` rows into a page.
  */
+import { z } from "zod";
 import { type CursorPosition, encodeCursor } from "@/lib/api/cursor";
 
 export type ListEnvelope<T> = { data: T[]; next_cursor: string | null; has_more: boolean };
@@ -29,3 +30,22 @@ export function listEnvelope<T, S>(
     has_more: page.hasMore,
   };
 }
+
+/** v2 list envelope (spec §2.1) around `item`. */
+export function listEnvelopeSchema<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .strictObject({
+      data: z.array(item),
+      next_cursor: z.string().nullable().meta({ description: "Cursor of the next page; null when `has_more` is false." }),
+      has_more: z.boolean(),
+    })
+    .meta({ id });
+}
+
+/** v2 single-resource envelope `{ data }` (spec §2.1) around `item`. */
+export function dataEnvelopeSchema<T extends z.ZodType>(item: T, id: string) {
+  return z.strictObject({ data: item }).meta({ id });
+}
+
+/** DELETE /v2/reports/{reportId} (spec §4.2): `{success: true}`. */
+export const successV2Schema = z.strictObject({ success: z.literal(true).meta({ description: "Always true." }) }).meta({ id: "SuccessV2" });

@@ -2,6 +2,7 @@
  * HTTP mapping of errors (spec §7 for v2; compatibility.md for v1).
  * v2 body: `{ "error": { "code", "message" } }`; v1 body: `{ "error": "<message>" }`.
  */
+import { z } from "zod";
 import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/api/unavailable";
 import { DomainError, type DomainErrorCode } from "@/lib/domain/errors";
 
@@ -98,3 +99,34 @@ export function toErrorResponse(version: ApiVersion, err: unknown): Response {
   console.error("[api] unhandled error", err);
   return errorResponse(version, 500, "INTERNAL_ERROR", "Internal server error");
 }
+
+/** Every error code a v2 endpoint answers (spec §7, compatibility.md 401, the service's 405/409/500). */
+export const V2_ERROR_CODES = [
+  "INVALID_PARAMETER",
+  "CHANNEL_NOT_FOUND",
+  "USER_NOT_FOUND",
+  "NOT_FOUND",
+  "MISMATCHED_IDEMPOTENCY_BODY",
+  "UNAUTHORIZED",
+  "METHOD_NOT_ALLOWED",
+  "IDEMPOTENCY_KEY_IN_USE",
+  "INTERNAL_ERROR",
+  "POLL_CLOSED",
+  "UNKNOWN_CHOICE",
+  "TOO_MANY_CHOICES",
+] as const;
+
+export type V2ErrorCode = (typeof V2_ERROR_CODES)[number];
+
+/** v2 structured error (spec §7) restricted to `codes`. */
+export function v2ErrorSchema(codes: readonly [V2ErrorCode, ...V2ErrorCode[]]) {
+  return z.strictObject({
+    error: z.strictObject({
+      code: z.enum(codes),
+      message: z.string().meta({ description: "Human-readable explanation." }),
+    }),
+  });
+}
+
+/** v1 error body (compatibility.md): `{"error": "<human message>"}`. */
+export const errorV1Schema = z.strictObject({ error: z.string().meta({ example: "Not found" }) }).meta({ id: "ErrorV1" });

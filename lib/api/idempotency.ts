@@ -23,7 +23,9 @@
  * - Retention: `expires_at` = creation + 24 h (IDEMPOTENCY_TTL_HOURS). An expired record is ignored
  *   (and replaced) by a new request; a periodic job deletes expired rows.
  */
+
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { canonicalJson } from "@/lib/api/cursor";
 import { API_HEADERS, ApiError, json, toErrorResponse } from "@/lib/api/errors";
 import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
@@ -210,3 +212,19 @@ async function runKeyed(actor: Actor, key: string, fingerprint: string, run: (tx
     return outcome;
   }, WRITE_TRANSACTION_OPTIONS);
 }
+
+/** `Idempotency-Key` of the v2 writes (lib/api/idempotency.ts `parseIdempotencyKey`). */
+export const idempotencyHeader = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(257)
+    .optional()
+    .meta({
+      description:
+        "Optional key for safe retries: 1–255 visible ASCII characters, bare or quoted (clients send a UUID v4). " +
+        "Same key and body within 24 h: the stored response is replayed with `Idempotent-Replayed: true`; " +
+        "same key, other body: 422 MISMATCHED_IDEMPOTENCY_BODY; while the first request runs: 409 IDEMPOTENCY_KEY_IN_USE.",
+      example: "6f1c2f7e-3b0a-4d43-9b7e-2f0b8a7c9d11",
+    }),
+});

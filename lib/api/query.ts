@@ -220,3 +220,22 @@ export function parseId(value: string | undefined, what = "Resource"): number {
   if (id < 1 || id > MAX_DB_ID) throw new NotFoundError(what);
   return id;
 }
+
+/** A numeric path id (`parseId`: 1..2147483647; anything else is 404). */
+const zPathId = (description: string) => z.number().int().min(1).max(MAX_DB_ID).meta({ description, example: 42 });
+
+/**
+ * One numeric id in a route's path: the `[param]` folder name, what it names (for NotFoundError)
+ * and the schema the OpenAPI document shows. `apiPath` parses it with `parseId` for the handler.
+ */
+export type PathId = { param: string; what: string; schema: z.ZodObject };
+
+/** Declares the path id `param` naming a `what` (e.g. "pollId", "Poll"). */
+export function pathId(param: string, what: string): PathId {
+  return { param, what, schema: z.object({ [param]: zPathId(`${what} id.`) }) };
+}
+
+export const standupIdPath = pathId("standupId", "Standup");
+export const pollIdPath = pathId("pollId", "Poll");
+export const reportIdPath = pathId("reportId", "Report");
+export const v1IdPath = (what: string) => pathId("id", what);

@@ -9,9 +9,9 @@
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postPollRoute } from "@/app/v2/polls/route";
-import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/write";
-import { POST as postReportRoute } from "@/app/v2/reports/post";
-import { POST as postStandupRoute } from "@/app/v2/standups/post";
+import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/route";
+import { POST as postReportRoute } from "@/app/v2/reports/route";
+import { POST as postStandupRoute } from "@/app/v2/standups/route";
 import { canonicalJson } from "@/lib/api/cursor";
 import { idempotencyLockId, parseIdempotencyKey, requestFingerprint, runIdempotent } from "@/lib/api/idempotency";
 import { db } from "@/lib/db";

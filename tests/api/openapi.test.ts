@@ -7,7 +7,7 @@
  *   versa (a method "serves" when, called without an API key, it answers something other than the
  *   404/405 of the not-served stubs);
  * - truth: real responses of the route handlers on fixture data parse with the response schemas
- *   of lib/openapi/responses.ts, whose objects are strict — an undocumented or a missing field is
+ *   beside the serializers (lib/api/v1, lib/api/v2), whose objects are strict — an undocumented or a missing field is
  *   an issue. Known serializer/spec mismatches are listed in KNOWN_DEVIATIONS, each one asserted,
  *   so a new drift and a fixed serializer both fail here.
  */
@@ -47,33 +47,22 @@ import { GET as webhookDeliveriesRoute } from "@/app/v2/webhooks/[webhookId]/del
 import { DELETE as deleteWebhookRoute, PATCH as patchWebhookRoute, GET as webhookRoute } from "@/app/v2/webhooks/[webhookId]/route";
 import { POST as testWebhookRoute } from "@/app/v2/webhooks/[webhookId]/test/route";
 import { POST as createWebhookRoute, GET as webhooksRoute } from "@/app/v2/webhooks/route";
+import { successV2Schema } from "@/lib/api/envelope";
+import { pollResultsV1Schema, pollV1Schema } from "@/lib/api/v1/polls";
+import { reportCreatedV1Schema, reportListItemV1Schema } from "@/lib/api/v1/reports";
+import { standupV1Schema, startedV1Schema } from "@/lib/api/v1/standups";
+import { meV1Schema, myTeamsV1Schema, teamV1Schema } from "@/lib/api/v1/users";
+import { pollParticipationListV2Schema, standupParticipationListV2Schema } from "@/lib/api/v2/participation";
+import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
+import { reportDataV2Schema, reportListV2Schema } from "@/lib/api/v2/reports";
+import { standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { summaryListV2Schema } from "@/lib/api/v2/summaries";
+import { voteDataV2Schema } from "@/lib/api/v2/vote-writes";
+import { pollResultsDataV2Schema } from "@/lib/api/v2/votes";
 import { webhookCreatedV2Schema, webhookDeliveryV2Schema, webhookV2Schema } from "@/lib/api/v2/webhooks";
 import { db } from "@/lib/db";
 import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
-import {
-  meV1Schema,
-  myTeamsV1Schema,
-  pollDataV2Schema,
-  pollListV2Schema,
-  pollParticipationListV2Schema,
-  pollResultsDataV2Schema,
-  pollResultsV1Schema,
-  pollV1Schema,
-  reportCreatedV1Schema,
-  reportDataV2Schema,
-  reportListItemV1Schema,
-  reportListV2Schema,
-  standupDataV2Schema,
-  standupListV2Schema,
-  standupParticipationListV2Schema,
-  standupV1Schema,
-  startedV1Schema,
-  successV2Schema,
-  teamV1Schema,
-  voteDataV2Schema,
-} from "@/lib/openapi/responses";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 

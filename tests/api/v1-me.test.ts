@@ -21,24 +21,16 @@ import { formatTimeV1, serializeStandupV1 } from "@/lib/api/v1/standups";
 import { profileImgOf } from "@/lib/api/v1/users";
 import { db } from "@/lib/db";
 import { standupSettingsSelect } from "@/lib/domain/standups";
-import { createTestCheckin, createTestReport, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestReport, createTestUser, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 let loner: TestUser;
 let billing: TestUser;
 const s: Record<string, Awaited<ReturnType<typeof createTestCheckin>>> = {};
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4, name: "Acme" });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4, name: "Acme" }));
   loner = await createTestUser(A.id, { name: "Loner" });
   billing = await createTestUser(A.id, { name: "Billing" });
   await db.user.update({ where: { id: billing.id }, data: { is_billing_admin: true, avatar_url: null } });

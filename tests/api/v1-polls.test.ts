@@ -7,16 +7,10 @@ import * as one from "@/app/v1/polls/[id]/route";
 import * as votes from "@/app/v1/polls/[id]/votes/route";
 import * as collection from "@/app/v1/polls/route";
 import { db } from "@/lib/db";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 let seeded: Awaited<ReturnType<typeof createTestCheckin>>;
 let anonPoll: Awaited<ReturnType<typeof createTestCheckin>>;
 let occ: Record<string, { id: number }>;
@@ -39,9 +33,7 @@ async function vote(
 }
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4 }));
   const question = { text: "Lunch?", choices: ["Pizza", "Salad", "Soup"] };
   seeded = await createTestCheckin(A, { kind: "poll", name: "Lunch poll", owner: admin, members: [m0, m1, m2], questions: [question] });
   anonPoll = await createTestCheckin(A, {

@@ -7,16 +7,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as reports from "@/app/v1/reports/route";
 import { db } from "@/lib/db";
-import { createTestCheckin, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestReport, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 let daily: Awaited<ReturnType<typeof createTestCheckin>>;
 let bulk: Awaited<ReturnType<typeof createTestCheckin>>;
 let anon: Awaited<ReturnType<typeof createTestCheckin>>;
@@ -32,9 +26,7 @@ const ids = (body: Array<{ id: number }>) => body.map((r) => r.id);
 const r: Record<string, { id: number; answers: Array<{ id: number; question_id: number }> }> = {};
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4 }));
   daily = await createTestCheckin(A, { name: "Daily", owner: admin, members: [admin, m0, m1, m2] });
   bulk = await createTestCheckin(A, { name: "Bulk", owner: m3, members: [m3], questions: [{ text: "Q?" }] });
   anon = await createTestCheckin(A, { name: "Anon", owner: admin, members: [admin, m0, m1], is_anonymous: true, channel: A.channels[1] });

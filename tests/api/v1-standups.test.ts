@@ -10,16 +10,10 @@ import * as one from "@/app/v1/standups/[id]/route";
 import * as start from "@/app/v1/standups/[id]/start/route";
 import * as collection from "@/app/v1/standups/route";
 import { db } from "@/lib/db";
-import { createTestChannel, createTestCheckin, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestChannel, createTestCheckin, createTestUser, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 let daily: Awaited<ReturnType<typeof createTestCheckin>>;
 let owned: Awaited<ReturnType<typeof createTestCheckin>>;
 let confidential: Awaited<ReturnType<typeof createTestCheckin>>;
@@ -42,9 +36,7 @@ const startRun = (key: string, id: number, body?: unknown, rawBody?: string) =>
 const create = (key: string, body: unknown) => call(collection.POST, { method: "POST", path: "/v1/standups/", key, body });
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4 }));
   daily = await createTestCheckin(A, { name: "Daily", owner: admin, members: [admin, m0, m1, m2] });
   owned = await createTestCheckin(A, { name: "Owned by m0", owner: m0, members: [m0, m1] });
   confidential = await createTestCheckin(A, { name: "Secret", owner: m1, members: [m1, m2], is_confidential: true });

@@ -12,9 +12,9 @@ import {
   createTestCheckin,
   createTestOccurrence,
   createTestReport,
-  createTestTeam,
   createTestUser,
-  type TestTeam,
+  type StandardTeams,
+  standardTeams,
   type TestUser,
 } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -32,20 +32,13 @@ const standupPart = (key: string, id: number | string, qs = "") =>
 const pollPart = (key: string, id: number | string, qs = "") =>
   call(pollParticipationRoute, { path: `/v2/polls/${id}/participation${qs ? `?${qs}` : ""}`, key, params: { pollId: String(id) } });
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
+let { A, B, admin, m0, m1, m2 } = {} as StandardTeams;
 let outsider: TestUser;
 let standup: Awaited<ReturnType<typeof createTestCheckin>>;
 let poll: Awaited<ReturnType<typeof createTestCheckin>>;
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 3 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2] = A.users;
+  ({ A, B, admin, m0, m1, m2 } = await standardTeams({ members: 3 }));
   outsider = await createTestUser(A.id);
   standup = await createTestCheckin(A, { owner: admin, members: [admin, m0, m1, m2] });
   const all = [admin, m0, m1, m2];

@@ -9,7 +9,7 @@ import { GET as getPollRoute } from "@/app/v2/polls/[pollId]/route";
 import { GET as listPollsRoute, POST as postPollRoute } from "@/app/v2/polls/route";
 import { db } from "@/lib/db";
 import { localDateOf } from "@/lib/domain/schedule";
-import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 const list = (key: string | undefined, qs = "") => call(listPollsRoute, { path: `/v2/polls${qs ? `?${qs}` : ""}`, key });
@@ -19,16 +19,11 @@ const create = (key: string | undefined, body: unknown) => call(postPollRoute, {
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 const ids = (body: { data: Array<{ id: number }> }) => body.data.map((p) => p.id);
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
 const p: Record<string, { id: number }> = {};
 
+let { A, B, admin, m0 } = {} as StandardTeams;
 beforeAll(async () => {
-  A = await createTestTeam({ members: 3 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0] = A.users;
+  ({ A, B, admin, m0 } = await standardTeams({ members: 3 }));
   const mc = [{ text: "Pick one", choices: ["x", "y"] }];
   p.p1 = await createTestCheckin(A, { kind: "poll", owner: m0, name: "P1", questions: mc, created_at: day(1), channel: A.channels[0] });
   p.p2 = await createTestCheckin(A, {

@@ -4,13 +4,11 @@
  * with a member snapshot), anonymity, and the broadcast outbox (posted, updated, removed).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { GET as getReportRoute } from "@/app/v2/reports/[reportId]/route";
-import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/write";
-import { POST as postRoute } from "@/app/v2/reports/post";
-import { GET as listReportsRoute } from "@/app/v2/reports/route";
+import { DELETE as deleteRoute, GET as getReportRoute, PATCH as patchRoute } from "@/app/v2/reports/[reportId]/route";
+import { GET as listReportsRoute, POST as postRoute } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
 import { localDateOf } from "@/lib/domain/schedule";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
@@ -22,18 +20,11 @@ const del = (key: string, id: number | string) =>
   call(deleteRoute, { method: "DELETE", path: `/v2/reports/${id}`, key, params: { reportId: String(id) } });
 const answersFor = (c: Checkin, prefix = "A") => c.questions.map((q, i) => ({ question_id: q.id, text: `${prefix}${i}` }));
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
+let { A, B, admin, m0, m1, m2 } = {} as StandardTeams;
 let daily: Checkin;
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 3 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2] = A.users;
+  ({ A, B, admin, m0, m1, m2 } = await standardTeams({ members: 3 }));
   // Runs every day, so a submission today answers today's scheduled occurrence (issue 10 rule 2).
   const everyDay = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
   daily = await createTestCheckin(A, { name: "Daily", members: [admin, m0, m1], channel: A.channels[0], days: everyDay });

@@ -12,7 +12,7 @@ import { reportCursorPosition, toReportListFilters } from "@/lib/api/v2/reports"
 import { db } from "@/lib/db";
 import { type ReportView, resolveReportWindow } from "@/lib/domain/reports";
 import { walkPages } from "@/tests/cursor-walk";
-import { createTestCheckin, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestReport, createTestTeam, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter, listQueryMeter } from "@/tests/query-count";
 
@@ -30,20 +30,12 @@ const ago = (ms: number) => new Date(now - ms);
 const iso = (d: Date) => encodeURIComponent(d.toISOString());
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
 const st: Record<string, Checkin> = {};
 const r: Record<string, { id: number; submitted_at: Date | null }> = {};
 
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4 }));
   st.sA = await createTestCheckin(A, { name: "Daily", owner: admin, members: [admin, m0, m1, m2] });
   st.sAnon = await createTestCheckin(A, { name: "Anonymous", owner: admin, members: [admin, m0, m1], is_anonymous: true });
   st.sPaused = await createTestCheckin(A, { name: "Paused", owner: admin, members: [admin, m0, m1], state: "paused" });

@@ -5,18 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
-import { POST as postRoute } from "@/app/v2/standups/post";
+import { POST as postRoute } from "@/app/v2/standups/route";
 import { db } from "@/lib/db";
-import { createTestChannel, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestChannel, createTestUser, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 const post = (key: string | undefined, body: unknown, qs = "") => call(postRoute, { method: "POST", path: `/v2/standups${qs}`, key, body });
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
 const base = () => ({
   questions: [{ text: "What did you do?" }, { text: "Mood?", choices: ["good", "bad"] }],
   days: ["Mon", "wed", "FRI"],
@@ -24,10 +19,9 @@ const base = () => ({
   broadcast_channel: A.channels[0].chat_id,
 });
 
+let { A, B, admin, m0, m1 } = {} as StandardTeams;
 beforeAll(async () => {
-  A = await createTestTeam({ members: 3 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1] = A.users;
+  ({ A, B, admin, m0, m1 } = await standardTeams({ members: 3 }));
 });
 
 describe("POST /v2/standups", () => {

@@ -10,7 +10,7 @@ import { serializeCheckinV2 } from "@/lib/api/v2/standups";
 import { db } from "@/lib/db";
 import { type CheckinView, checkinViewSelect } from "@/lib/domain/standups";
 import { walkPages } from "@/tests/cursor-walk";
-import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter, listQueryMeter } from "@/tests/query-count";
 
@@ -22,20 +22,12 @@ const getOne = (key: string | undefined, id: number | string, qs = "") =>
   call(getStandupRoute, { path: `/v2/standups/${id}${qs ? `?${qs}` : ""}`, key, params: { standupId: String(id) } });
 const ids = (body: { data: Array<{ id: number }> }) => body.data.map((s) => s.id);
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
-let m2: TestUser;
-let m3: TestUser;
 const s: Record<string, { id: number; questions: Array<{ id: number }> }> = {};
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 
+let { A, B, admin, m0, m1, m2, m3 } = {} as StandardTeams;
 beforeAll(async () => {
-  A = await createTestTeam({ members: 4 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1, m2, m3] = A.users;
+  ({ A, B, admin, m0, m1, m2, m3 } = await standardTeams({ members: 4 }));
   const [general, eng] = A.channels;
   s.s1 = await createTestCheckin(A, { name: "Daily", owner: admin, members: A.users, channel: general, created_at: day(1) });
   s.s2 = await createTestCheckin(A, {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { db } from "@/lib/db";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
@@ -14,11 +14,7 @@ type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
 const votes = (key: string, id: number | string, qs = "") =>
   call(votesRoute, { path: `/v2/polls/${id}/votes${qs ? `?${qs}` : ""}`, key, params: { pollId: String(id) } });
 
-let A: TestTeam;
-let B: TestTeam;
-let admin: TestUser;
-let m0: TestUser;
-let m1: TestUser;
+let { A, B, admin, m0, m1 } = {} as StandardTeams;
 let named: Checkin;
 let anon: Checkin;
 const occ: Record<string, number> = {};
@@ -44,9 +40,7 @@ async function vote(
 }
 
 beforeAll(async () => {
-  A = await createTestTeam({ members: 2 });
-  B = await createTestTeam({ members: 1 });
-  [admin, m0, m1] = A.users;
+  ({ A, B, admin, m0, m1 } = await standardTeams({ members: 2 }));
   const questions = [
     { text: "Pick", choices: ["a", "b", "c"] },
     { text: "Ideas?", answer_type: "open_ended" as const },

@@ -5,34 +5,54 @@
  * POST /v1/reports/: submits the caller's report (answers keyed by question id) and answers the
  * create form of spec §2.8; the report is broadcast like one from POST /v2/reports.
  */
+import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/query";
-import { notFoundV1 } from "@/lib/api/v1/not-found";
-import { serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
-import { parseV1ReportCreateBody, parseV1ReportListQuery } from "@/lib/api/v1/requests";
+import { apiPath, served } from "@/lib/api/route";
+import { reportCreatedV1Schema, reportListItemV1Schema, serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
+import { parseV1ReportCreateBody, parseV1ReportListQuery, v1ReportListQuery, zReportCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { getOwnReport, searchReports } from "@/lib/domain/reports";
 
-export const GET = apiRoute("v1", async ({ url, actor }) => {
-  const { html, ...filters } = parseV1ReportListQuery(url);
-  const rows = await searchReports(actor, filters);
-  return json(rows.map((row) => serializeReportListItemV1(row, { html })));
-});
+const tag = "Legacy reports (v1)";
 
-export const POST = apiRoute("v1", async ({ request, actor }) => {
-  const body = parseV1ReportCreateBody(await readJson(request));
-  // v1 rules: the standup's creator may submit without being a member; any subset of the questions.
-  const row = await transaction(async (tx) => {
-    const { reportId } = await submitReport(actor, { ...body, allowOwner: true, requireAllQuestions: false }, tx);
-    return getOwnReport(actor, reportId, tx);
-  });
-  return json(serializeReportCreatedV1(row));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/", {
+  GET: served(
+    {
+      tag,
+      id: "listReportsV1",
+      summary: "List submitted reports, newest first",
+      documentedQuery: v1ReportListQuery,
+      response: { description: "Array of v1 reports.", schema: z.array(reportListItemV1Schema) },
+      errors: [400],
+    },
+    async ({ url, actor }) => {
+      const { html, ...filters } = parseV1ReportListQuery(url);
+      const rows = await searchReports(actor, filters);
+      return json(rows.map((row) => serializeReportListItemV1(row, { html })));
+    },
+  ),
+  POST: served(
+    {
+      tag,
+      id: "submitReportV1",
+      summary: "Submit the caller's report",
+      description:
+        "The standup must exist, be active and include the caller as participant or creator. " +
+        '`answers` maps question ids to `{"text": "..."}` (or a plain string).',
+      body: { schema: zReportCreate },
+      response: { description: "The v1 report (create form).", schema: reportCreatedV1Schema },
+      errors: [400, 404],
+    },
+    async ({ request, actor }) => {
+      const body = parseV1ReportCreateBody(await readJson(request));
+      // v1 rules: the standup's creator may submit without being a member; any subset of the questions.
+      const row = await transaction(async (tx) => {
+        const { reportId } = await submitReport(actor, { ...body, allowOwner: true, requireAllQuestions: false }, tx);
+        return getOwnReport(actor, reportId, tx);
+      });
+      return json(serializeReportCreatedV1(row));
+    },
+  ),
 });
-
-/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
-export const PUT = notFoundV1;
-export const PATCH = notFoundV1;
-export const DELETE = notFoundV1;
-export const OPTIONS = preflight;

@@ -4,21 +4,15 @@
  * route takes precedence over the `/v2/[[...path]]` catch-all.
  */
 import { API_HEADERS } from "@/lib/api/errors";
-import { methodNotAllowed, preflight } from "@/lib/api/handler";
+import { methodTable } from "@/lib/api/route";
 import { getOpenApiDocument } from "@/lib/openapi/document";
 
 let body: string | undefined;
 
 /** The OpenAPI document; cacheable for a few minutes (it changes only with a deploy). */
-export async function GET(): Promise<Response> {
+async function serveDocument(): Promise<Response> {
   body ??= JSON.stringify(getOpenApiDocument());
   return new Response(body, { status: 200, headers: { ...API_HEADERS, "Cache-Control": "public, max-age=300" } });
 }
 
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methodTable("v2", { GET: serveDocument });

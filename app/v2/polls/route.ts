@@ -5,36 +5,52 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { pollCreateBodySchema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
+import { apiPath, served } from "@/lib/api/route";
+import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
 import { checkinCursorPosition, checkinListQuerySchema, checkinReadQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
 import { createPoll, getPoll, listPolls } from "@/lib/domain/polls";
 
-export const GET = apiRoute("v2", async ({ url, actor }) => {
-  const query = parseWith(checkinListQuerySchema, queryObject(url));
-  const { filters, binding } = toCheckinListFilters(query, "v2.polls");
-  const rows = await listPolls(actor, filters);
-  return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializePollV2(row, query.include), checkinCursorPosition, binding));
-});
-
-export const POST = apiWriteRoute({
-  route: "/v2/polls",
-  body: "json",
-  parse: ({ url, body }) => ({
-    include: new Set([...parseWith(checkinReadQuerySchema, queryObject(url)).include, "questions" as const]),
-    poll: toCreatePollInput(parseWith(pollCreateBodySchema, body)),
-  }),
-  run: async ({ actor, input, tx }) => {
-    const { id } = await createPoll(actor, input.poll, tx);
-    const row = await getPoll(actor, id, { withQuestions: true }, tx);
-    return { status: 201, body: { data: serializePollV2(row, input.include) } };
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
+  GET: served(
+    {
+      tag: "Polls",
+      id: "listPolls",
+      summary: "List the caller's active and paused polls",
+      query: checkinListQuerySchema,
+      response: { description: "List envelope of polls.", schema: pollListV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"] },
+    },
+    async ({ actor, query }) => {
+      const { filters, binding } = toCheckinListFilters(query, "v2.polls");
+      const rows = await listPolls(actor, filters);
+      return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializePollV2(row, query.include), checkinCursorPosition, binding));
+    },
+  ),
+  POST: {
+    doc: {
+      tag: "Polls",
+      id: "createPoll",
+      summary: "Create a one-shot poll posted to a channel",
+      description: "Members are synced from `broadcast_channel`. The response always carries `questions`.",
+      query: checkinReadQuerySchema,
+      body: { schema: pollCreateBodySchema },
+      response: { status: 201, description: "`{data: poll}`.", schema: pollDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER", "CHANNEL_NOT_FOUND"], 422: true },
+    },
+    handler: apiWriteRoute({
+      route: "/v2/polls",
+      body: "json",
+      parse: ({ url, body }) => ({
+        include: new Set([...parseWith(checkinReadQuerySchema, queryObject(url)).include, "questions" as const]),
+        poll: toCreatePollInput(parseWith(pollCreateBodySchema, body)),
+      }),
+      run: async ({ actor, input, tx }) => {
+        const { id } = await createPoll(actor, input.poll, tx);
+        const row = await getPoll(actor, id, { withQuestions: true }, tx);
+        return { status: 201, body: { data: serializePollV2(row, input.include) } };
+      },
+    }),
   },
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET", "POST"]);
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;

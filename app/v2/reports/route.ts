@@ -1,23 +1,60 @@
-/** GET /v2/reports (spec §4.2): submitted reports of active standups visible to the caller, list envelope. */
+/**
+ * /v2/reports (spec §4.2): GET lists submitted reports of active standups visible to the caller
+ * (list envelope); POST submits the caller's report to one of their active standups and
+ * broadcasts it — 200 `{data: report}`, `Idempotency-Key` accepted.
+ */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseWith, queryObject } from "@/lib/api/query";
-import { reportCursorPosition, reportListQuerySchema, serializeReportV2, toReportListFilters } from "@/lib/api/v2/reports";
+import { apiWriteRoute } from "@/lib/api/handler";
+import { parseWith } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import { reportCreateBodySchema, toSubmitReportInput } from "@/lib/api/v2/report-writes";
+import {
+  reportCursorPosition,
+  reportDataV2Schema,
+  reportListQuerySchema,
+  reportListV2Schema,
+  serializeReportV2,
+  toReportListFilters,
+} from "@/lib/api/v2/reports";
+import { loadReportView, submitReport } from "@/lib/domain/report-writes";
 import { listReports } from "@/lib/domain/reports";
 
-export const GET = apiRoute("v2", async ({ url, actor }) => {
-  const query = parseWith(reportListQuerySchema, queryObject(url));
-  const { filters, binding } = toReportListFilters(query);
-  const rows = await listReports(actor, filters);
-  return json(listEnvelope(pageOf(rows, filters.limit), serializeReportV2, reportCursorPosition(filters), binding));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
+  GET: served(
+    {
+      tag: "Reports",
+      id: "listReports",
+      summary: "List submitted reports of active standups the caller can see",
+      description: "The window [since, until) defaults to the last 7 days and cannot exceed 90 days.",
+      query: reportListQuerySchema,
+      response: { description: "List envelope of reports.", schema: reportListV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"] },
+    },
+    async ({ actor, query }) => {
+      const { filters, binding } = toReportListFilters(query);
+      const rows = await listReports(actor, filters);
+      return json(listEnvelope(pageOf(rows, filters.limit), serializeReportV2, reportCursorPosition(filters), binding));
+    },
+  ),
+  POST: {
+    doc: {
+      tag: "Reports",
+      id: "submitReport",
+      summary: "Submit a report to one of the caller's active standups",
+      description: "Every standup question must be answered in one call. The report is broadcast to the standup's channel.",
+      body: { schema: reportCreateBodySchema },
+      response: { description: "`{data: report}`.", schema: reportDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true, 422: true },
+    },
+    handler: apiWriteRoute({
+      route: "/v2/reports",
+      body: "json",
+      parse: ({ body }) => toSubmitReportInput(parseWith(reportCreateBodySchema, body)),
+      run: async ({ actor, input, tx }) => {
+        const { reportId } = await submitReport(actor, input, tx);
+        return { status: 200, body: { data: serializeReportV2(await loadReportView(reportId, tx)) } };
+      },
+    }),
+  },
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET", "POST"]);
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
-
-export { POST } from "./post";

@@ -1,23 +1,70 @@
-/** GET /v2/standups (spec §4.2): standups visible to the caller, filters of §4.1, list envelope. */
+/**
+ * /v2/standups (spec §4.2): GET lists the standups visible to the caller (filters of §4.1, list
+ * envelope); POST creates a non-confidential standup owned by the caller — 201 `{data: standup}`,
+ * `Idempotency-Key` accepted; the response always carries `questions` (the caller needs their ids
+ * to submit reports) and `include` adds member fields as on GET.
+ */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { checkinCursorPosition, checkinListQuerySchema, serializeCheckinV2, toCheckinListFilters } from "@/lib/api/v2/standups";
-import { listStandups } from "@/lib/domain/standups";
+import { apiPath, served } from "@/lib/api/route";
+import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
+import {
+  checkinCursorPosition,
+  checkinListQuerySchema,
+  checkinReadQuerySchema,
+  serializeCheckinV2,
+  standupDataV2Schema,
+  standupListV2Schema,
+  toCheckinListFilters,
+} from "@/lib/api/v2/standups";
+import { createStandup } from "@/lib/domain/standup-writes";
+import { getStandup, listStandups } from "@/lib/domain/standups";
 
-export const GET = apiRoute("v2", async ({ url, actor }) => {
-  const query = parseWith(checkinListQuerySchema, queryObject(url));
-  const { filters, binding } = toCheckinListFilters(query, "v2.standups");
-  const rows = await listStandups(actor, filters);
-  return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializeCheckinV2(row, query.include), checkinCursorPosition, binding));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups", {
+  GET: served(
+    {
+      tag: "Standups",
+      id: "listStandups",
+      summary: "List active and paused standups visible to the caller",
+      query: checkinListQuerySchema,
+      response: { description: "List envelope of standups.", schema: standupListV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"] },
+    },
+    async ({ actor, query }) => {
+      const { filters, binding } = toCheckinListFilters(query, "v2.standups");
+      const rows = await listStandups(actor, filters);
+      return json(
+        listEnvelope(pageOf(rows, filters.limit), (row) => serializeCheckinV2(row, query.include), checkinCursorPosition, binding),
+      );
+    },
+  ),
+  POST: {
+    doc: {
+      tag: "Standups",
+      id: "createStandup",
+      summary: "Create a non-confidential standup",
+      description:
+        "Members come from `users` if given, otherwise from `sync_channel`, falling back to `broadcast_channel`. " +
+        "The response always carries `questions`.",
+      query: checkinReadQuerySchema,
+      body: { schema: standupCreateBodySchema },
+      response: { status: 201, description: "`{data: standup}`.", schema: standupDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER", "CHANNEL_NOT_FOUND", "USER_NOT_FOUND"], 422: true },
+    },
+    handler: apiWriteRoute({
+      route: "/v2/standups",
+      body: "json",
+      parse: ({ url, body }) => ({
+        include: new Set([...parseWith(checkinReadQuerySchema, queryObject(url)).include, "questions" as const]),
+        standup: toCreateStandupInput(parseWith(standupCreateBodySchema, body)),
+      }),
+      run: async ({ actor, input, tx }) => {
+        const { id } = await createStandup(actor, input.standup, tx);
+        const row = await getStandup(actor, id, { withQuestions: true }, tx);
+        return { status: 201, body: { data: serializeCheckinV2(row, input.include) } };
+      },
+    }),
+  },
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET", "POST"]);
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
-
-export { POST } from "./post";

@@ -15,43 +15,60 @@
  *   answers are grouped by identical text; `answer_count` of an instance = answers given in it;
  *   instances and per-date results are newest first.
  */
+import { z } from "zod";
 import { formatTimeV1 } from "@/lib/api/v1/standups";
-import { serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
+import { legacyUserV1Schema, serializeLegacyUserV1, type V1LegacyUser } from "@/lib/api/v1/users";
+import { categoryCountSchema, zCount, zId } from "@/lib/api/wire";
 import type { PollSettingsView } from "@/lib/domain/polls";
 import type { PollResultsWithVoters } from "@/lib/domain/votes";
 
-export type V1Recurrence = { type: string; repeat: unknown; every: unknown; day: unknown; month: unknown };
+/** v1 poll (spec §2.8 + compatibility.md "Poll"). */
+export const pollV1Schema = z
+  .strictObject({
+    id: zId,
+    name: z.string(),
+    time: z.string(),
+    timezone: z.string(),
+    questions: z.array(
+      z.strictObject({
+        id: zId,
+        text: z.string(),
+        answer_type: z.string(),
+        answer_choices: z.array(z.string()),
+        add_own_options: z.boolean(),
+        one_option_limit: z.boolean(),
+      }),
+    ),
+    users: z.array(legacyUserV1Schema),
+    recurrence: z
+      .strictObject({
+        type: z.string().meta({ example: "once" }),
+        repeat: z.unknown(),
+        every: z.unknown(),
+        day: z.unknown(),
+        month: z.unknown(),
+      })
+      .meta({ description: "Inner field types: not shown in the spec." }),
+    sync_channel_members: z.boolean(),
+    sync_channel: z.string(),
+    anonymous: z.boolean(),
+    dm_mode: z.boolean(),
+    intro: z.string(),
+    creator: legacyUserV1Schema,
+    users_total: zCount,
+    paused: z.boolean(),
+    days: z.array(z.string()).meta({ description: "Extension: the poll's schedule days (Mon..Sun)." }),
+    channel: z.string().meta({ description: 'Extension: broadcast channel name ("" when none).' }),
+    duration: z.number().int().nullable().meta({ description: "Extension: minutes the poll stays open; null when unlimited." }),
+  })
+  .meta({ id: "PollV1" });
 
-export type V1PollQuestion = {
-  id: number;
-  text: string;
-  answer_type: string;
-  answer_choices: string[];
-  add_own_options: boolean;
-  one_option_limit: boolean;
-};
-
-/** v1 poll. */
-export type V1Poll = {
-  id: number;
-  name: string;
-  time: string;
-  timezone: string;
-  days: string[];
-  channel: string;
-  questions: V1PollQuestion[];
-  users: V1LegacyUser[];
-  recurrence: V1Recurrence;
-  sync_channel_members: boolean;
-  sync_channel: string;
-  anonymous: boolean;
-  dm_mode: boolean;
-  intro: string;
-  creator: V1LegacyUser;
-  users_total: number;
-  paused: boolean;
-  duration: number | null;
-};
+/**
+ * v1 poll as `serializePollV1` sends it: the documented shape plus `days`, `channel` and
+ * `duration`, which the contract does not name (tests/api/openapi.test.ts KNOWN_DEVIATIONS).
+ */
+export type V1Poll = z.output<typeof pollV1Schema> & { days: string[]; channel: string; duration: number | null };
+export type V1Recurrence = V1Poll["recurrence"];
 
 function recurrenceOf(row: PollSettingsView): V1Recurrence {
   const r = row.recurrence;
@@ -93,22 +110,39 @@ export function serializePollV1(row: PollSettingsView): V1Poll {
   };
 }
 
-export type V1PollAnswer = { text: string; votes: number; percentage: number; users: V1LegacyUser[] };
+/** v1 poll results (spec §2.8 "v1 poll results" + compatibility.md "Poll votes"). */
+export const pollResultsV1Schema = z
+  .strictObject({
+    total_results: zCount.meta({ description: "Number of poll instances in the result." }),
+    questions: z.array(
+      z.strictObject({
+        id: zId,
+        text: z.string(),
+        answer_type: z.string(),
+        total_responses: zCount,
+        total_responders: zCount,
+        categories: z.array(categoryCountSchema),
+        results: z.array(
+          z.strictObject({
+            date: z.string(),
+            answers: z.array(
+              z.strictObject({
+                text: z.string(),
+                votes: zCount,
+                percentage: z.number().int().min(0).max(100).meta({ description: "Whole number." }),
+                users: z.array(legacyUserV1Schema).meta({ description: "Empty when the poll is anonymous." }),
+              }),
+            ),
+          }),
+        ),
+      }),
+    ),
+    instances: z.array(z.strictObject({ id: zId, date: z.string(), answer_count: zCount })),
+  })
+  .meta({ id: "PollResultsV1" });
 
-/** v1 poll results. */
-export type V1PollResults = {
-  total_results: number;
-  questions: Array<{
-    id: number;
-    text: string;
-    answer_type: string;
-    total_responses: number;
-    total_responders: number;
-    categories: Array<{ name: string; count: number }>;
-    results: Array<{ date: string; answers: V1PollAnswer[] }>;
-  }>;
-  instances: Array<{ id: number; date: string; answer_count: number }>;
-};
+export type V1PollResults = z.output<typeof pollResultsV1Schema>;
+export type V1PollAnswer = V1PollResults["questions"][number]["results"][number]["answers"][number];
 
 /** Whole-number share of `votes` in `total` (0 when total is 0). */
 export function percentageOf(votes: number, total: number): number {

@@ -16,55 +16,92 @@
  *   (`image_24` … `image_512`, plus `image_original`).
  * - Answer `images` is always [] (the service stores no answer attachments).
  */
+
+import { z } from "zod";
 import { renderAnswerHtml } from "@/lib/api/v1/html";
-import { profileImgOf, roleOf, type V1Role } from "@/lib/api/v1/users";
+import { profileImgOf, roleOf, zRole } from "@/lib/api/v1/users";
+import { zChatUserId, zId } from "@/lib/api/wire";
 import { reportAuthor } from "@/lib/domain/access";
 import type { ReportDetailView } from "@/lib/domain/reports";
 
 export type V1ProfileImg = Record<"image_24" | "image_32" | "image_48" | "image_72" | "image_192" | "image_512" | "image_original", string>;
 
+const profileImgSizesSchema = z
+  .record(z.string(), z.string())
+  .meta({ description: "Image URLs by size (image_24 … image_512, image_original)." });
+
+const reportAnswerV1Schema = z
+  .strictObject({
+    id: zId.meta({ description: "Answer id." }),
+    question: z.string().meta({ description: "Question text." }),
+    question_id: zId,
+    color: z.string(),
+    answer: z.string().meta({ description: "HTML when `html=true`." }),
+    images: z.array(z.strictObject({ title: z.string(), image_url: z.string() })),
+  })
+  .meta({ id: "ReportAnswerV1" });
+
+const zChatTs = z.string().nullable().meta({ description: "Id of the report's chat message; null when not broadcast." });
+
+/** v1 report list item (spec §2.8 + compatibility.md "Report list item"). */
+export const reportListItemV1Schema = z
+  .strictObject({
+    id: zId,
+    standup_id: zId,
+    timestamp: z.number().int().meta({ description: "Unix time (seconds)." }),
+    channel: z.string(),
+    is_anonymous: z.boolean(),
+    broadcast_thread: z.boolean(),
+    is_confidential: z.boolean(),
+    chat_ts: zChatTs,
+    slack_ts: zChatTs.meta({ description: "Same value as `chat_ts` (name read by existing clients)." }),
+    member: z
+      .strictObject({ id: zChatUserId, username: z.string(), realname: z.string(), profileImg: profileImgSizesSchema })
+      .optional()
+      .meta({ description: "Omitted when the report is anonymous." }),
+    questions: z.array(reportAnswerV1Schema),
+    standup_name: z.string().meta({ description: "Extension: name of the report's standup." }),
+  })
+  .meta({ id: "ReportListItemV1" });
+
+/** v1 report create response (spec §2.8 + compatibility.md "Report create response"). */
+export const reportCreatedV1Schema = z
+  .strictObject({
+    id: zId,
+    chat_ts: zChatTs,
+    slack_ts: zChatTs,
+    standup_id: zId,
+    timestamp: z.number().int(),
+    started_at: z.number().int(),
+    done_at: z.number().int().positive(),
+    broadcasted_at: z.string().nullable().meta({ description: "ISO 8601 time of the broadcast; null when nothing was broadcast." }),
+    channel: z.string(),
+    is_anonymous: z.boolean().meta({ description: "Extension: whether the report is anonymous." }),
+    member: z.strictObject({
+      id: zChatUserId,
+      role: zRole,
+      username: z.string(),
+      realname: z.string(),
+      profileImg: profileImgSizesSchema,
+    }),
+    answers: z.array(reportAnswerV1Schema),
+  })
+  .meta({ id: "ReportCreatedV1" });
+
 /** `member` of a v1 report list item. */
-export type V1ReportMember = { id: string; username: string; realname: string; profileImg: V1ProfileImg };
+export type V1ReportMember = NonNullable<z.output<typeof reportListItemV1Schema>["member"]>;
+export type V1ReportAnswer = z.output<typeof reportAnswerV1Schema>;
 
-export type V1ReportAnswer = {
-  id: number;
-  question: string;
-  question_id: number;
-  color: string;
-  answer: string;
-  images: Array<{ title: string; image_url: string }>;
-};
+/** v1 report list item as sent: the documented shape plus `standup_name` (tests/api/openapi.test.ts KNOWN_DEVIATIONS). */
+export type V1ReportListItem = z.output<typeof reportListItemV1Schema> & { standup_name: string };
 
-/** v1 report list item. */
-export type V1ReportListItem = {
-  id: number;
-  standup_id: number;
-  standup_name: string;
-  timestamp: number;
-  channel: string;
-  is_anonymous: boolean;
-  broadcast_thread: boolean;
-  is_confidential: boolean;
-  chat_ts: string | null;
-  slack_ts: string | null;
-  member?: V1ReportMember;
-  questions: V1ReportAnswer[];
-};
-
-/** v1 report create response. */
-export type V1ReportCreated = {
-  id: number;
-  chat_ts: string | null;
-  slack_ts: string | null;
-  standup_id: number;
-  timestamp: number;
-  started_at: number;
-  done_at: number;
+/**
+ * v1 report create response as sent: the documented shape plus `is_anonymous`, and
+ * `broadcasted_at` null when nothing was broadcast (tests/api/openapi.test.ts KNOWN_DEVIATIONS).
+ */
+export type V1ReportCreated = Omit<z.output<typeof reportCreatedV1Schema>, "broadcasted_at"> & {
   broadcasted_at: string | null;
-  channel: string;
   is_anonymous: boolean;
-  member: V1ReportMember & { role: V1Role };
-  answers: V1ReportAnswer[];
 };
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);

@@ -15,9 +15,12 @@
  *   to that question exists.
  */
 import { z } from "zod";
+import { json } from "@/lib/api/errors";
 import { zBoolString } from "@/lib/api/query";
-import { serializeUserV1, type V1User } from "@/lib/api/v1/users";
-import type { StandupSettingsView } from "@/lib/domain/standups";
+import { served } from "@/lib/api/route";
+import { serializeUserV1, teamUserV1Schema } from "@/lib/api/v1/users";
+import { zCount, zId } from "@/lib/api/wire";
+import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/standups";
 
 /**
  * Query of GET /v1/standups/ and /v1/me/standups: `admin` is true/false/1/0; a bare `?admin`
@@ -31,47 +34,61 @@ export const v1StandupListQuerySchema = z.object({
 });
 
 /** v1 standup question (compatibility.md "Standup question"). */
-export type V1StandupQuestion = {
-  id: number;
-  color: string;
-  text: string;
-  schedule: null;
-  answer_type: string;
-  answer_choices: string[];
-  hasAnswers: boolean;
-  is_random: boolean;
-  random_texts: string[];
-  prefilled_by: null;
-  text_id: number;
-  preconditions: unknown[];
-  label: string;
-  flavor: string;
-};
+export const standupQuestionV1Schema = z
+  .strictObject({
+    id: zId,
+    color: z.string().meta({ example: "EEEEEE" }),
+    text: z.string(),
+    schedule: z.null(),
+    answer_type: z.string(),
+    answer_choices: z.array(z.string()),
+    hasAnswers: z.boolean(),
+    is_random: z.literal(false),
+    random_texts: z.array(z.string()),
+    prefilled_by: z.null(),
+    text_id: zId,
+    preconditions: z.array(z.unknown()),
+    label: z.string(),
+    flavor: z.string(),
+  })
+  .meta({ id: "StandupQuestionV1" });
 
 /** v1 standup (spec §2.8 + compatibility.md "Standup"). */
-export type V1Standup = {
-  id: number;
-  name: string;
-  time: string;
-  wait_time: number | null;
-  timezone: string;
-  days: string[];
-  channel: string | null;
-  channel_ready: boolean;
-  questions: V1StandupQuestion[];
-  users: V1User[];
-  users_total: number;
-  webhooks: unknown[];
-  master: number;
-  sync_channel_members: boolean;
-  sync_channel_ready: boolean;
-  sync_channel: string | null;
-  confidential: boolean;
-  anonymous: boolean;
-  draft: boolean;
-  paused: boolean;
-  personalised: boolean;
-};
+export const standupV1Schema = z
+  .strictObject({
+    id: zId,
+    name: z.string(),
+    time: z.string().meta({ description: "Start time, HH:MM:SS.", example: "09:00:00" }),
+    wait_time: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "Minutes after login before asking. Reads: null = no automatic asking; create/update/duplicate/delete: -1." }),
+    timezone: z.string(),
+    days: z.array(z.string()),
+    channel: z.string().nullable().meta({ description: "Channel where updates are posted (never null for a broadcasting standup)." }),
+    channel_ready: z.boolean(),
+    questions: z.array(standupQuestionV1Schema),
+    users: z.array(teamUserV1Schema).meta({ description: "Active members; `id` is the chat-style string user id, as in GET /v1/teams/." }),
+    users_total: zCount,
+    webhooks: z.array(z.unknown()),
+    master: zId.meta({ description: "Creator's numeric user id." }),
+    sync_channel_members: z.boolean().meta({ description: "Participants are synced with channel members." }),
+    sync_channel_ready: z.boolean(),
+    sync_channel: z.string().nullable(),
+    confidential: z.boolean(),
+    anonymous: z.boolean(),
+    draft: z.boolean(),
+    paused: z.boolean(),
+    personalised: z.boolean(),
+  })
+  .meta({ id: "StandupV1" });
+
+export type V1StandupQuestion = z.output<typeof standupQuestionV1Schema>;
+export type V1Standup = z.output<typeof standupV1Schema>;
+
+/** POST /v1/standups/{id}/start (compatibility.md): the JSON string "ok". */
+export const startedV1Schema = z.literal("ok");
 
 export type SerializeStandupV1Options = {
   /** How "no automatic asking" is rendered: null on reads (default), -1 on create/update/duplicate/delete responses. */
@@ -132,3 +149,25 @@ export function serializeStandupV1(row: StandupSettingsView, opts: SerializeStan
     personalised: row.personalised,
   };
 }
+
+/**
+ * GET /v1/standups/ and its alias GET /v1/me/standups (spec §4.2, §4.3): the caller's standups as a
+ * bare array of v1 standups; `admin=true` lists every standup of the team for team admins. Drafts
+ * and confidential standups only for their creator.
+ */
+export const listStandupsV1 = served(
+  {
+    tag: "Legacy standups (v1)",
+    id: "listStandupsV1",
+    summary: "List the caller's standups",
+    description:
+      "Draft or restricted standups are hidden unless the caller is the creator; `admin=true` lists every standup for team admins.",
+    query: v1StandupListQuerySchema,
+    response: { description: "Array of v1 standups.", schema: z.array(standupV1Schema) },
+    errors: [400],
+  },
+  async ({ actor, query: { admin } }) => {
+    const rows = await listStandupSettings(actor, { drafts: true, teamWide: admin });
+    return json(rows.map((row) => serializeStandupV1(row)));
+  },
+);

@@ -22,6 +22,8 @@
  *   (192 px) derived from the e-mail, so the field is always a usable string URL.
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import { zChatUserId, zCount, zId } from "@/lib/api/wire";
 
 /** The user fields these serializers read. */
 export type V1UserSource = {
@@ -34,7 +36,12 @@ export type V1UserSource = {
   is_billing_admin: boolean;
 };
 
-export type V1Role = "admin" | "billing_admin" | "member";
+export const zRole = z.enum(["admin", "billing_admin", "member"]);
+export const zProfileImg = z
+  .string()
+  .meta({ description: "Profile image URL (192 px).", example: "https://avatars.example/U0123ABCD.png" });
+
+export type V1Role = z.output<typeof zRole>;
 
 /** Role string of a user: admin, billing_admin or member. */
 export function roleOf(user: { is_admin: boolean; is_billing_admin: boolean }): V1Role {
@@ -50,11 +57,28 @@ export function profileImgOf(user: { avatar_url: string | null; email: string })
   return `https://www.gravatar.com/avatar/${hash}?s=192&d=identicon`;
 }
 
-/** v1 user object (compatibility.md) with the chat-style string id: `/v1/teams/` users (spec §2.7) and v1 standup users. */
-export type V1User = { id: string; role: V1Role; email: string; username: string; realname: string; profile_img: string };
+/** User object of GET /v1/teams/ (spec §2.7) and inside v1 standups: chat-style string id. */
+export const teamUserV1Schema = z
+  .strictObject({ id: zChatUserId, role: zRole, email: z.string(), username: z.string(), realname: z.string(), profile_img: zProfileImg })
+  .meta({ id: "TeamUserV1" });
+
+/** User object inside v1 polls and among poll voters (spec §2.8: `id` number; compatibility.md fields). */
+export const legacyUserV1Schema = z
+  .strictObject({
+    id: zId.meta({ description: "Numeric user id." }),
+    role: zRole,
+    email: z.string(),
+    username: z.string(),
+    realname: z.string(),
+    profile_img: zProfileImg,
+  })
+  .meta({ id: "LegacyUserV1" });
+
+/** v1 user object with the chat-style string id: `/v1/teams/` users (spec §2.7) and v1 standup users. */
+export type V1User = z.output<typeof teamUserV1Schema>;
 
 /** v1 user object with the numeric id: inside v1 polls, and poll voters (spec §2.8). */
-export type V1LegacyUser = Omit<V1User, "id"> & { id: number };
+export type V1LegacyUser = z.output<typeof legacyUserV1Schema>;
 
 /** Serializes a user object with the chat-style string id: `/v1/teams/` users (spec §2.7), v1 standup users. */
 export function serializeUserV1(user: V1UserSource): V1User {
@@ -73,19 +97,45 @@ export function serializeLegacyUserV1(user: V1UserSource & { id: number }): V1Le
   return { ...serializeUserV1(user), id: user.id };
 }
 
+/** `user` of GET /v1/me (spec §2.7). */
+export const currentUserV1Schema = z
+  .strictObject({
+    id: zChatUserId,
+    username: z.string(),
+    realname: z.string(),
+    firstname: z.string(),
+    email: z.string(),
+    profile_img: zProfileImg,
+    timezone: z.string(),
+    role: z.string().meta({ description: "Role description.", example: "admin" }),
+    is_admin: z.boolean(),
+    is_billing_admin: z.boolean(),
+  })
+  .meta({ id: "CurrentUserV1" });
+
+/** GET /v1/me (spec §2.7). */
+export const meV1Schema = z
+  .strictObject({ user: currentUserV1Schema, team: z.strictObject({ id: zId, name: z.string() }) })
+  .meta({ id: "MeV1" });
+
+/** GET /v1/me/teams (spec §2.7). */
+export const myTeamsV1Schema = z
+  .strictObject({
+    teams: z.array(z.strictObject({ id: zId, name: z.string(), is_admin: z.boolean(), standup_count: zCount })),
+  })
+  .meta({ id: "MyTeamsV1" });
+
+/** GET /v1/teams/ (spec §2.7): one object. */
+export const teamV1Schema = z
+  .strictObject({
+    id: zId,
+    name: z.string(),
+    users: z.array(teamUserV1Schema).meta({ description: "Users participating in at least one standup visible to the caller." }),
+  })
+  .meta({ id: "TeamV1" });
+
 /** The `user` of `GET /v1/me` (spec §2.7). */
-export type V1CurrentUser = {
-  id: string;
-  username: string;
-  realname: string;
-  firstname: string;
-  email: string;
-  profile_img: string;
-  timezone: string;
-  role: V1Role;
-  is_admin: boolean;
-  is_billing_admin: boolean;
-};
+export type V1CurrentUser = z.output<typeof currentUserV1Schema>;
 
 /** Serializes the current user of `GET /v1/me` (spec §2.7). */
 export function serializeCurrentUserV1(user: V1UserSource & { firstname: string; timezone: string }): V1CurrentUser {

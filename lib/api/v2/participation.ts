@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { listEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate, zLimit } from "@/lib/api/query";
+import { zCalendarDate, zCount, zId } from "@/lib/api/wire";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { PARTICIPATION_DEFAULT_LIMIT, type ParticipationEntry, type ParticipationFilters } from "@/lib/domain/participation";
 
@@ -51,24 +53,37 @@ export function participationCursorPosition(entry: ParticipationEntry): CursorPo
   return [entry.date, entry.occurrenceId];
 }
 
-export type V2StandupParticipation = {
-  standup_id: number;
-  is_poll: false;
-  date: string;
-  expected: number;
-  responded: number;
-  participation_rate: number;
-  excluded: { vacation: number };
+const participationShape = {
+  date: zCalendarDate,
+  responded: zCount,
+  participation_rate: z.number().min(0).max(1).meta({ description: "responded / expected, 0–1." }),
 };
 
-export type V2PollParticipation = {
-  poll_id: number;
-  is_poll: true;
-  date: string;
-  expected: number;
-  responded: number;
-  participation_rate: number;
-};
+/** Standup participation entry (spec §2.6). */
+export const standupParticipationV2Schema = z
+  .strictObject({
+    standup_id: zId,
+    is_poll: z.literal(false),
+    ...participationShape,
+    expected: zCount.meta({ description: "Members expected to respond (vacation/out-of-office non-responders excluded)." }),
+    excluded: z.strictObject({ vacation: zCount.meta({ description: "Out-of-office/vacation members excluded." }) }),
+  })
+  .meta({ id: "StandupParticipationV2" });
+
+/** Poll participation entry (spec §2.6). */
+export const pollParticipationV2Schema = z
+  .strictObject({
+    poll_id: zId,
+    is_poll: z.literal(true),
+    ...participationShape,
+    expected: zCount.meta({ description: "The poll's recipient count." }),
+  })
+  .meta({ id: "PollParticipationV2" });
+
+export type V2StandupParticipation = z.output<typeof standupParticipationV2Schema>;
+export type V2PollParticipation = z.output<typeof pollParticipationV2Schema>;
+export const standupParticipationListV2Schema = listEnvelopeSchema(standupParticipationV2Schema, "StandupParticipationListV2");
+export const pollParticipationListV2Schema = listEnvelopeSchema(pollParticipationV2Schema, "PollParticipationListV2");
 
 /** Standup participation entry (spec §2.6). */
 export function serializeStandupParticipation(e: ParticipationEntry): V2StandupParticipation {

@@ -6,7 +6,8 @@
  * `toCheckinListFilters(q, "v2.polls")`).
  */
 import { z } from "zod";
-import { type CheckinV2Row, type IncludeSet, serializeCheckinV2, type V2Checkin } from "@/lib/api/v2/standups";
+import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
+import { type CheckinV2Row, checkinV2Shape, type IncludeSet, serializeCheckinV2, type V2Checkin } from "@/lib/api/v2/standups";
 import { LIMITS } from "@/lib/domain/limits";
 import { type CreatePollInput, MAX_POLL_DURATION_MINUTES } from "@/lib/domain/polls";
 
@@ -46,3 +47,9 @@ export function toCreatePollInput(body: z.output<typeof pollCreateBodySchema>): 
 export function serializePollV2(row: CheckinV2Row, include: IncludeSet): V2Checkin {
   return serializeCheckinV2(row, include);
 }
+
+/** v2 poll (spec §2.3): the standup fields without `wait_time` and `is_confidential`. */
+export const pollV2Schema = z.strictObject(checkinV2Shape).meta({ id: "PollV2" });
+
+export const pollListV2Schema = listEnvelopeSchema(pollV2Schema, "PollListV2");
+export const pollDataV2Schema = dataEnvelopeSchema(pollV2Schema, "PollDataV2");

@@ -9,7 +9,9 @@
  */
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate, zLimit } from "@/lib/api/query";
+import { zChatUserId, zId, zTimestamp } from "@/lib/api/wire";
 import { reportAuthor } from "@/lib/domain/access";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { type ReportListFilters, type ReportView, resolveReportWindow } from "@/lib/domain/reports";
@@ -83,16 +85,33 @@ export function reportCursorPosition(filters: Pick<ReportListFilters, "since" | 
 }
 
 /** v2 report (spec §2.4) as sent on the wire. */
-export type V2Report = {
-  id: number;
-  standup_id: number;
-  standup_name: string;
-  user_id: string | null;
-  posted_at: string;
-  is_anonymous: boolean;
-  is_confidential: boolean;
-  answers?: Array<{ id: number; question_id: number; question: string; answer: string }>;
-};
+/** v2 report (spec §2.4). */
+export const reportV2Schema = z
+  .strictObject({
+    id: zId,
+    standup_id: zId,
+    standup_name: z.string(),
+    user_id: zChatUserId.nullable().meta({ description: "Author's user id; null when the report is anonymous." }),
+    posted_at: zTimestamp,
+    is_anonymous: z.boolean().meta({ description: "True if either the standup or the report was anonymous at submission." }),
+    is_confidential: z.boolean(),
+    answers: z
+      .array(
+        z.strictObject({
+          id: zId,
+          question_id: zId,
+          question: z.string().meta({ description: "Question text." }),
+          answer: z.string().meta({ description: "Plain text." }),
+        }),
+      )
+      .optional()
+      .meta({ description: "Omitted when `view=summary` on the list endpoint." }),
+  })
+  .meta({ id: "ReportV2" });
+
+export type V2Report = z.output<typeof reportV2Schema>;
+export const reportListV2Schema = listEnvelopeSchema(reportV2Schema, "ReportListV2");
+export const reportDataV2Schema = dataEnvelopeSchema(reportV2Schema, "ReportDataV2");
 
 /**
  * Serializes a report (spec §2.4). Anonymity is the one rule of `reportAuthor` (lib/domain/access.ts):

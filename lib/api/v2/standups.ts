@@ -16,7 +16,9 @@
  */
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
+import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
 
@@ -110,27 +112,68 @@ export function checkinCursorPosition(row: { created_at: Date; id: number }): Cu
 /** A row loaded with `checkinViewSelect` (lib/domain/standups.ts). */
 export type CheckinV2Row = CheckinView;
 
-export type V2Member = { id: string; username?: string; realname?: string; email?: string };
-export type V2Question = { id: number; text: string; position: number; answer_type: string; choices: string[] };
+/** v2 standup/poll member (spec §2.2): `email`, `username`, `realname` only with the matching `include`. */
+export const memberV2Schema = z
+  .strictObject({
+    id: zChatUserId,
+    email: z.string().optional().meta({ description: "Only when `include` has `member_email`." }),
+    username: z.string().optional().meta({ description: "Only when `include` has `member_username`." }),
+    realname: z.string().optional().meta({ description: "Only when `include` has `member_realname`." }),
+  })
+  .meta({ id: "MemberV2" });
 
-/** v2 standup (spec §2.2) or poll (spec §2.3) as sent on the wire. */
-export type V2Checkin = {
-  id: number;
-  name: string;
-  state: string;
-  time: string;
-  wait_time?: number | null;
-  timezone: string;
-  days: string[];
-  broadcast_channel: { id: string; name: string } | null;
-  is_anonymous: boolean;
-  is_confidential?: boolean;
-  owner: string;
-  created: string;
-  updated: string;
-  members: V2Member[];
-  questions?: V2Question[];
+/** v2 standup/poll question (spec §2.2), present with `include=questions`. */
+export const questionV2Schema = z
+  .strictObject({
+    id: zId,
+    text: z.string(),
+    position: zCount.meta({ description: "0-indexed display order." }),
+    answer_type: z.string().meta({ description: "e.g. text, multiple_choice, open_ended.", example: "text" }),
+    choices: z.array(z.string()).meta({ description: "Filled for multiple-choice questions, empty otherwise." }),
+  })
+  .meta({ id: "QuestionV2" });
+
+const broadcastChannelSchema = z
+  .strictObject({
+    id: z.string().meta({ description: "Channel id.", example: "C0123ABCD" }),
+    name: z.string().meta({ description: "Channel name.", example: "general" }),
+  })
+  .nullable();
+
+/** Fields shared by the v2 standup and the v2 poll (spec §2.2, §2.3). */
+export const checkinV2Shape = {
+  id: zId,
+  name: z.string(),
+  state: z.enum(["active", "paused"]),
+  time: z.string().meta({ description: "Time of day it runs.", example: "09:00:00" }),
+  timezone: z.string().meta({ example: "Europe/Berlin" }),
+  days: z.array(z.string()).meta({ description: "Days it is active.", example: ["Mon", "Tue", "Wed", "Thu", "Fri"] }),
+  broadcast_channel: broadcastChannelSchema,
+  is_anonymous: z.boolean(),
+  owner: zChatUserId.meta({ description: "User id of the creator." }),
+  created: zTimestamp,
+  updated: zTimestamp,
+  members: z.array(memberV2Schema),
+  questions: z.array(questionV2Schema).optional().meta({ description: "Only when `include` has `questions`." }),
 };
+
+/** v2 standup (spec §2.2). */
+export const standupV2Schema = z
+  .strictObject({
+    ...checkinV2Shape,
+    wait_time: z.number().int().nullable().meta({ description: "Minutes to wait after login before asking." }),
+    is_confidential: z.boolean(),
+  })
+  .meta({ id: "StandupV2" });
+
+/** v2 standup or poll as `serializeCheckinV2` sends it (the poll omits `wait_time` and `is_confidential`). */
+export type V2Checkin = Omit<z.output<typeof standupV2Schema>, "wait_time" | "is_confidential"> &
+  Partial<Pick<z.output<typeof standupV2Schema>, "wait_time" | "is_confidential">>;
+export type V2Member = z.output<typeof memberV2Schema>;
+export type V2Question = z.output<typeof questionV2Schema>;
+
+export const standupListV2Schema = listEnvelopeSchema(standupV2Schema, "StandupListV2");
+export const standupDataV2Schema = dataEnvelopeSchema(standupV2Schema, "StandupDataV2");
 
 /**
  * Serializes a standup (spec §2.2) or, when `row.kind` is "poll", a poll (spec §2.3: no
@@ -141,7 +184,8 @@ export function serializeCheckinV2(row: CheckinV2Row, include: IncludeSet): V2Ch
   const out: V2Checkin = {
     id: row.id,
     name: row.name,
-    state: row.state,
+    // lists and reads only ever load visible (active or paused) rows (lib/domain/access.ts)
+    state: row.state as V2Checkin["state"],
     time: row.time,
     ...(isPoll ? {} : { wait_time: row.wait_time ?? null }),
     timezone: row.timezone,

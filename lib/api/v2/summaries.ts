@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { listEnvelopeSchema } from "@/lib/api/envelope";
 import { zLimit } from "@/lib/api/query";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { type OccurrenceSummaryView, SUMMARIES_DEFAULT_LIMIT, type SummaryListFilters } from "@/lib/domain/summaries";
-import { listEnvelopeSchema } from "@/lib/openapi/responses";
 
 /** Query of the summaries list. */
 export const summaryListQuerySchema = z.object({

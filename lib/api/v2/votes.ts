@@ -5,7 +5,9 @@
  * `categories` and `responses`; voters are chat user ids (null when the poll is anonymous).
  */
 import { z } from "zod";
+import { dataEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate } from "@/lib/api/query";
+import { categoryCountSchema, zCalendarDate, zChatUserId, zCount, zId } from "@/lib/api/wire";
 import type { PollResults, QuestionResult } from "@/lib/domain/votes";
 
 /** Query of GET /v2/polls/{id}/votes. */
@@ -14,41 +16,86 @@ export const votesQuerySchema = z.object({ since: zDate.optional(), until: zDate
     ctx.addIssue({ code: "custom", path: ["since"], message: "must not be after until (reversed range)" });
 });
 
-export type V2QuestionResult = {
-  question_id: number;
-  text: string;
-  answer_type: "multiple_choice" | "open_ended";
-  total_responses: number;
-  total_responders: number;
-  choices?: Array<{ text: string; votes: number; voters: string[] | null }>;
-  categorization_status?: string | null;
-  categories?: Array<{ name: string; count: number }>;
-  responses?: Array<{ text: string; categories: string[]; user_id: string | null }>;
+const questionResultShape = {
+  question_id: zId,
+  text: z.string(),
+  total_responses: zCount.meta({ description: "Total answers submitted." }),
+  total_responders: zCount.meta({ description: "Distinct responders." }),
 };
 
-export type V2PollResults = {
-  poll_id: number;
-  poll_name: string;
-  is_anonymous: boolean;
-  instances: Array<{ instance_id: number; date: string; questions: V2QuestionResult[] }>;
-};
+/** Multiple-choice question result (spec §2.5). */
+export const multipleChoiceResultV2Schema = z
+  .strictObject({
+    ...questionResultShape,
+    answer_type: z.literal("multiple_choice"),
+    choices: z.array(
+      z.strictObject({
+        text: z.string().meta({ description: "Choice label." }),
+        votes: zCount,
+        voters: z.array(zChatUserId).nullable().meta({ description: "User ids; null when the poll is anonymous." }),
+      }),
+    ),
+  })
+  .meta({ id: "MultipleChoiceResultV2" });
+
+/** Open-ended question result (spec §2.5). */
+export const openEndedResultV2Schema = z
+  .strictObject({
+    ...questionResultShape,
+    answer_type: z.literal("open_ended"),
+    categorization_status: z.enum(["pending", "processing", "completed", "failed"]).nullable(),
+    categories: z.array(categoryCountSchema).optional().meta({ description: "When categorization is completed." }),
+    responses: z.array(
+      z.strictObject({
+        text: z.string(),
+        categories: z.array(z.string()).optional().meta({ description: "Categories assigned, when categorization is completed." }),
+        user_id: zChatUserId.nullable().meta({ description: "Null when the poll is anonymous." }),
+      }),
+    ),
+  })
+  .meta({ id: "OpenEndedResultV2" });
+
+/** v2 poll results (spec §2.5): `data` of GET /v2/polls/{pollId}/votes. */
+export const pollResultsV2Schema = z
+  .strictObject({
+    poll_id: zId,
+    poll_name: z.string(),
+    is_anonymous: z.boolean(),
+    instances: z
+      .array(
+        z.strictObject({
+          instance_id: zId,
+          date: zCalendarDate,
+          questions: z.array(z.discriminatedUnion("answer_type", [multipleChoiceResultV2Schema, openEndedResultV2Schema])),
+        }),
+      )
+      .meta({ description: "Instances in scope (latest only by default)." }),
+  })
+  .meta({ id: "PollResultsV2" });
+
+export type V2QuestionResult = z.output<typeof multipleChoiceResultV2Schema> | z.output<typeof openEndedResultV2Schema>;
+export type V2PollResults = z.output<typeof pollResultsV2Schema>;
+export const pollResultsDataV2Schema = dataEnvelopeSchema(pollResultsV2Schema, "PollResultsDataV2");
 
 function serializeQuestion(q: QuestionResult): V2QuestionResult {
-  const out: V2QuestionResult = {
-    question_id: q.questionId,
-    text: q.text,
-    answer_type: q.answerType,
-    total_responses: q.totalResponses,
-    total_responders: q.totalResponders,
-  };
+  const head = { question_id: q.questionId, text: q.text };
+  const totals = { total_responses: q.totalResponses, total_responders: q.totalResponders };
   if (q.answerType === "multiple_choice") {
-    out.choices = (q.choices ?? []).map((c) => ({ text: c.text, votes: c.votes, voters: c.voters ? c.voters.map((v) => v.chatId) : null }));
-  } else {
-    out.categorization_status = q.categorizationStatus ?? null;
-    out.categories = q.categories ?? [];
-    out.responses = (q.responses ?? []).map((r) => ({ text: r.text, categories: r.categories, user_id: r.voter ? r.voter.chatId : null }));
+    return {
+      ...head,
+      answer_type: "multiple_choice",
+      ...totals,
+      choices: (q.choices ?? []).map((c) => ({ text: c.text, votes: c.votes, voters: c.voters ? c.voters.map((v) => v.chatId) : null })),
+    };
   }
-  return out;
+  return {
+    ...head,
+    answer_type: "open_ended",
+    ...totals,
+    categorization_status: q.categorizationStatus ?? null,
+    categories: q.categories ?? [],
+    responses: (q.responses ?? []).map((r) => ({ text: r.text, categories: r.categories, user_id: r.voter ? r.voter.chatId : null })),
+  };
 }
 
 /** Serializes poll results (spec §2.5). */

@@ -2,22 +2,18 @@
  * GET /v1/me/standups (spec §4.2): alias of GET /v1/standups/ — a bare array of v1 standups the
  * caller takes part in or created; `admin=true` lists every standup of the team for team admins.
  */
-import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
-import { parseWith, queryObject } from "@/lib/api/query";
-import { notFoundV1 } from "@/lib/api/v1/not-found";
-import { serializeStandupV1, v1StandupListQuerySchema } from "@/lib/api/v1/standups";
-import { listStandupSettings } from "@/lib/domain/standups";
+import { apiPath } from "@/lib/api/route";
+import { listStandupsV1 } from "@/lib/api/v1/standups";
 
-export const GET = apiRoute("v1", async ({ url, actor }) => {
-  const { admin } = parseWith(v1StandupListQuerySchema, queryObject(url));
-  const rows = await listStandupSettings(actor, { drafts: true, teamWide: admin });
-  return json(rows.map((row) => serializeStandupV1(row)));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/me/standups", {
+  GET: {
+    ...listStandupsV1,
+    doc: {
+      ...listStandupsV1.doc,
+      tag: "Users and teams",
+      id: "listMyStandups",
+      summary: "Alias of GET /v1/standups/",
+      description: undefined,
+    },
+  },
 });
-
-/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
-export const POST = notFoundV1;
-export const PUT = notFoundV1;
-export const PATCH = notFoundV1;
-export const DELETE = notFoundV1;
-export const OPTIONS = preflight;

@@ -1,19 +1,23 @@
 /** GET /v1/polls/{id} (spec §4.3): a poll of the team the caller takes part in or created; else 404. */
 import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
-import { parseId } from "@/lib/api/query";
-import { notFoundV1 } from "@/lib/api/v1/not-found";
-import { serializePollV1 } from "@/lib/api/v1/polls";
+import { v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import { pollV1Schema, serializePollV1 } from "@/lib/api/v1/polls";
 import { getPollSettings } from "@/lib/domain/polls";
 
-export const GET = apiRoute<{ id: string }>("v1", async ({ actor, params }) => {
-  const row = await getPollSettings(actor, parseId(params.id, "Poll"));
-  return json(serializePollV1(row));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls/{id}", {
+  GET: served(
+    {
+      tag: "Legacy polls (v1)",
+      id: "getPollV1",
+      summary: "Get a poll of the team accessible to the caller",
+      path: v1IdPath("Poll"),
+      response: { description: "The v1 poll.", schema: pollV1Schema },
+      errors: [404],
+    },
+    async ({ actor, id }) => {
+      const row = await getPollSettings(actor, id);
+      return json(serializePollV1(row));
+    },
+  ),
 });
-
-/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
-export const POST = notFoundV1;
-export const PUT = notFoundV1;
-export const PATCH = notFoundV1;
-export const DELETE = notFoundV1;
-export const OPTIONS = preflight;

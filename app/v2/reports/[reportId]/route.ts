@@ -1,19 +1,79 @@
-/** GET /v2/reports/{reportId} (spec §4.2): one readable report as `{data}`; 404 otherwise. */
+/**
+ * /v2/reports/{reportId} (spec §4.2): GET one readable report as `{data}` (404 otherwise); PATCH
+ * (the author replaces some answers; the broadcast message is updated) and DELETE (the author
+ * discards it; the message is removed). Not the author, missing, pending or discarded: 404.
+ * Both writes accept `Idempotency-Key`.
+ */
+
+import { successV2Schema } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseId } from "@/lib/api/query";
-import { serializeReportV2 } from "@/lib/api/v2/reports";
+import { apiWriteRoute } from "@/lib/api/handler";
+import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
+import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
+import { discardReport, loadReportView, updateReportAnswers } from "@/lib/domain/report-writes";
 import { getReport } from "@/lib/domain/reports";
 
-export const GET = apiRoute<{ reportId: string }>("v2", async ({ actor, params }) => {
-  const row = await getReport(actor, parseId(params.reportId, "Report"));
-  return json({ data: serializeReportV2(row) });
+type Params = { reportId: string };
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{reportId}", {
+  GET: served(
+    {
+      tag: "Reports",
+      id: "getReport",
+      summary: "Get one readable report",
+      path: reportIdPath,
+      response: { description: "`{data: report}`.", schema: reportDataV2Schema },
+      errors: { 404: true },
+    },
+    async ({ actor, id }) => {
+      const row = await getReport(actor, id);
+      return json({ data: serializeReportV2(row) });
+    },
+  ),
+  PATCH: {
+    doc: {
+      tag: "Reports",
+      id: "updateReport",
+      summary: "Replace some answers of a report the caller authored",
+      description: "If the report was broadcast, the broadcast message is updated.",
+      path: reportIdPath,
+      body: { schema: reportUpdateBodySchema },
+      response: { description: "`{data: report}`.", schema: reportDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true, 422: true },
+    },
+    handler: apiWriteRoute<Params, { reportId: number; answers: ReturnType<typeof toUpdateAnswers> }>({
+      route: "/v2/reports/{reportId}",
+      body: "json",
+      parse: ({ params, body }) => ({
+        reportId: parseId(params.reportId, "Report"),
+        answers: toUpdateAnswers(parseWith(reportUpdateBodySchema, body)),
+      }),
+      run: async ({ actor, input, tx }) => {
+        const { reportId } = await updateReportAnswers(actor, input, tx);
+        return { status: 200, body: { data: serializeReportV2(await loadReportView(reportId, tx)) } };
+      },
+    }),
+  },
+  DELETE: {
+    doc: {
+      tag: "Reports",
+      id: "deleteReport",
+      summary: "Discard a report the caller authored",
+      description: "Removes the broadcast message if one was posted.",
+      path: reportIdPath,
+      response: { description: "`{success: true}`.", schema: successV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true, 422: true },
+    },
+    handler: apiWriteRoute<Params, { reportId: number }>({
+      route: "/v2/reports/{reportId}",
+      body: "none",
+      parse: ({ params }) => ({ reportId: parseId(params.reportId, "Report") }),
+      run: async ({ actor, input, tx }) => {
+        await discardReport(actor, input, tx);
+        return { status: 200, body: { success: true } };
+      },
+    }),
+  },
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET", "PATCH", "DELETE"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const OPTIONS = preflight;
-
-export { DELETE, PATCH } from "./write";

@@ -4,22 +4,26 @@
  * every instance when no range is given.
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute, preflight } from "@/lib/api/handler";
-import { parseId } from "@/lib/api/query";
-import { notFoundV1 } from "@/lib/api/v1/not-found";
-import { serializePollResultsV1 } from "@/lib/api/v1/polls";
-import { parseV1PollVotesQuery } from "@/lib/api/v1/requests";
+import { v1IdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import { pollResultsV1Schema, serializePollResultsV1 } from "@/lib/api/v1/polls";
+import { parseV1PollVotesQuery, v1PollVotesQuery } from "@/lib/api/v1/requests";
 import { getPollResultsWithVoters } from "@/lib/domain/votes";
 
-export const GET = apiRoute<{ id: string }>("v1", async ({ url, actor, params }) => {
-  const id = parseId(params.id, "Poll");
-  const results = await getPollResultsWithVoters(actor, id, parseV1PollVotesQuery(url));
-  return json(serializePollResultsV1(results));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls/{id}/votes", {
+  GET: served(
+    {
+      tag: "Legacy polls (v1)",
+      id: "getPollVotesV1",
+      summary: "Poll results over a date range",
+      path: v1IdPath("Poll"),
+      documentedQuery: v1PollVotesQuery,
+      response: { description: "v1 poll results.", schema: pollResultsV1Schema },
+      errors: [400, 404],
+    },
+    async ({ url, actor, id }) => {
+      const results = await getPollResultsWithVoters(actor, id, parseV1PollVotesQuery(url));
+      return json(serializePollResultsV1(results));
+    },
+  ),
 });
-
-/** Methods this path does not serve: 404 with the v1 error body (lib/api/v1/not-found.ts). */
-export const POST = notFoundV1;
-export const PUT = notFoundV1;
-export const PATCH = notFoundV1;
-export const DELETE = notFoundV1;
-export const OPTIONS = preflight;

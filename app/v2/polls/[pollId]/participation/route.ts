@@ -1,27 +1,32 @@
 /** GET /v2/polls/{pollId}/participation (spec §2.6, §4.2): one entry per broadcast, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject } from "@/lib/api/query";
+import { pollIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
 import {
   participationCursorPosition,
   participationQuerySchema,
+  pollParticipationListV2Schema,
   serializePollParticipation,
   toParticipationFilters,
 } from "@/lib/api/v2/participation";
 import { listPollParticipation } from "@/lib/domain/participation";
 
-export const GET = apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
-  const id = parseId(params.pollId, "Poll");
-  const { filters, binding } = toParticipationFilters(parseWith(participationQuerySchema, queryObject(url)), "v2.polls.participation", id);
-  const entries = await listPollParticipation(actor, id, filters);
-  return json(listEnvelope(pageOf(entries, filters.limit), serializePollParticipation, participationCursorPosition, binding));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/participation", {
+  GET: served(
+    {
+      tag: "Polls",
+      id: "listPollParticipation",
+      summary: "Participation per broadcast, newest first",
+      path: pollIdPath,
+      query: participationQuerySchema,
+      response: { description: "List envelope of poll participation entries.", schema: pollParticipationListV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true },
+    },
+    async ({ actor, id, query }) => {
+      const { filters, binding } = toParticipationFilters(query, "v2.polls.participation", id);
+      const entries = await listPollParticipation(actor, id, filters);
+      return json(listEnvelope(pageOf(entries, filters.limit), serializePollParticipation, participationCursorPosition, binding));
+    },
+  ),
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;

@@ -3,30 +3,59 @@
  * POST /v2/polls/{pollId}/votes (v2 extension, issue 10): a recipient of the current broadcast votes; Idempotency-Key accepted.
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject } from "@/lib/api/query";
-import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema } from "@/lib/api/v2/vote-writes";
-import { serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
+import { apiWriteRoute } from "@/lib/api/handler";
+import { parseId, parseWith, pollIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema, voteDataV2Schema } from "@/lib/api/v2/vote-writes";
+import { pollResultsDataV2Schema, serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
 import { castVote } from "@/lib/domain/vote-writes";
 import { getPollVotes } from "@/lib/domain/votes";
 
-export const GET = apiRoute<{ pollId: string }>("v2", async ({ url, actor, params }) => {
-  const id = parseId(params.pollId, "Poll");
-  const query = parseWith(votesQuerySchema, queryObject(url));
-  const results = await getPollVotes(actor, id, { since: query.since, until: query.until });
-  return json({ data: serializePollResultsV2(results) });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/votes", {
+  GET: served(
+    {
+      tag: "Polls",
+      id: "getPollVotes",
+      summary: "Poll results of the latest broadcast, or of every broadcast in a range",
+      path: pollIdPath,
+      query: votesQuerySchema,
+      response: { description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true },
+    },
+    async ({ actor, id, query: { since, until } }) =>
+      json({ data: serializePollResultsV2(await getPollVotes(actor, id, { since, until })) }),
+  ),
+  POST: {
+    doc: {
+      tag: "Polls",
+      id: "castVote",
+      summary: "Vote on the current broadcast of a poll (v2 extension)",
+      description:
+        "For recipients of the poll's current broadcast (404 for anyone else). `choices` name options by their text; " +
+        "`text` answers open-ended questions. Voting again while the poll is open replaces the vote on the questions named.",
+      path: pollIdPath,
+      body: { schema: voteCreateBodySchema },
+      response: { description: "`{data: vote}`: the recorded vote.", schema: voteDataV2Schema },
+      errors: {
+        400: ["INVALID_PARAMETER"],
+        404: true,
+        409: {
+          codes: ["POLL_CLOSED"],
+          description: "POLL_CLOSED: the broadcast closed (or the poll is paused); IDEMPOTENCY_KEY_IN_USE: retry after `Retry-After`.",
+        },
+        422: {
+          codes: ["UNKNOWN_CHOICE", "TOO_MANY_CHOICES"],
+          description:
+            "UNKNOWN_CHOICE: no such option (and the question takes no own options); TOO_MANY_CHOICES: the question allows one; " +
+            "MISMATCHED_IDEMPOTENCY_BODY.",
+        },
+      },
+    },
+    handler: apiWriteRoute<{ pollId: string }, ReturnType<typeof toCastVoteInput>>({
+      route: "/v2/polls/{pollId}/votes",
+      body: "json",
+      parse: ({ params, body }) => toCastVoteInput(parseId(params.pollId, "Poll"), parseWith(voteCreateBodySchema, body)),
+      run: async ({ actor, input, tx }) => ({ status: 200, body: { data: serializeVoteV2(await castVote(actor, input, tx)) } }),
+    }),
+  },
 });
-
-export const POST = apiWriteRoute<{ pollId: string }, ReturnType<typeof toCastVoteInput>>({
-  route: "/v2/polls/{pollId}/votes",
-  body: "json",
-  parse: ({ params, body }) => toCastVoteInput(parseId(params.pollId, "Poll"), parseWith(voteCreateBodySchema, body)),
-  run: async ({ actor, input, tx }) => ({ status: 200, body: { data: serializeVoteV2(await castVote(actor, input, tx)) } }),
-});
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET", "POST"]);
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;

@@ -1,22 +1,35 @@
 /** GET /v2/standups/{standupId}/summaries (issue 15, v2 extension): occurrence summaries, newest first, list envelope. */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
-import { parseId, parseWith, queryObject } from "@/lib/api/query";
-import { serializeSummaryV2, summaryCursorPosition, summaryListQuerySchema, toSummaryListFilters } from "@/lib/api/v2/summaries";
+import { standupIdPath } from "@/lib/api/query";
+import { apiPath, served } from "@/lib/api/route";
+import {
+  serializeSummaryV2,
+  summaryCursorPosition,
+  summaryListQuerySchema,
+  summaryListV2Schema,
+  toSummaryListFilters,
+} from "@/lib/api/v2/summaries";
 import { listStandupSummaries } from "@/lib/domain/summaries";
 
-export const GET = apiRoute<{ standupId: string }>("v2", async ({ url, actor, params }) => {
-  const id = parseId(params.standupId, "Standup");
-  const { filters, binding } = toSummaryListFilters(parseWith(summaryListQuerySchema, queryObject(url)), id);
-  const rows = await listStandupSummaries(actor, id, filters);
-  return json(listEnvelope(pageOf(rows, filters.limit), serializeSummaryV2, summaryCursorPosition, binding));
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}/summaries", {
+  GET: served(
+    {
+      tag: "Standups",
+      id: "listStandupSummaries",
+      summary: "Occurrence summaries, newest first (extension)",
+      description:
+        "Summary of each closed occurrence: blockers, who is blocked, recurring themes, mood (multiple-choice counts), " +
+        "participation, and an overview when a language model is configured. Anonymous reports are never attributed.",
+      path: standupIdPath,
+      query: summaryListQuerySchema,
+      response: { description: "List envelope of occurrence summaries.", schema: summaryListV2Schema },
+      errors: { 400: ["INVALID_PARAMETER"], 404: true },
+    },
+    async ({ actor, id, query }) => {
+      const { filters, binding } = toSummaryListFilters(query, id);
+      const rows = await listStandupSummaries(actor, id, filters);
+      return json(listEnvelope(pageOf(rows, filters.limit), serializeSummaryV2, summaryCursorPosition, binding));
+    },
+  ),
 });
-
-/** Methods this path does not serve: 405 with the v2 error body. */
-const notAllowed = methodNotAllowed(["GET"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
