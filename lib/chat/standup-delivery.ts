@@ -8,9 +8,8 @@
  * `retryFailedMessage` (lib/chat/retry.ts), the same function the Channels page uses.
  */
 import { db, type Tx } from "@/lib/db";
-import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { NotFoundError } from "@/lib/domain/errors";
+import { latestOccurrencesQuery } from "@/lib/domain/occurrences";
 
 /** One outbox row as the standup page shows it; instants are UTC `Date`s. */
 export type StandupDeliveryMessage = {
@@ -54,16 +53,8 @@ export async function listStandupDeliveries(
   input: { standupId: number; limit?: number },
   tx: Tx = db,
 ): Promise<OccurrenceDelivery[]> {
-  const visible = await tx.checkin.findFirst({
-    where: { AND: [{ id: input.standupId }, standupWhere(actor, { drafts: true, teamWide: "readers" })] },
-    select: { id: true },
-  });
-  if (!visible) throw new NotFoundError("Standup");
-  const limit = Math.min(Math.max(1, input.limit ?? 3), 10);
   const occurrences = await tx.occurrence.findMany({
-    where: { checkin_id: input.standupId },
-    orderBy: [{ date: "desc" }, { id: "desc" }],
-    take: limit,
+    ...(await latestOccurrencesQuery(tx, actor, input)),
     select: {
       id: true,
       date: true,

@@ -5,9 +5,8 @@
  * Read-only; visibility is the standup page's (`standupWhere(actor, { drafts, teamWide: "readers" })`).
  */
 import { db, type Tx } from "@/lib/db";
-import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { NotFoundError } from "@/lib/domain/errors";
+import { latestOccurrencesQuery } from "@/lib/domain/occurrences";
 import type { OccurrenceTrigger } from "@/lib/generated/prisma/client";
 
 /**
@@ -66,16 +65,8 @@ export async function listOccurrenceStatuses(
   input: { standupId: number; limit?: number },
   tx: Tx = db,
 ): Promise<OccurrenceStatus[]> {
-  const visible = await tx.checkin.findFirst({
-    where: { AND: [{ id: input.standupId }, standupWhere(actor, { drafts: true, teamWide: "readers" })] },
-    select: { id: true },
-  });
-  if (!visible) throw new NotFoundError("Standup");
-  const limit = Math.min(Math.max(1, input.limit ?? 3), 10);
   const occurrences = await tx.occurrence.findMany({
-    where: { checkin_id: input.standupId },
-    orderBy: [{ date: "desc" }, { id: "desc" }],
-    take: limit,
+    ...(await latestOccurrencesQuery(tx, actor, input)),
     select: {
       id: true,
       date: true,

@@ -12,11 +12,11 @@
 import { emitOccurrenceEvent } from "@/lib/chat/events";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { absenceKindsOn } from "@/lib/domain/absences";
-import { editableStandup } from "@/lib/domain/access";
+import { editableStandup, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
 import { askingScheduleOf, askingScheduleSelect, windowEnd } from "@/lib/domain/asking-times";
-import { InvalidParameterError, UnprocessableError } from "@/lib/domain/errors";
+import { InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserEmails, resolveUserIds, type UserRef } from "@/lib/domain/members";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 
@@ -214,4 +214,24 @@ export async function startStandup(
     });
     return { occurrenceId: occurrence.id, date, asked };
   });
+}
+
+/**
+ * The query of a standup's latest occurrences as the dashboard shows them (member states, message
+ * delivery): after checking that the actor may read the standup there (`standupWhere` with drafts
+ * and team-wide readers), the `findMany` arguments for its latest `limit` (default 3, 1–10)
+ * occurrences, newest first. Add a `select`.
+ * @throws NotFoundError when the actor cannot read the standup.
+ */
+export async function latestOccurrencesQuery(tx: Tx, actor: Actor, input: { standupId: number; limit?: number }) {
+  const visible = await tx.checkin.findFirst({
+    where: { AND: [{ id: input.standupId }, standupWhere(actor, { drafts: true, teamWide: "readers" })] },
+    select: { id: true },
+  });
+  if (!visible) throw new NotFoundError("Standup");
+  return {
+    where: { checkin_id: input.standupId },
+    orderBy: [{ date: "desc" as const }, { id: "desc" as const }],
+    take: Math.min(Math.max(1, input.limit ?? 3), 10),
+  };
 }
