@@ -18,6 +18,7 @@ import { canManagePoll } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { broadcastClosed, currentBroadcastArgs } from "@/lib/domain/vote-writes";
 import { getPollVotes, type PollResults } from "@/lib/domain/votes";
 
 /** A poll as one person may use it (see the module comment). */
@@ -43,6 +44,12 @@ export type PollOverview = {
   resultsVisible: boolean;
 };
 
+/** The current broadcast (`currentBroadcastArgs`) with its number of recipients. */
+function overviewBroadcastArgs(userId: number) {
+  const current = currentBroadcastArgs(userId);
+  return { ...current, select: { ...current.select, _count: { select: { members: true } } } };
+}
+
 /**
  * A poll of the actor's team (active or paused) as the actor may use it.
  * @throws NotFoundError when the poll is not in the team, is a standup or draft/archived, or the
@@ -62,18 +69,7 @@ export async function getPollOverview(actor: Actor, pollId: number, client: Tx =
       share_results: true,
       broadcast_channel: { select: { name: true } },
       _count: { select: { members: true } },
-      occurrences: {
-        orderBy: [{ date: "desc" }, { id: "desc" }],
-        take: 1,
-        select: {
-          id: true,
-          date: true,
-          closes_at: true,
-          closed_at: true,
-          _count: { select: { members: true } },
-          members: { where: { user_id: actor.userId }, select: { user_id: true } },
-        },
-      },
+      occurrences: overviewBroadcastArgs(actor.userId),
     },
   });
   if (!poll) throw new NotFoundError("Poll");
@@ -84,9 +80,7 @@ export async function getPollOverview(actor: Actor, pollId: number, client: Tx =
   const voters = inst
     ? await client.vote.findMany({ where: { occurrence_id: inst.id }, distinct: ["user_id"], select: { user_id: true } })
     : [];
-  const closed = Boolean(
-    inst && (poll.state !== "active" || inst.closed_at !== null || (inst.closes_at !== null && inst.closes_at.getTime() <= now.getTime())),
-  );
+  const closed = Boolean(inst && (poll.state !== "active" || broadcastClosed(inst, now)));
   return {
     id: poll.id,
     name: poll.name,

@@ -101,7 +101,7 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
       SELECT user_id FROM occurrence_members WHERE occurrence_id = ${instance.id} AND user_id = ${actor.userId} FOR UPDATE`;
     if (!recipient.length) throw new NotFoundError("Poll");
     if (poll.state !== "active") throw new ConflictError("This poll is paused and does not accept votes", "POLL_CLOSED");
-    if (instance.closed_at || (instance.closes_at && instance.closes_at.getTime() <= now.getTime())) {
+    if (broadcastClosed(instance, now)) {
       throw new ConflictError("This poll is closed", "POLL_CLOSED");
     }
 
@@ -139,6 +139,29 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
   });
 }
 
+/**
+ * The Prisma `occurrences` argument that loads a poll's current broadcast (its latest occurrence,
+ * the one votes go to) with `members` holding `userId`'s row when they are a recipient.
+ */
+export function currentBroadcastArgs(userId: number) {
+  return {
+    orderBy: [{ date: "desc" as const }, { id: "desc" as const }],
+    take: 1,
+    select: {
+      id: true,
+      date: true,
+      closes_at: true,
+      closed_at: true,
+      members: { where: { user_id: userId }, select: { user_id: true } },
+    },
+  };
+}
+
+/** Whether a broadcast no longer takes votes at `now` (UTC): closed, or past its `closes_at`. */
+export function broadcastClosed(instance: { closed_at: Date | null; closes_at: Date | null }, now: Date): boolean {
+  return instance.closed_at !== null || (instance.closes_at !== null && instance.closes_at.getTime() <= now.getTime());
+}
+
 /** What a recipient sees on the vote form: the current broadcast, its questions and their own vote. */
 export type Ballot = {
   pollId: number;
@@ -170,17 +193,7 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
         orderBy: [{ position: "asc" }, { id: "asc" }],
         select: { id: true, text: true, answer_type: true, choices: true, add_own_options: true, one_option_limit: true },
       },
-      occurrences: {
-        orderBy: [{ date: "desc" }, { id: "desc" }],
-        take: 1,
-        select: {
-          id: true,
-          date: true,
-          closes_at: true,
-          closed_at: true,
-          members: { where: { user_id: actor.userId }, select: { user_id: true } },
-        },
-      },
+      occurrences: currentBroadcastArgs(actor.userId),
     },
   });
   const instance = poll?.occurrences[0];
@@ -197,10 +210,7 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
     instanceId: instance.id,
     date: instance.date.toISOString().slice(0, 10),
     closesAt: instance.closes_at,
-    closed:
-      poll.state !== "active" ||
-      instance.closed_at !== null ||
-      (instance.closes_at !== null && instance.closes_at.getTime() <= now.getTime()),
+    closed: poll.state !== "active" || broadcastClosed(instance, now),
     questions: poll.questions.map((q) => {
       const mine = votes.filter((v) => v.question_id === q.id);
       return {
