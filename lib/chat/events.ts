@@ -128,14 +128,18 @@ export async function emitOccurrenceEvent(
   >`
     SELECT o.id, c.kind::text AS kind, o.checkin_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.trigger::text AS trigger,
       o.scheduled_at, o.started_at, o.closes_at, o.closed_at,
-      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.excused IS NULL) AS expected,
-      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.excused IS NOT NULL) AS excused,
-      (SELECT count(*)::int FROM occurrence_members om WHERE om.occurrence_id = o.id AND om.missed_at IS NOT NULL) AS missed,
+      m.expected, m.excused, m.missed,
       CASE WHEN c.kind = 'poll'
         THEN (SELECT count(DISTINCT v.user_id)::int FROM votes v WHERE v.occurrence_id = o.id)
         ELSE (SELECT count(DISTINCT r.user_id)::int FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted')
       END AS responded
     FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
+    CROSS JOIN LATERAL (
+      SELECT count(*) FILTER (WHERE om.excused IS NULL)::int AS expected,
+             count(*) FILTER (WHERE om.excused IS NOT NULL)::int AS excused,
+             count(*) FILTER (WHERE om.missed_at IS NOT NULL)::int AS missed
+      FROM occurrence_members om WHERE om.occurrence_id = o.id
+    ) m
     WHERE o.id = ${occurrenceId}`;
   const o = rows[0];
   if (!o) return 0;
