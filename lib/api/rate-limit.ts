@@ -1,7 +1,10 @@
 /**
  * Rate limits (issue 13), with `rate-limiter-flexible`'s PostgreSQL store: counters live in the
  * `rate_limits` table (migration `*_rate_limits`), so every app instance on one database shares
- * them. Policies (all configurable through lib/env.ts, 0 switches one off):
+ * them. The table is UNLOGGED (`*_rate_limits_unlogged`, issue 14): counting a request does not
+ * wait for a WAL flush, and the counters restart at 0 after a PostgreSQL crash.
+ *
+ * Policies (all configurable through lib/env.ts, 0 switches one off):
  *
  * - `api-key`: requests per API key per minute (RATE_LIMIT_API_PER_MINUTE, default 600);
  * - `anonymous`: API requests without a valid key, per client IP per minute (default 300);

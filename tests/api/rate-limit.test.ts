@@ -143,6 +143,12 @@ describe("link flows", () => {
 });
 
 describe("store", () => {
+  it("keeps the counters in an UNLOGGED table (no WAL flush per counted request, issue 14)", async () => {
+    const [row] = await db.$queryRaw<Array<{ persistence: string }>>`
+      SELECT relpersistence::text AS persistence FROM pg_class WHERE oid = 'rate_limits'::regclass`;
+    expect(row.persistence).toBe("u");
+  });
+
   it("closes cleanly", async () => {
     await closeRateLimitStore();
     // a new request opens a fresh pool
