@@ -127,6 +127,26 @@ export function reportListWhere(actor: Actor, opts: { teamWide?: "readers" } = {
   };
 }
 
+/**
+ * `reportListWhere(actor, opts)` as SQL over the reports alias `r` and its standup's checkins
+ * alias `c` (the caller joins `c.id = r.checkin_id`): the rule of the one-statement report pages
+ * (lib/domain/report-pages.ts). tests/access-sql.test.ts proves both select the same reports.
+ */
+export function reportListSql(actor: Actor, opts: { teamWide?: "readers" }, r: string, c: string): Prisma.Sql {
+  const [R, C] = [Prisma.raw(`"${r}"`), Prisma.raw(`"${c}"`)];
+  const base = Prisma.sql`${R}.team_id = ${actor.teamId} AND ${R}.status = 'submitted' AND ${R}.submitted_at IS NOT NULL`;
+  const own = Prisma.sql`(${standupSql(actor, c)} AND ${C}.state = 'active')`;
+  if (!seesTeamWide(actor, opts.teamWide)) return Prisma.sql`(${base} AND ${own})`;
+  const others = Prisma.sql`(${C}.team_id = ${actor.teamId} AND ${C}.kind = 'standup' AND ${C}.state IN ('active', 'paused') AND NOT ${C}.is_confidential)`;
+  return Prisma.sql`(${base} AND (${own} OR ${others}))`;
+}
+
+/** `authorFilterWhere(actor)` as SQL over the reports alias `r` and its standup's alias `c`. */
+export function authorFilterSql(actor: Actor, r: string, c: string): Prisma.Sql {
+  const [R, C] = [Prisma.raw(`"${r}"`), Prisma.raw(`"${c}"`)];
+  return Prisma.sql`(${R}.user_id = ${actor.userId} OR (NOT ${R}.is_anonymous AND NOT ${C}.is_anonymous))`;
+}
+
 /** `standupWhere(actor)` (the v2 scope) as SQL over the checkins alias `c`. */
 export function standupSql(actor: Actor, c: string): Prisma.Sql {
   const a = Prisma.raw(`"${c}"`);

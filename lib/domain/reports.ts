@@ -4,8 +4,9 @@
  *
  * - Lists: submitted reports of active standups the caller can see (lib/domain/access.ts),
  *   in the window [since, until), newest first by posted_at (submitted_at) then id, keyset
- *   paginated; answers are loaded in the same call (nested select), so the number of SQL queries
- *   does not depend on the page size.
+ *   paginated. A page is one SQL statement whatever its size (lib/domain/report-pages.ts: the page
+ *   of ids first, then the answers and the rest of just those rows), with the visibility rules
+ *   as SQL (`reportListSql`, `authorFilterSql` in lib/domain/access.ts).
  * - Window (spec §4.2, §8): `resolveReportWindow` applies the defaults and the 90-day maximum.
  * - Anonymity (spec §2.4): a report is anonymous when its stored flag is set — fixed at
  *   submission to "standup anonymous OR report anonymous"; its author (`user_id`) is then never
@@ -14,11 +15,12 @@
  *   never attributes reports of an anonymous standup to a person.
  */
 import { db, type Tx } from "@/lib/db";
-import { authorFilterWhere, reportListWhere, reportReadWhere } from "@/lib/domain/access";
+import { authorFilterSql, reportListSql, reportReadWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { matchingReportIds } from "@/lib/domain/report-search";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
+import { matchingReportsSql } from "@/lib/domain/report-search";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Default window length when a bound is missing (spec §8: the last 7 days). */
@@ -97,36 +99,22 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
-  const and: Prisma.ReportWhereInput[] = [
-    reportListWhere(actor, { teamWide: filters.teamWide }),
-    { submitted_at: { gte: filters.since, lt: filters.until } },
+  const and: Prisma.Sql[] = [
+    reportListSql(actor, { teamWide: filters.teamWide }, "r", "c"),
+    Prisma.sql`r.submitted_at >= ${filters.since} AND r.submitted_at < ${filters.until}`,
   ];
-  if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
+  if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
   if (filters.userChatId !== undefined) {
-    and.push({ user: { chat_id: filters.userChatId } });
+    and.push(Prisma.sql`r.user_id IN (SELECT u.id FROM users u WHERE u.chat_id = ${filters.userChatId})`);
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
-    and.push(authorFilterWhere(actor));
+    and.push(authorFilterSql(actor, "r", "c"));
   }
-  if (filters.search !== undefined) {
-    const ids = await matchingReportIds(client, {
-      teamId: actor.teamId,
-      query: filters.search,
-      since: filters.since,
-      until: filters.until,
-    });
-    and.push({ id: { in: ids } });
-  }
+  if (filters.search !== undefined) and.push(matchingReportsSql(actor.teamId, filters.search, "r"));
   if (filters.after) {
     const { postedAt, id } = filters.after;
-    and.push({ submitted_at: { lte: postedAt } }, { OR: [{ submitted_at: { lt: postedAt } }, { id: { lt: id } }] });
+    and.push(Prisma.sql`r.submitted_at <= ${postedAt} AND (r.submitted_at < ${postedAt} OR r.id < ${id})`);
   }
-  const rows = await client.report.findMany({
-    where: { AND: and },
-    orderBy: [{ submitted_at: "desc" }, { id: "desc" }],
-    take: filters.limit + 1,
-    select: reportViewSelect({ withAnswers: filters.withAnswers }),
-  });
-  return rows as unknown as ReportView[];
+  return reportViewPage(Prisma.join(and, " AND "), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
 }
 
 /**
@@ -199,21 +187,19 @@ export type ReportSearchFilters = {
  * authors other than the actor skips anonymous reports (`authorFilterWhere`).
  */
 export async function searchReports(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportDetailView[]> {
-  const and: Prisma.ReportWhereInput[] = [reportListWhere(actor)];
-  if (filters.standupId !== undefined) and.push({ checkin_id: filters.standupId });
-  if (filters.after) and.push({ submitted_at: { gt: filters.after } });
-  if (filters.before) and.push({ submitted_at: { lt: filters.before } });
+  const and: Prisma.Sql[] = [reportListSql(actor, {}, "r", "c")];
+  if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
+  if (filters.after) and.push(Prisma.sql`r.submitted_at > ${filters.after}`);
+  if (filters.before) and.push(Prisma.sql`r.submitted_at < ${filters.before}`);
   if (filters.userRefs?.length) {
     const numeric = filters.userRefs.filter((r): r is number => typeof r === "number");
     const chat = filters.userRefs.filter((r): r is string => typeof r === "string");
-    and.push({ user: { team_id: actor.teamId, OR: [{ id: { in: numeric } }, { chat_id: { in: chat } }] } });
+    and.push(Prisma.sql`r.user_id IN (SELECT u.id FROM users u WHERE u.team_id = ${actor.teamId}
+      AND (u.id = ANY(${numeric}::int[]) OR u.chat_id = ANY(${chat}::text[])))`);
     const onlySelf = filters.userRefs.every((r) => r === actor.userId || r === actor.userChatId);
-    if (!onlySelf) and.push(authorFilterWhere(actor));
+    if (!onlySelf) and.push(authorFilterSql(actor, "r", "c"));
   }
-  const select = filters.questionIds
-    ? { ...reportDetailSelect, answers: { ...reportDetailSelect.answers, where: { question_id: { in: filters.questionIds } } } }
-    : reportDetailSelect;
-  return client.report.findMany({ where: { AND: and }, orderBy: [{ submitted_at: "desc" }, { id: "desc" }], take: filters.limit, select });
+  return reportDetailPage(Prisma.join(and, " AND "), filters.limit, { questionIds: filters.questionIds }, client);
 }
 
 /**
