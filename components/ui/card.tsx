@@ -2,19 +2,27 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
-/** A white panel with an optional heading. */
+/**
+ * A white panel with an optional heading. With `empty` (an `EmptyState` title, e.g.
+ * `rows.length === 0 && "No entries"`), it shows that empty state, with `emptyDetail` under it,
+ * instead of `children`.
+ */
 export function Card({
   title,
   actions,
   children,
   className,
   headingLevel = 2,
+  empty,
+  emptyDetail,
 }: {
   title?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
   headingLevel?: 2 | 3;
+  empty?: string | false;
+  emptyDetail?: ReactNode;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -25,7 +33,7 @@ export function Card({
           {actions}
         </div>
       )}
-      {children}
+      {empty ? <EmptyState title={empty}>{emptyDetail}</EmptyState> : children}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { weekChartPoints } from "@/components/participation/week-points";
 import { buttonClass } from "@/components/ui/button";
 import { Alert, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FilterLinks } from "@/components/ui/filter-links";
-import { Field, Input, Select } from "@/components/ui/form";
+import { Field, InputField, Select } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
 import { addDaysIso } from "@/lib/domain/dashboard";
 import { DomainError } from "@/lib/domain/errors";
@@ -85,12 +85,8 @@ export default async function ParticipationPage({ searchParams }: { searchParams
                 ))}
               </Select>
             </Field>
-            <Field id="since" label="From">
-              <Input id="since" name="since" type="date" defaultValue={since} />
-            </Field>
-            <Field id="until" label="To">
-              <Input id="until" name="until" type="date" defaultValue={until} />
-            </Field>
+            <InputField id="since" label="From" name="since" type="date" defaultValue={since} />
+            <InputField id="until" label="To" name="until" type="date" defaultValue={until} />
             <button type="submit" className={buttonClass("primary")}>
               Show
             </button>
@@ -122,19 +118,15 @@ function ReportBody({ report }: { report: ParticipationReport }) {
           rows={report.standups.map((s) => ({ ...s, key: s.standupId, href: `/standups/${s.standupId}`, extra: [s.occurrences] }))}
         />
       </Card>
-      <Card title="Per member">
-        {report.members.length === 0 ? (
-          <EmptyState title="Only anonymous standups in this selection" />
-        ) : (
-          <ParticipationTable
-            caption="Participation per member, lowest first (anonymous standups left out)"
-            nameLabel="Member"
-            testId="participation-members"
-            wrapperClassName="max-h-[32rem] overflow-auto"
-            extraColumns={["Current streak"]}
-            rows={report.members.map((m) => ({ ...m, key: m.chatId, name: m.realname, href: `/members/${m.chatId}`, extra: [m.streak] }))}
-          />
-        )}
+      <Card title="Per member" empty={report.members.length === 0 && "Only anonymous standups in this selection"}>
+        <ParticipationTable
+          caption="Participation per member, lowest first (anonymous standups left out)"
+          nameLabel="Member"
+          testId="participation-members"
+          wrapperClassName="max-h-[32rem] overflow-auto"
+          extraColumns={["Current streak"]}
+          rows={report.members.map((m) => ({ ...m, key: m.chatId, name: m.realname, href: `/members/${m.chatId}`, extra: [m.streak] }))}
+        />
       </Card>
       <Card title="Response time (asked → answered)">
         <DistributionTable caption="Time from being asked to answering" rows={report.responseTime.buckets} unit="Answers" />

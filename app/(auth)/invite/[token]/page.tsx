@@ -4,7 +4,7 @@ import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
-import { Field, Input } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 import { peekToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { acceptInvitationAction } from "./actions";
@@ -41,9 +41,15 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       </p>
       <ActionForm action={acceptInvitationAction} submitLabel="Join the team" pendingLabel="Joining…">
         <input type="hidden" name="token" value={token} />
-        <Field id="name" label="Your name">
-          <Input id="name" name="name" required maxLength={100} defaultValue={invitation.user.realname} autoComplete="name" />
-        </Field>
+        <InputField
+          id="name"
+          label="Your name"
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={invitation.user.realname}
+          autoComplete="name"
+        />
         <TimezoneSelect id="timezone" defaultValue={user.timezone} />
         <NewPasswordFields />
       </ActionForm>
