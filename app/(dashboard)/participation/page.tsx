@@ -8,7 +8,7 @@ import { weekChartPoints } from "@/components/participation/week-points";
 import { buttonClass } from "@/components/ui/button";
 import { Alert, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FilterLinks } from "@/components/ui/filter-links";
-import { Field, InputField, Select } from "@/components/ui/form";
+import { InputField, SelectField } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
 import { addDaysIso } from "@/lib/domain/dashboard";
 import { DomainError } from "@/lib/domain/errors";
@@ -75,16 +75,13 @@ export default async function ParticipationPage({ searchParams }: { searchParams
             options={RANGES.map((d) => ({ href: query({ days: String(d) }), label: `${d} days`, active: !custom && d === days }))}
           />
           <form method="get" action="/participation" className="flex flex-wrap items-end gap-3">
-            <Field id="standup" label="Standup">
-              <Select id="standup" name="standup" defaultValue={sp.standup ?? ""}>
-                <option value="">All standups</option>
-                {standups.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+            <SelectField
+              id="standup"
+              name="standup"
+              label="Standup"
+              options={[{ value: "", label: "All standups" }, ...standups.map((s) => ({ value: String(s.id), label: s.name }))]}
+              defaultValue={sp.standup ?? ""}
+            />
             <InputField id="since" label="From" name="since" type="date" defaultValue={since} />
             <InputField id="until" label="To" name="until" type="date" defaultValue={until} />
             <button type="submit" className={buttonClass("primary")}>
