@@ -3,13 +3,19 @@
 import { startTransition, useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, InputField, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
-import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
+import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { LIMITS } from "@/lib/domain/limits";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/** When a poll is posted: once now, or weekly on chosen days. */
+const WHEN_CHOICES: ReadonlyArray<RadioChoice<"once" | "weekly">> = [
+  { id: "when-once", value: "once", label: "Once, now" },
+  { id: "when-weekly", value: "weekly", label: "Recurring, on chosen days" },
+];
 
 /** The choices of a question's type select. */
 const QUESTION_TYPES = [
@@ -29,7 +35,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
   const [questions, setQuestions] = useState<number[]>([0]);
   const [types, setTypes] = useState<Record<number, string>>({});
   const [unit, setUnit] = useState("minutes");
-  const [when, setWhen] = useState("once");
+  const [when, setWhen] = useState<"once" | "weekly">("once");
   const err = (name: string) => state.fieldErrors?.[name];
   return (
     <form
@@ -43,15 +49,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
     >
       {state.error && <Alert>{state.error}</Alert>}
       {state.fieldErrors && !state.error && <Alert>Please correct the fields marked below.</Alert>}
-      <InputField
-        id="name"
-        name="name"
-        label="Name"
-        error={err("name")}
-        required
-        maxLength={LIMITS.name}
-        defaultValue={submittedValue(state, "name", "")}
-      />
+      <InputField id="name" label="Name" required maxLength={LIMITS.name} {...boundField(state, "name")} />
       {questions.map((i, n) => {
         const type = types[i] ?? submittedValue(state, `q${i}-type`, "multiple_choice");
         const label = n === 0 ? "Question" : `Question ${n + 1}`;
@@ -59,15 +57,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
           <fieldset key={i} className="space-y-3 rounded-md border border-slate-200 p-3" data-testid="poll-form-question">
             <legend className="px-1 text-sm font-semibold text-slate-800">{`Question ${n + 1} of ${questions.length}`}</legend>
             <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
-              <InputField
-                id={`q${i}-text`}
-                name={`q${i}-text`}
-                label={label}
-                error={err(`q${i}-text`)}
-                required
-                maxLength={LIMITS.questionText}
-                defaultValue={submittedValue(state, `q${i}-text`, "")}
-              />
+              <InputField id={`q${i}-text`} label={label} required maxLength={LIMITS.questionText} {...boundField(state, `q${i}-text`)} />
               <SelectField
                 id={`q${i}-type`}
                 name={`q${i}-type`}
@@ -81,12 +71,10 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
               <>
                 <TextareaField
                   id={`q${i}-choices`}
-                  name={`q${i}-choices`}
                   label={n === 0 ? "Choices (one per line, at least two)" : `Choices of question ${n + 1} (one per line, at least two)`}
-                  error={err(`q${i}-choices`)}
                   rows={4}
                   required
-                  defaultValue={submittedValue(state, `q${i}-choices`, "")}
+                  {...boundField(state, `q${i}-choices`)}
                 />
                 <div className="flex flex-wrap gap-x-6 gap-y-2">
                   <Checkbox
@@ -121,25 +109,21 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           id="channel"
-          name="channel"
           label="Channel"
           hint="The poll is posted here; the channel’s members can vote."
-          error={err("channel")}
           options={[{ value: "", label: "Choose a channel…", disabled: true }, ...channels]}
           required
-          defaultValue={submittedValue(state, "channel", "")}
+          {...boundField(state, "channel")}
         />
         <div className="grid grid-cols-[1fr_8rem] gap-2">
           <InputField
             id="duration"
-            name="duration"
             label={`Open for (${unit}, optional)`}
-            error={err("duration")}
             type="number"
             min={1}
             max={unit === "hours" ? 8760 : 525600}
             inputMode="numeric"
-            defaultValue={submittedValue(state, "duration", "")}
+            {...boundField(state, "duration")}
           />
           <SelectField
             id="duration_unit"
@@ -153,15 +137,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
       </div>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-slate-800">When</legend>
-        <RadioChoices
-          name="when"
-          choices={[
-            { id: "when-once", value: "once", label: "Once, now" },
-            { id: "when-weekly", value: "weekly", label: "Recurring, on chosen days" },
-          ]}
-          value={when}
-          onChange={setWhen}
-        />
+        <RadioChoices name="when" choices={WHEN_CHOICES} value={when} onChange={setWhen} />
       </fieldset>
       {when === "weekly" && (
         <div className="space-y-3 rounded-md border border-slate-200 p-3">
@@ -186,23 +162,13 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
             )}
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
-            <InputField
-              id="time"
-              name="time"
-              label="Time"
-              error={err("time")}
-              type="time"
-              required
-              defaultValue={submittedValue(state, "time", "10:00")}
-            />
+            <InputField id="time" label="Time" type="time" required {...boundField(state, "time", "10:00")} />
             <InputField
               id="timezone"
-              name="timezone"
               label="Timezone"
               hint="An IANA name such as Europe/Berlin."
-              error={err("timezone")}
               required
-              defaultValue={submittedValue(state, "timezone", timezone)}
+              {...boundField(state, "timezone", timezone)}
             />
           </div>
         </div>

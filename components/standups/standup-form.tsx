@@ -3,8 +3,8 @@
 import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, InputField, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
-import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
+import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
@@ -41,6 +41,18 @@ function GroupError({ id, message }: { id: string; message?: string }) {
     </p>
   ) : null;
 }
+
+/** How a standup asks: at its scheduled time, or only when started. */
+const ASKING_MODES: ReadonlyArray<RadioChoice<StandupFormValues["askingMode"]>> = [
+  { id: "mode-auto", value: "auto", label: "Automatically at the scheduled time" },
+  { id: "mode-manual", value: "manual", label: "Manual only: members are asked when someone starts it" },
+];
+
+/** Where a standup's members come from: picked people, or a channel's members. */
+const MEMBER_SOURCES: ReadonlyArray<RadioChoice<StandupFormValues["memberSource"]>> = [
+  { id: "src-users", value: "users", label: "Pick members" },
+  { id: "src-sync", value: "sync", label: "Sync with a channel’s members" },
+];
 
 /** The whole-number fields of the "Asking" group, in form order; `autoOnly`: shown only when asked automatically. */
 const ASKING_FIELDS: ReadonlyArray<{
@@ -152,15 +164,7 @@ export function StandupForm({
   return (
     <form action={formAction} className="space-y-6">
       {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
-      <InputField
-        id="name"
-        name="name"
-        label="Name"
-        error={errors.name}
-        defaultValue={submittedValue(state, "name", initial.name)}
-        required
-        maxLength={LIMITS.name}
-      />
+      <InputField id="name" label="Name" {...boundField(state, "name", initial.name)} required maxLength={LIMITS.name} />
 
       <fieldset className="space-y-3" aria-describedby={errors.questions ? "questions-error" : undefined}>
         <legend className="text-sm font-semibold text-slate-900">Questions</legend>
@@ -239,55 +243,35 @@ export function StandupForm({
       </fieldset>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <InputField
-          id="time"
-          name="time"
-          label="Time"
-          error={errors.time}
-          type="time"
-          defaultValue={submittedValue(state, "time", initial.time.slice(0, 5))}
-          required
-        />
+        <InputField id="time" label="Time" type="time" {...boundField(state, "time", initial.time.slice(0, 5))} required />
         <SelectField
           key={submittedValue(state, "timezone", "")}
           id="timezone"
-          name="timezone"
           label="Timezone"
-          error={errors.timezone}
           options={zones}
-          defaultValue={submittedValue(state, "timezone", initial.timezone)}
+          {...boundField(state, "timezone", initial.timezone)}
         />
       </div>
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Asking</legend>
         <div className="flex flex-wrap gap-4">
-          <RadioChoices
-            name="askingMode"
-            choices={[
-              { id: "mode-auto", value: "auto", label: "Automatically at the scheduled time" },
-              { id: "mode-manual", value: "manual", label: "Manual only: members are asked when someone starts it" },
-            ]}
-            value={askingMode}
-            onChange={setAskingMode}
-          />
+          <RadioChoices name="askingMode" choices={ASKING_MODES} value={askingMode} onChange={setAskingMode} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           {ASKING_FIELDS.filter((f) => askingMode === "auto" || !f.autoOnly).map((f) => (
             <InputField
               key={f.name}
               id={f.name}
-              name={f.name}
               label={f.label}
               hint={f.hint}
-              error={errors[f.name]}
               type="number"
               inputMode="numeric"
               min={f.min}
               max={f.max}
               step={1}
               required={f.required ?? true}
-              defaultValue={submittedValue(state, f.name, initial[f.name])}
+              {...boundField(state, f.name, initial[f.name])}
             />
           ))}
         </div>
@@ -296,12 +280,10 @@ export function StandupForm({
       <SelectField
         key={submittedValue(state, "broadcastChannel", "")}
         id="broadcastChannel"
-        name="broadcastChannel"
         label="Broadcast channel"
         hint="Reports are posted here."
-        error={errors.broadcastChannel}
         options={[{ value: "", label: "Choose a channel…" }, ...channels]}
-        defaultValue={submittedValue(state, "broadcastChannel", initial.broadcastChannel)}
+        {...boundField(state, "broadcastChannel", initial.broadcastChannel)}
         required
       />
 
@@ -309,15 +291,7 @@ export function StandupForm({
         <legend className="text-sm font-semibold text-slate-900">Members</legend>
         <GroupError id="users-error" message={errors.users} />
         <div className="flex flex-wrap gap-4">
-          <RadioChoices
-            name="memberSource"
-            choices={[
-              { id: "src-users", value: "users", label: "Pick members" },
-              { id: "src-sync", value: "sync", label: "Sync with a channel’s members" },
-            ]}
-            value={memberSource}
-            onChange={setMemberSource}
-          />
+          <RadioChoices name="memberSource" choices={MEMBER_SOURCES} value={memberSource} onChange={setMemberSource} />
         </div>
         {memberSource === "users" ? (
           <div className="grid max-h-64 gap-2 overflow-y-auto rounded-md border border-slate-200 p-3 sm:grid-cols-2">
@@ -336,11 +310,10 @@ export function StandupForm({
           <SelectField
             key={submittedValue(state, "syncChannel", "")}
             id="syncChannel"
-            name="syncChannel"
             label="Channel to sync members from"
             hint="Defaults to the broadcast channel."
             options={[{ value: "", label: "Same as the broadcast channel" }, ...channels]}
-            defaultValue={submittedValue(state, "syncChannel", initial.syncChannel)}
+            {...boundField(state, "syncChannel", initial.syncChannel)}
           />
         )}
       </fieldset>
