@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { ActionForm } from "@/components/ui/action-form";
 import { InputField } from "@/components/ui/form";
@@ -10,15 +9,10 @@ export const metadata: Metadata = { title: "Forgot password" };
 /** "Forgot password": asks for the e-mail and sends a single-use reset link. */
 export default function ForgotPasswordPage() {
   return (
-    <AuthShell title="Forgot your password?">
+    <AuthShell title="Forgot your password?" footerLink={{ href: "/sign-in", label: "Back to sign-in" }}>
       <ActionForm action={forgotPasswordAction} submitLabel="Send reset link" pendingLabel="Sending…">
         <InputField id="email" label="E-mail" name="email" type="email" required autoComplete="email" />
       </ActionForm>
-      <p className="mt-4 text-sm">
-        <Link href="/sign-in" className="text-brand-700 underline">
-          Back to sign-in
-        </Link>
-      </p>
     </AuthShell>
   );
 }

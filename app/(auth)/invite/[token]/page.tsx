@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
@@ -18,14 +17,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const invitation = await peekToken(db, "invitation", token);
   if (!invitation) {
     return (
-      <AuthShell title="Invitation not valid">
+      <AuthShell title="Invitation not valid" footerLink={{ href: "/sign-in", label: "Go to sign-in" }}>
         <p className="text-sm text-slate-700">
           This invitation link is invalid, has expired or has already been used. Ask a team admin for a new one.
-        </p>
-        <p className="mt-4 text-sm">
-          <Link href="/sign-in" className="text-brand-700 underline">
-            Go to sign-in
-          </Link>
         </p>
       </AuthShell>
     );
