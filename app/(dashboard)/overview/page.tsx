@@ -113,14 +113,7 @@ export default async function OverviewPage() {
           )}
         />
 
-        <Card
-          title="Open blockers"
-          actions={
-            <Link href="/blockers" className="text-sm font-medium text-brand-700 underline">
-              All blockers
-            </Link>
-          }
-        >
+        <Card title="Open blockers" moreLink={{ href: "/blockers", label: "All blockers" }}>
           {blockers.length === 0 ? <EmptyState title="Nobody is blocked" /> : <BlockerList items={blockers.slice(0, 5)} compact />}
         </Card>
 
@@ -181,14 +174,7 @@ export default async function OverviewPage() {
           </Card>
         )}
 
-        <Card
-          title="Latest reports"
-          actions={
-            <Link href="/reports" className="text-sm font-medium text-brand-700 underline">
-              All reports
-            </Link>
-          }
-        >
+        <Card title="Latest reports" moreLink={{ href: "/reports", label: "All reports" }}>
           {reports.length === 0 ? (
             <EmptyState title="No reports in the last 7 days" />
           ) : (
