@@ -3,7 +3,7 @@
  * Field names default to `password` / `passwordRepeat` (what those server actions read); the
  * length bounds are the domain's (`checkNewPassword`, lib/domain/people.ts).
  */
-import { Field, Input } from "@/components/ui/form";
+import { Field, Input, InputField } from "@/components/ui/form";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/domain/constants";
 
 export function NewPasswordFields(props: {
@@ -24,9 +24,7 @@ export function NewPasswordFields(props: {
       <Field id={id} label={label} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}>
         <Input id={id} name={name} type="password" aria-describedby={`${id}-hint`} {...bounds} />
       </Field>
-      <Field id={repeatId} label={repeatLabel}>
-        <Input id={repeatId} name={repeatName} type="password" {...bounds} />
-      </Field>
+      <InputField id={repeatId} label={repeatLabel} name={repeatName} type="password" {...bounds} />
     </>
   );
 }

@@ -5,7 +5,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 
 /** Email + password form (next-auth credentials provider) and OAuth buttons. */
 export function SignInForm({
@@ -55,12 +55,8 @@ export function SignInForm({
       {notice && !error && <Alert tone="success">{notice}</Alert>}
       {error && <Alert>{error}</Alert>}
       <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
-        <Field id="email" label="Email">
-          <Input id="email" name="email" type="email" autoComplete="username" required defaultValue={defaultEmail} />
-        </Field>
-        <Field id="password" label="Password">
-          <Input id="password" name="password" type="password" autoComplete="current-password" required />
-        </Field>
+        <InputField id="email" label="Email" name="email" type="email" autoComplete="username" required defaultValue={defaultEmail} />
+        <InputField id="password" label="Password" name="password" type="password" autoComplete="current-password" required />
         <Button type="submit" className="w-full" disabled={pending}>
           {pending ? "Signing in…" : "Sign in"}
         </Button>

@@ -1,25 +1,22 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import type { ComponentType } from "react";
+import type * as Drawings from "@/components/charts/recharts-inner";
 
 function ChartPlaceholder() {
   return <div className="h-full w-full animate-pulse rounded bg-slate-100" aria-hidden="true" />;
 }
 
-/** Lazily loaded recharts drawings (client only; the page shows a placeholder meanwhile). */
-export const PercentBars = dynamic(() => import("@/components/charts/recharts-inner").then((m) => m.PercentBars), {
-  ssr: false,
-  loading: ChartPlaceholder,
-});
-export const PercentLine = dynamic(() => import("@/components/charts/recharts-inner").then((m) => m.PercentLine), {
-  ssr: false,
-  loading: ChartPlaceholder,
-});
-export const VoteBars = dynamic(() => import("@/components/charts/recharts-inner").then((m) => m.VoteBars), {
-  ssr: false,
-  loading: ChartPlaceholder,
-});
-export const ShareBars = dynamic(() => import("@/components/charts/recharts-inner").then((m) => m.ShareBars), {
-  ssr: false,
-  loading: ChartPlaceholder,
-});
+/**
+ * A recharts drawing of recharts-inner (`pick` chooses it), loaded lazily on the client only
+ * (recharts stays out of the server render and the first bundle); a placeholder shows meanwhile.
+ */
+function lazyDrawing<P extends object>(pick: (drawings: typeof Drawings) => ComponentType<P>) {
+  return dynamic(() => import("@/components/charts/recharts-inner").then(pick), { ssr: false, loading: ChartPlaceholder });
+}
+
+export const PercentBars = lazyDrawing((m) => m.PercentBars);
+export const PercentLine = lazyDrawing((m) => m.PercentLine);
+export const VoteBars = lazyDrawing((m) => m.VoteBars);
+export const ShareBars = lazyDrawing((m) => m.ShareBars);

@@ -1,5 +1,5 @@
 import { timezoneList } from "@/components/standups/form-options";
-import { Field, Select } from "@/components/ui/form";
+import { SelectField } from "@/components/ui/form";
 
 /**
  * A labelled select of every IANA timezone (UTC first; `timezoneOptions`): the current value stays
@@ -19,14 +19,12 @@ export function TimezoneSelect({
   // Every runtime zone, canonical names ICU lists under an alias (Asia/Kolkata) and the current value.
   const zones = timezoneList(defaultValue);
   return (
-    <Field id={id} label={label}>
-      <Select id={id} name={name} defaultValue={zones.includes(defaultValue) ? defaultValue : "UTC"}>
-        {zones.map((z) => (
-          <option key={z} value={z}>
-            {z.replaceAll("_", " ")}
-          </option>
-        ))}
-      </Select>
-    </Field>
+    <SelectField
+      id={id}
+      name={name}
+      label={label}
+      options={zones.map((z) => ({ value: z, label: z.replaceAll("_", " ") }))}
+      defaultValue={zones.includes(defaultValue) ? defaultValue : "UTC"}
+    />
   );
 }

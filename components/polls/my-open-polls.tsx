@@ -1,6 +1,6 @@
 import { formatDateTime } from "@/components/format";
 import { LinkButton } from "@/components/ui/button";
-import { Badge } from "@/components/ui/card";
+import { Badge, TaskCard } from "@/components/ui/card";
 import type { Actor } from "@/lib/domain/actor";
 import { listMyOpenPolls } from "@/lib/domain/poll-views";
 
@@ -19,15 +19,14 @@ export async function MyOpenPolls({ actor, timeZone }: { actor: Actor; timeZone:
       </h2>
       <ul className="space-y-3" aria-label="Open polls">
         {polls.map((p) => (
-          <li key={p.pollId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="my-poll">
-            <div className="flex flex-wrap items-start justify-between gap-3">
-              <div>
-                <h3 className="font-semibold">{p.name}</h3>
-                <p className="text-sm text-slate-600">
-                  {p.closesAt ? `Closes ${formatDateTime(p.closesAt, timeZone)}` : "Open until closed by its creator"}
-                </p>
-                <p className="mt-2">{p.voted ? <Badge tone="green">Voted</Badge> : <Badge tone="amber">Not voted yet</Badge>}</p>
-              </div>
+          <TaskCard
+            key={p.pollId}
+            testId="my-poll"
+            title={p.name}
+            headingLevel={3}
+            schedule={p.closesAt ? `Closes ${formatDateTime(p.closesAt, timeZone)}` : "Open until closed by its creator"}
+            status={p.voted ? <Badge tone="green">Voted</Badge> : <Badge tone="amber">Not voted yet</Badge>}
+            actions={
               <LinkButton
                 href={`/polls/${p.pollId}/vote`}
                 variant={p.voted ? "secondary" : "primary"}
@@ -35,8 +34,8 @@ export async function MyOpenPolls({ actor, timeZone }: { actor: Actor; timeZone:
               >
                 {p.voted ? "Change vote" : "Vote"}
               </LinkButton>
-            </div>
-          </li>
+            }
+          />
         ))}
       </ul>
     </section>

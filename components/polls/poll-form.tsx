@@ -3,13 +3,25 @@
 import { startTransition, useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
-import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
+import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { LIMITS } from "@/lib/domain/limits";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/** When a poll is posted: once now, or weekly on chosen days. */
+const WHEN_CHOICES: ReadonlyArray<RadioChoice<"once" | "weekly">> = [
+  { id: "when-once", value: "once", label: "Once, now" },
+  { id: "when-weekly", value: "weekly", label: "Recurring, on chosen days" },
+];
+
+/** The choices of a question's type select. */
+const QUESTION_TYPES = [
+  { value: "multiple_choice", label: "Multiple choice" },
+  { value: "open_ended", label: "Open-ended (free text)" },
+];
 
 /**
  * The poll form: name, questions (multiple-choice with one or several options and optionally
@@ -23,11 +35,8 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
   const [questions, setQuestions] = useState<number[]>([0]);
   const [types, setTypes] = useState<Record<number, string>>({});
   const [unit, setUnit] = useState("minutes");
-  const [when, setWhen] = useState("once");
+  const [when, setWhen] = useState<"once" | "weekly">("once");
   const err = (name: string) => state.fieldErrors?.[name];
-  const described = (name: string, hint = false) =>
-    [hint ? `${name}-hint` : null, err(name) ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
-  const invalid = (name: string) => (err(name) ? true : undefined);
   return (
     <form
       className="space-y-4"
@@ -40,17 +49,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
     >
       {state.error && <Alert>{state.error}</Alert>}
       {state.fieldErrors && !state.error && <Alert>Please correct the fields marked below.</Alert>}
-      <Field id="name" label="Name" error={err("name")}>
-        <Input
-          id="name"
-          name="name"
-          required
-          maxLength={LIMITS.name}
-          defaultValue={submittedValue(state, "name", "")}
-          aria-invalid={invalid("name")}
-          aria-describedby={described("name")}
-        />
-      </Field>
+      <InputField id="name" label="Name" required maxLength={LIMITS.name} {...boundField(state, "name")} />
       {questions.map((i, n) => {
         const type = types[i] ?? submittedValue(state, `q${i}-type`, "multiple_choice");
         const label = n === 0 ? "Question" : `Question ${n + 1}`;
@@ -58,46 +57,25 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
           <fieldset key={i} className="space-y-3 rounded-md border border-slate-200 p-3" data-testid="poll-form-question">
             <legend className="px-1 text-sm font-semibold text-slate-800">{`Question ${n + 1} of ${questions.length}`}</legend>
             <div className="grid gap-3 sm:grid-cols-[1fr_12rem]">
-              <Field id={`q${i}-text`} label={label} error={err(`q${i}-text`)}>
-                <Input
-                  id={`q${i}-text`}
-                  name={`q${i}-text`}
-                  required
-                  maxLength={LIMITS.questionText}
-                  defaultValue={submittedValue(state, `q${i}-text`, "")}
-                  aria-invalid={invalid(`q${i}-text`)}
-                  aria-describedby={described(`q${i}-text`)}
-                />
-              </Field>
-              <Field id={`q${i}-type`} label={n === 0 ? "Type of question" : `Type of question ${n + 1}`}>
-                <Select
-                  id={`q${i}-type`}
-                  name={`q${i}-type`}
-                  value={type}
-                  onChange={(e) => setTypes((t) => ({ ...t, [i]: e.target.value }))}
-                >
-                  <option value="multiple_choice">Multiple choice</option>
-                  <option value="open_ended">Open-ended (free text)</option>
-                </Select>
-              </Field>
+              <InputField id={`q${i}-text`} label={label} required maxLength={LIMITS.questionText} {...boundField(state, `q${i}-text`)} />
+              <SelectField
+                id={`q${i}-type`}
+                name={`q${i}-type`}
+                label={n === 0 ? "Type of question" : `Type of question ${n + 1}`}
+                options={QUESTION_TYPES}
+                value={type}
+                onChange={(e) => setTypes((t) => ({ ...t, [i]: e.target.value }))}
+              />
             </div>
             {type === "multiple_choice" && (
               <>
-                <Field
+                <TextareaField
                   id={`q${i}-choices`}
                   label={n === 0 ? "Choices (one per line, at least two)" : `Choices of question ${n + 1} (one per line, at least two)`}
-                  error={err(`q${i}-choices`)}
-                >
-                  <Textarea
-                    id={`q${i}-choices`}
-                    name={`q${i}-choices`}
-                    rows={4}
-                    required
-                    defaultValue={submittedValue(state, `q${i}-choices`, "")}
-                    aria-invalid={invalid(`q${i}-choices`)}
-                    aria-describedby={described(`q${i}-choices`)}
-                  />
-                </Field>
+                  rows={4}
+                  required
+                  {...boundField(state, `q${i}-choices`)}
+                />
                 <div className="flex flex-wrap gap-x-6 gap-y-2">
                   <Checkbox
                     id={`q${i}-several`}
@@ -127,58 +105,39 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
           Add a question
         </Button>
       )}
-      <Field id="p-intro" label="Introduction (optional)">
-        <Textarea id="p-intro" name="intro" rows={2} defaultValue={submittedValue(state, "intro", "")} />
-      </Field>
+      <TextareaField id="p-intro" name="intro" label="Introduction (optional)" rows={2} defaultValue={submittedValue(state, "intro", "")} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="channel" label="Channel" hint="The poll is posted here; the channel’s members can vote." error={err("channel")}>
-          <Select
-            id="channel"
-            name="channel"
-            required
-            defaultValue={submittedValue(state, "channel", "")}
-            aria-invalid={invalid("channel")}
-            aria-describedby={described("channel", true)}
-          >
-            <option value="" disabled>
-              Choose a channel…
-            </option>
-            <SelectOptions options={channels} />
-          </Select>
-        </Field>
+        <SelectField
+          id="channel"
+          label="Channel"
+          hint="The poll is posted here; the channel’s members can vote."
+          options={[{ value: "", label: "Choose a channel…", disabled: true }, ...channels]}
+          required
+          {...boundField(state, "channel")}
+        />
         <div className="grid grid-cols-[1fr_8rem] gap-2">
-          <Field id="duration" label={`Open for (${unit}, optional)`} error={err("duration")}>
-            <Input
-              id="duration"
-              name="duration"
-              type="number"
-              min={1}
-              max={unit === "hours" ? 8760 : 525600}
-              inputMode="numeric"
-              defaultValue={submittedValue(state, "duration", "")}
-              aria-invalid={invalid("duration")}
-              aria-describedby={described("duration")}
-            />
-          </Field>
-          <Field id="duration_unit" label="Unit">
-            <Select id="duration_unit" name="duration_unit" value={unit} onChange={(e) => setUnit(e.target.value)}>
-              <option value="minutes">minutes</option>
-              <option value="hours">hours</option>
-            </Select>
-          </Field>
+          <InputField
+            id="duration"
+            label={`Open for (${unit}, optional)`}
+            type="number"
+            min={1}
+            max={unit === "hours" ? 8760 : 525600}
+            inputMode="numeric"
+            {...boundField(state, "duration")}
+          />
+          <SelectField
+            id="duration_unit"
+            name="duration_unit"
+            label="Unit"
+            options={["minutes", "hours"]}
+            value={unit}
+            onChange={(e) => setUnit(e.target.value)}
+          />
         </div>
       </div>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-slate-800">When</legend>
-        <Radio id="when-once" name="when" value="once" label="Once, now" checked={when === "once"} onChange={() => setWhen("once")} />
-        <Radio
-          id="when-weekly"
-          name="when"
-          value="weekly"
-          label="Recurring, on chosen days"
-          checked={when === "weekly"}
-          onChange={() => setWhen("weekly")}
-        />
+        <RadioChoices name="when" choices={WHEN_CHOICES} value={when} onChange={setWhen} />
       </fieldset>
       {when === "weekly" && (
         <div className="space-y-3 rounded-md border border-slate-200 p-3">
@@ -203,27 +162,14 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
             )}
           </fieldset>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field id="time" label="Time" error={err("time")}>
-              <Input
-                id="time"
-                name="time"
-                type="time"
-                required
-                defaultValue={submittedValue(state, "time", "10:00")}
-                aria-invalid={invalid("time")}
-                aria-describedby={described("time")}
-              />
-            </Field>
-            <Field id="timezone" label="Timezone" hint="An IANA name such as Europe/Berlin." error={err("timezone")}>
-              <Input
-                id="timezone"
-                name="timezone"
-                required
-                defaultValue={submittedValue(state, "timezone", timezone)}
-                aria-invalid={invalid("timezone")}
-                aria-describedby={described("timezone", true)}
-              />
-            </Field>
+            <InputField id="time" label="Time" type="time" required {...boundField(state, "time", "10:00")} />
+            <InputField
+              id="timezone"
+              label="Timezone"
+              hint="An IANA name such as Europe/Berlin."
+              required
+              {...boundField(state, "timezone", timezone)}
+            />
           </div>
         </div>
       )}

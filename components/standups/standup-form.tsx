@@ -3,8 +3,8 @@
 import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input, Radio, Select, type SelectOption, SelectOptions, Textarea } from "@/components/ui/form";
-import { type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
+import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
@@ -42,44 +42,66 @@ function GroupError({ id, message }: { id: string; message?: string }) {
   ) : null;
 }
 
-/** A whole-number input with its label, hint and error wired for screen readers. */
-function NumberField({
-  name,
-  label,
-  hint,
-  min,
-  max,
-  defaultValue,
-  error,
-  required = true,
-}: {
-  name: string;
+/** How a standup asks: at its scheduled time, or only when started. */
+const ASKING_MODES: ReadonlyArray<RadioChoice<StandupFormValues["askingMode"]>> = [
+  { id: "mode-auto", value: "auto", label: "Automatically at the scheduled time" },
+  { id: "mode-manual", value: "manual", label: "Manual only: members are asked when someone starts it" },
+];
+
+/** Where a standup's members come from: picked people, or a channel's members. */
+const MEMBER_SOURCES: ReadonlyArray<RadioChoice<StandupFormValues["memberSource"]>> = [
+  { id: "src-users", value: "users", label: "Pick members" },
+  { id: "src-sync", value: "sync", label: "Sync with a channel’s members" },
+];
+
+/** The whole-number fields of the "Asking" group, in form order; `autoOnly`: shown only when asked automatically. */
+const ASKING_FIELDS: ReadonlyArray<{
+  name: "waitTime" | "reminderCount" | "reminderAfterMinutes" | "responseWindowMinutes" | "lateAnswerDays";
   label: string;
   hint: string;
   min: number;
   max: number;
-  defaultValue: string;
-  error?: string;
-  required?: boolean;
-}) {
-  return (
-    <Field id={name} label={label} hint={hint} error={error}>
-      <Input
-        id={name}
-        name={name}
-        type="number"
-        inputMode="numeric"
-        min={min}
-        max={max}
-        step={1}
-        required={required}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${name}-hint ${name}-error` : `${name}-hint`}
-      />
-    </Field>
-  );
-}
+  required?: false;
+  autoOnly?: true;
+}> = [
+  {
+    name: "waitTime",
+    label: "Minutes to wait after the scheduled time",
+    hint: "0 asks at the scheduled time.",
+    min: 0,
+    max: ASKING_LIMITS.maxWaitTime,
+    autoOnly: true,
+  },
+  {
+    name: "reminderCount",
+    label: "Number of reminders",
+    hint: `0 to ${ASKING_LIMITS.maxReminders}; 0 sends none.`,
+    min: 0,
+    max: ASKING_LIMITS.maxReminders,
+  },
+  {
+    name: "reminderAfterMinutes",
+    label: "Minutes before each reminder",
+    hint: "Counted from asking, then between reminders.",
+    min: 1,
+    max: ASKING_LIMITS.maxReminderAfterMinutes,
+  },
+  {
+    name: "responseWindowMinutes",
+    label: "Response window (minutes)",
+    hint: "Leave blank: open until the next run or 24 hours.",
+    min: 1,
+    max: ASKING_LIMITS.maxResponseWindowMinutes,
+    required: false,
+  },
+  {
+    name: "lateAnswerDays",
+    label: "Late answers allowed for (days)",
+    hint: "0: no answers after the window closes.",
+    min: 0,
+    max: ASKING_LIMITS.maxLateAnswerDays,
+  },
+];
 
 /**
  * Create/edit form of a standup: question editor, day picker, time + timezone, asking mode,
@@ -142,17 +164,7 @@ export function StandupForm({
   return (
     <form action={formAction} className="space-y-6">
       {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
-      <Field id="name" label="Name" error={errors.name}>
-        <Input
-          id="name"
-          name="name"
-          defaultValue={submittedValue(state, "name", initial.name)}
-          required
-          maxLength={LIMITS.name}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? "name-error" : undefined}
-        />
-      </Field>
+      <InputField id="name" label="Name" {...boundField(state, "name", initial.name)} required maxLength={LIMITS.name} />
 
       <fieldset className="space-y-3" aria-describedby={errors.questions ? "questions-error" : undefined}>
         <legend className="text-sm font-semibold text-slate-900">Questions</legend>
@@ -160,15 +172,14 @@ export function StandupForm({
         <input type="hidden" name="questions" value={serialized} />
         {questions.map((q, i) => (
           <div key={i} className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="question-row">
-            <Field id={`q-${i}`} label={`Question ${i + 1}`}>
-              <Input
-                id={`q-${i}`}
-                value={q.text}
-                onChange={(e) => update(i, { text: e.target.value })}
-                required
-                maxLength={LIMITS.questionText}
-              />
-            </Field>
+            <InputField
+              id={`q-${i}`}
+              label={`Question ${i + 1}`}
+              value={q.text}
+              onChange={(e) => update(i, { text: e.target.value })}
+              required
+              maxLength={LIMITS.questionText}
+            />
             <Checkbox
               id={`q-${i}-mc`}
               label="Multiple choice"
@@ -182,14 +193,13 @@ export function StandupForm({
               onChange={(e) => update(i, { isBlocker: e.target.checked })}
             />
             {q.multiple && (
-              <Field id={`q-${i}-choices`} label={`Choices for question ${i + 1} (one per line)`}>
-                <Textarea
-                  id={`q-${i}-choices`}
-                  rows={3}
-                  value={q.choicesText}
-                  onChange={(e) => update(i, { choicesText: e.target.value })}
-                />
-              </Field>
+              <TextareaField
+                id={`q-${i}-choices`}
+                label={`Choices for question ${i + 1} (one per line)`}
+                rows={3}
+                value={q.choicesText}
+                onChange={(e) => update(i, { choicesText: e.target.value })}
+              />
             )}
             <div className="flex flex-wrap gap-2">
               <Button variant="secondary" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move question ${i + 1} up`}>
@@ -233,131 +243,55 @@ export function StandupForm({
       </fieldset>
 
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="time" label="Time" error={errors.time}>
-          <Input id="time" name="time" type="time" defaultValue={submittedValue(state, "time", initial.time.slice(0, 5))} required />
-        </Field>
-        <Field id="timezone" label="Timezone" error={errors.timezone}>
-          <Select
-            key={submittedValue(state, "timezone", "")}
-            id="timezone"
-            name="timezone"
-            defaultValue={submittedValue(state, "timezone", initial.timezone)}
-          >
-            {zones.map((tz) => (
-              <option key={tz} value={tz}>
-                {tz}
-              </option>
-            ))}
-          </Select>
-        </Field>
+        <InputField id="time" label="Time" type="time" {...boundField(state, "time", initial.time.slice(0, 5))} required />
+        <SelectField
+          key={submittedValue(state, "timezone", "")}
+          id="timezone"
+          label="Timezone"
+          options={zones}
+          {...boundField(state, "timezone", initial.timezone)}
+        />
       </div>
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Asking</legend>
         <div className="flex flex-wrap gap-4">
-          <Radio
-            id="mode-auto"
-            name="askingMode"
-            value="auto"
-            label="Automatically at the scheduled time"
-            checked={askingMode === "auto"}
-            onChange={() => setAskingMode("auto")}
-          />
-          <Radio
-            id="mode-manual"
-            name="askingMode"
-            value="manual"
-            label="Manual only: members are asked when someone starts it"
-            checked={askingMode === "manual"}
-            onChange={() => setAskingMode("manual")}
-          />
+          <RadioChoices name="askingMode" choices={ASKING_MODES} value={askingMode} onChange={setAskingMode} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          {askingMode === "auto" && (
-            <NumberField
-              name="waitTime"
-              label="Minutes to wait after the scheduled time"
-              hint="0 asks at the scheduled time."
-              min={0}
-              max={ASKING_LIMITS.maxWaitTime}
-              defaultValue={submittedValue(state, "waitTime", initial.waitTime)}
-              error={errors.waitTime}
+          {ASKING_FIELDS.filter((f) => askingMode === "auto" || !f.autoOnly).map((f) => (
+            <InputField
+              key={f.name}
+              id={f.name}
+              label={f.label}
+              hint={f.hint}
+              type="number"
+              inputMode="numeric"
+              min={f.min}
+              max={f.max}
+              step={1}
+              required={f.required ?? true}
+              {...boundField(state, f.name, initial[f.name])}
             />
-          )}
-          <NumberField
-            name="reminderCount"
-            label="Number of reminders"
-            hint={`0 to ${ASKING_LIMITS.maxReminders}; 0 sends none.`}
-            min={0}
-            max={ASKING_LIMITS.maxReminders}
-            defaultValue={submittedValue(state, "reminderCount", initial.reminderCount)}
-            error={errors.reminderCount}
-          />
-          <NumberField
-            name="reminderAfterMinutes"
-            label="Minutes before each reminder"
-            hint="Counted from asking, then between reminders."
-            min={1}
-            max={ASKING_LIMITS.maxReminderAfterMinutes}
-            defaultValue={submittedValue(state, "reminderAfterMinutes", initial.reminderAfterMinutes)}
-            error={errors.reminderAfterMinutes}
-          />
-          <NumberField
-            name="responseWindowMinutes"
-            label="Response window (minutes)"
-            hint="Leave blank: open until the next run or 24 hours."
-            min={1}
-            max={ASKING_LIMITS.maxResponseWindowMinutes}
-            required={false}
-            defaultValue={submittedValue(state, "responseWindowMinutes", initial.responseWindowMinutes)}
-            error={errors.responseWindowMinutes}
-          />
-          <NumberField
-            name="lateAnswerDays"
-            label="Late answers allowed for (days)"
-            hint="0: no answers after the window closes."
-            min={0}
-            max={ASKING_LIMITS.maxLateAnswerDays}
-            defaultValue={submittedValue(state, "lateAnswerDays", initial.lateAnswerDays)}
-            error={errors.lateAnswerDays}
-          />
+          ))}
         </div>
       </fieldset>
 
-      <Field id="broadcastChannel" label="Broadcast channel" hint="Reports are posted here." error={errors.broadcastChannel}>
-        <Select
-          key={submittedValue(state, "broadcastChannel", "")}
-          id="broadcastChannel"
-          name="broadcastChannel"
-          defaultValue={submittedValue(state, "broadcastChannel", initial.broadcastChannel)}
-          required
-          aria-describedby="broadcastChannel-hint"
-        >
-          <option value="">Choose a channel…</option>
-          <SelectOptions options={channels} />
-        </Select>
-      </Field>
+      <SelectField
+        key={submittedValue(state, "broadcastChannel", "")}
+        id="broadcastChannel"
+        label="Broadcast channel"
+        hint="Reports are posted here."
+        options={[{ value: "", label: "Choose a channel…" }, ...channels]}
+        {...boundField(state, "broadcastChannel", initial.broadcastChannel)}
+        required
+      />
 
       <fieldset className="space-y-3" aria-describedby={errors.users ? "users-error" : undefined}>
         <legend className="text-sm font-semibold text-slate-900">Members</legend>
         <GroupError id="users-error" message={errors.users} />
         <div className="flex flex-wrap gap-4">
-          <Radio
-            id="src-users"
-            name="memberSource"
-            value="users"
-            label="Pick members"
-            checked={memberSource === "users"}
-            onChange={() => setMemberSource("users")}
-          />
-          <Radio
-            id="src-sync"
-            name="memberSource"
-            value="sync"
-            label="Sync with a channel’s members"
-            checked={memberSource === "sync"}
-            onChange={() => setMemberSource("sync")}
-          />
+          <RadioChoices name="memberSource" choices={MEMBER_SOURCES} value={memberSource} onChange={setMemberSource} />
         </div>
         {memberSource === "users" ? (
           <div className="grid max-h-64 gap-2 overflow-y-auto rounded-md border border-slate-200 p-3 sm:grid-cols-2">
@@ -373,18 +307,14 @@ export function StandupForm({
             ))}
           </div>
         ) : (
-          <Field id="syncChannel" label="Channel to sync members from" hint="Defaults to the broadcast channel.">
-            <Select
-              key={submittedValue(state, "syncChannel", "")}
-              id="syncChannel"
-              name="syncChannel"
-              defaultValue={submittedValue(state, "syncChannel", initial.syncChannel)}
-              aria-describedby="syncChannel-hint"
-            >
-              <option value="">Same as the broadcast channel</option>
-              <SelectOptions options={channels} />
-            </Select>
-          </Field>
+          <SelectField
+            key={submittedValue(state, "syncChannel", "")}
+            id="syncChannel"
+            label="Channel to sync members from"
+            hint="Defaults to the broadcast channel."
+            options={[{ value: "", label: "Same as the broadcast channel" }, ...channels]}
+            {...boundField(state, "syncChannel", initial.syncChannel)}
+          />
         )}
       </fieldset>
 

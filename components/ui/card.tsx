@@ -2,30 +2,48 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn";
 
-/** A white panel with an optional heading. */
+/**
+ * A white panel with an optional heading and `actions` on its right; `moreLink` is such an action:
+ * a link to the full list (e.g. "All reports"). With `empty` (an `EmptyState` title, e.g.
+ * `rows.length === 0 && "No entries"`), it shows that empty state, with `emptyDetail` under it,
+ * instead of `children`.
+ */
 export function Card({
   title,
   actions,
   children,
   className,
   headingLevel = 2,
+  empty,
+  emptyDetail,
+  moreLink,
 }: {
   title?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
   headingLevel?: 2 | 3;
+  empty?: string | false;
+  emptyDetail?: ReactNode;
+  moreLink?: { href: string; label: string };
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const headerActions = moreLink ? (
+    <Link href={moreLink.href} className="text-sm font-medium text-brand-700 underline">
+      {moreLink.label}
+    </Link>
+  ) : (
+    actions
+  );
   return (
     <section className={cn("rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5", className)}>
-      {(title || actions) && (
+      {(title || headerActions) && (
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           {title && <Heading className="text-base font-semibold text-slate-900">{title}</Heading>}
-          {actions}
+          {headerActions}
         </div>
       )}
-      {children}
+      {empty ? <EmptyState title={empty}>{emptyDetail}</EmptyState> : children}
     </section>
   );
 }
@@ -76,6 +94,41 @@ export function Alert({ children, tone = "error" }: { children: ReactNode; tone?
     <div role={tone === "error" ? "alert" : "status"} className={cn("rounded-md border px-3 py-2 text-sm", tones[tone])}>
       {children}
     </div>
+  );
+}
+
+/**
+ * An item of the person's own to-do list (a standup to answer, a poll to vote on): its name as a
+ * heading (`h2`, or `h3` under a section heading), a `schedule` line, a `status` line of badges
+ * under it, and `actions` (buttons) on the right.
+ */
+export function TaskCard({
+  title,
+  headingLevel = 2,
+  schedule,
+  status,
+  actions,
+  testId,
+}: {
+  title: ReactNode;
+  headingLevel?: 2 | 3;
+  schedule: ReactNode;
+  status: ReactNode;
+  actions: ReactNode;
+  testId: string;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <Heading className="font-semibold">{title}</Heading>
+          <p className="text-sm text-slate-600">{schedule}</p>
+          <p className="mt-2">{status}</p>
+        </div>
+        {actions}
+      </div>
+    </li>
   );
 }
 

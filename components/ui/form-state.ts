@@ -53,3 +53,12 @@ export function submittedValues(state: FormState, name: string, fallback: string
 export function submittedChecked(state: FormState, name: string, fallback: boolean): boolean {
   return state.values ? state.values[name] === "on" : fallback;
 }
+
+/**
+ * The props that tie a form row (`InputField`, `SelectField`, `TextareaField`) to an action's
+ * state: its `name`, its `error` message, and as `defaultValue` what was submitted (else
+ * `fallback`), so what was typed survives an error.
+ */
+export function boundField(state: FormState, name: string, fallback = ""): { name: string; error?: string; defaultValue: string } {
+  return { name, error: state.fieldErrors?.[name], defaultValue: submittedValue(state, name, fallback) };
+}

@@ -86,14 +86,99 @@ export function Radio(props: ChoiceProps) {
   return <LabelledChoice type="radio" inputClass="accent-brand-700" labelClass="text-sm" {...props} />;
 }
 
-/** A choice of a `Select`. */
-export type SelectOption = { value: string; label: string };
+/** A choice of a `Select`; `disabled` for a placeholder such as "Choose a member…". */
+export type SelectOption = { value: string; label: string; disabled?: boolean };
 
-/** The `<option>`s of a `Select`, one per choice. */
-export function SelectOptions({ options }: { options: SelectOption[] }) {
-  return options.map((o) => (
-    <option key={o.value} value={o.value}>
-      {o.label}
-    </option>
+/** The `<option>`s of a `Select`, one per choice (a plain string is its own value and label). */
+export function SelectOptions({ options }: { options: ReadonlyArray<SelectOption | string> }) {
+  return options.map((o) => {
+    const { value, label, disabled } = typeof o === "string" ? { value: o, label: o, disabled: undefined } : o;
+    return (
+      <option key={value} value={value} disabled={disabled}>
+        {label}
+      </option>
+    );
+  });
+}
+
+/**
+ * The aria attributes of a control inside a `Field` with this id: `aria-describedby` names the
+ * hint and error paragraphs the `Field` shows (`<id>-hint`, `<id>-error`; undefined when neither),
+ * `aria-invalid` is true while there is an error.
+ */
+export function fieldAria(id: string, hint: ReactNode, error: string | undefined) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy || undefined } as const;
+}
+
+type FieldRowProps = { id: string; label: ReactNode; hint?: ReactNode; error?: string; fieldClassName?: string };
+
+/** One form row: a `Field` (label, hint, error) around an `Input` with the same id, wired by `fieldAria`. */
+export function InputField({ id, label, hint, error, fieldClassName, ...input }: FieldRowProps & ComponentProps<"input">) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} className={fieldClassName}>
+      <Input id={id} {...fieldAria(id, hint, error)} {...input} />
+    </Field>
+  );
+}
+
+/** One form row: a `Field` around a `Textarea` with the same id, wired by `fieldAria`. */
+export function TextareaField({ id, label, hint, error, fieldClassName, ...textarea }: FieldRowProps & ComponentProps<"textarea">) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} className={fieldClassName}>
+      <Textarea id={id} {...fieldAria(id, hint, error)} {...textarea} />
+    </Field>
+  );
+}
+
+/**
+ * One form row: a `Field` around a `Select` with the same id, wired by `fieldAria`; its choices
+ * are `options` (e.g. a leading `{ value: "", label: "All standups" }`), then any `children`.
+ */
+export function SelectField({
+  id,
+  label,
+  hint,
+  error,
+  fieldClassName,
+  options,
+  children,
+  ...select
+}: FieldRowProps & ComponentProps<"select"> & { options: ReadonlyArray<SelectOption | string> }) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error} className={fieldClassName}>
+      <Select id={id} {...fieldAria(id, hint, error)} {...select}>
+        <SelectOptions options={options} />
+        {children}
+      </Select>
+    </Field>
+  );
+}
+
+/** A radio button of a `RadioChoices` group. */
+export type RadioChoice<V extends string> = { id: string; value: V; label: ReactNode };
+
+/** The radio buttons of one controlled choice `name`: the one whose value is `value` is checked; `onChange` gets the picked value. */
+export function RadioChoices<V extends string>({
+  name,
+  choices,
+  value,
+  onChange,
+}: {
+  name: string;
+  choices: ReadonlyArray<RadioChoice<V>>;
+  value: V;
+  onChange: (value: V) => void;
+}) {
+  return choices.map((c) => (
+    <Radio
+      key={c.id}
+      id={c.id}
+      name={name}
+      value={c.value}
+      label={c.label}
+      checked={value === c.value}
+      onChange={() => onChange(c.value)}
+    />
   ));
 }

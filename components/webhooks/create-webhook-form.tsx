@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/(dashboard)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/form";
+import { Field, Input, InputField } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
 
 /** Create-webhook form; shows the signing secret once with a copy button. */
@@ -22,9 +22,7 @@ export function CreateWebhookForm({
         <Field id="wh-url" label="Endpoint URL" hint="https://… — it receives a signed POST per event.">
           <Input id="wh-url" name="url" type="url" required maxLength={2000} aria-describedby="wh-url-hint" />
         </Field>
-        <Field id="wh-description" label="Description (optional)">
-          <Input id="wh-description" name="description" maxLength={500} />
-        </Field>
+        <InputField id="wh-description" label="Description (optional)" name="description" maxLength={500} />
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium text-slate-800">Events</legend>
           <div className="flex flex-wrap gap-3">

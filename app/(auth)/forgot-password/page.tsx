@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { ActionForm } from "@/components/ui/action-form";
-import { Field, Input } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 import { forgotPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Forgot password" };
@@ -10,17 +9,10 @@ export const metadata: Metadata = { title: "Forgot password" };
 /** "Forgot password": asks for the e-mail and sends a single-use reset link. */
 export default function ForgotPasswordPage() {
   return (
-    <AuthShell title="Forgot your password?">
+    <AuthShell title="Forgot your password?" footerLink={{ href: "/sign-in", label: "Back to sign-in" }}>
       <ActionForm action={forgotPasswordAction} submitLabel="Send reset link" pendingLabel="Sending…">
-        <Field id="email" label="E-mail">
-          <Input id="email" name="email" type="email" required autoComplete="email" />
-        </Field>
+        <InputField id="email" label="E-mail" name="email" type="email" required autoComplete="email" />
       </ActionForm>
-      <p className="mt-4 text-sm">
-        <Link href="/sign-in" className="text-brand-700 underline">
-          Back to sign-in
-        </Link>
-      </p>
     </AuthShell>
   );
 }

@@ -4,7 +4,7 @@ import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
-import { Field, Input } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 import { needsSetup } from "@/lib/domain/first-run";
 import { setupAction } from "./actions";
 
@@ -23,19 +23,13 @@ export default async function SetupPage() {
       <ActionForm action={setupAction} submitLabel="Create team" pendingLabel="Creating…">
         <fieldset className="space-y-3">
           <legend className="text-sm font-semibold text-slate-900">Team</legend>
-          <Field id="teamName" label="Team name">
-            <Input id="teamName" name="teamName" required maxLength={100} autoComplete="organization" />
-          </Field>
+          <InputField id="teamName" label="Team name" name="teamName" required maxLength={100} autoComplete="organization" />
           <TimezoneSelect id="timezone" label="Team timezone" />
         </fieldset>
         <fieldset className="space-y-3">
           <legend className="text-sm font-semibold text-slate-900">First admin (you)</legend>
-          <Field id="name" label="Your name">
-            <Input id="name" name="name" required maxLength={100} autoComplete="name" />
-          </Field>
-          <Field id="email" label="E-mail">
-            <Input id="email" name="email" type="email" required autoComplete="email" />
-          </Field>
+          <InputField id="name" label="Your name" name="name" required maxLength={100} autoComplete="name" />
+          <InputField id="email" label="E-mail" name="email" type="email" required autoComplete="email" />
           <NewPasswordFields />
         </fieldset>
       </ActionForm>

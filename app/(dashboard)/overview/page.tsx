@@ -7,7 +7,8 @@ import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { StatCard } from "@/components/ui/stat-card";
-import { DataTable, Td } from "@/components/ui/table";
+import { Td } from "@/components/ui/table";
+import { TableCard } from "@/components/ui/table-card";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listBlockers } from "@/lib/domain/blockers";
 import { getOverview } from "@/lib/domain/dashboard";
@@ -71,90 +72,75 @@ export default async function OverviewPage() {
           />
         </div>
 
-        <Card title={`Today (${formatShortDate(today.today)})`}>
-          {today.standups.length === 0 ? (
-            <EmptyState title="No standup has run today yet" />
-          ) : (
-            <DataTable
-              caption="Today’s standups: who answered and who has not yet"
-              columns={["Standup", "Answered", "Excused", "Not yet", "Who has not answered"]}
-              className="min-w-[36rem] text-sm"
-              wrapperClassName="overflow-x-auto"
-              testId="today-table"
-            >
-              {today.standups.map((s) => (
-                <tr key={s.occurrenceId}>
-                  <Td>
-                    <Link href={`/reports?standup=${s.standupId}&date=${s.date}`} className="text-brand-700 underline">
-                      {s.name}
-                    </Link>
-                  </Td>
-                  <Td className="whitespace-nowrap">
-                    {s.answered}/{s.asked - s.excused}
-                  </Td>
-                  <Td>{s.excused}</Td>
-                  <Td>{s.pending}</Td>
-                  <Td last>
-                    {s.pendingMembers === null ? (
-                      <span className="text-slate-600">Anonymous standup</span>
-                    ) : s.pendingMembers.length === 0 ? (
-                      <span className="text-slate-600">Everyone answered</span>
-                    ) : (
-                      s.pendingMembers.map((m, i) => (
-                        <span key={m.chatId}>
-                          {i > 0 && ", "}
-                          <Link href={`/members/${m.chatId}`} className="underline">
-                            {m.realname}
-                          </Link>
-                        </span>
-                      ))
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </DataTable>
+        <TableCard
+          title={`Today (${formatShortDate(today.today)})`}
+          empty="No standup has run today yet"
+          caption="Today’s standups: who answered and who has not yet"
+          columns={["Standup", "Answered", "Excused", "Not yet", "Who has not answered"]}
+          className="min-w-[36rem] text-sm"
+          wrapperClassName="overflow-x-auto"
+          testId="today-table"
+          rows={today.standups}
+          row={(s) => (
+            <tr key={s.occurrenceId}>
+              <Td>
+                <Link href={`/reports?standup=${s.standupId}&date=${s.date}`} className="text-brand-700 underline">
+                  {s.name}
+                </Link>
+              </Td>
+              <Td className="whitespace-nowrap">
+                {s.answered}/{s.asked - s.excused}
+              </Td>
+              <Td>{s.excused}</Td>
+              <Td>{s.pending}</Td>
+              <Td last>
+                {s.pendingMembers === null ? (
+                  <span className="text-slate-600">Anonymous standup</span>
+                ) : s.pendingMembers.length === 0 ? (
+                  <span className="text-slate-600">Everyone answered</span>
+                ) : (
+                  s.pendingMembers.map((m, i) => (
+                    <span key={m.chatId}>
+                      {i > 0 && ", "}
+                      <Link href={`/members/${m.chatId}`} className="underline">
+                        {m.realname}
+                      </Link>
+                    </span>
+                  ))
+                )}
+              </Td>
+            </tr>
           )}
-        </Card>
+        />
 
-        <Card
-          title="Open blockers"
-          actions={
-            <Link href="/blockers" className="text-sm font-medium text-brand-700 underline">
-              All blockers
-            </Link>
-          }
-        >
+        <Card title="Open blockers" moreLink={{ href: "/blockers", label: "All blockers" }}>
           {blockers.length === 0 ? <EmptyState title="Nobody is blocked" /> : <BlockerList items={blockers.slice(0, 5)} compact />}
         </Card>
 
-        <Card title="This week’s occurrences">
-          {overview.week.length === 0 ? (
-            <EmptyState title="Nothing ran this week yet" />
-          ) : (
-            <DataTable
-              caption="This week’s occurrences and their participation"
-              columns={["Date", "Standup", "Responded", "Excused", "Rate"]}
-              className="min-w-[28rem] text-sm"
-              wrapperClassName="overflow-x-auto"
-            >
-              {overview.week.map((o) => (
-                <tr key={o.occurrenceId}>
-                  <Td className="whitespace-nowrap">{formatShortDate(o.date)}</Td>
-                  <Td>
-                    <Link href={`/standups/${o.checkinId}`} className="text-brand-700 underline">
-                      {o.standupName}
-                    </Link>
-                  </Td>
-                  <Td>
-                    {o.responded}/{o.expected}
-                  </Td>
-                  <Td>{o.excused}</Td>
-                  <Td last>{formatPercent(o.rate)}</Td>
-                </tr>
-              ))}
-            </DataTable>
+        <TableCard
+          title="This week’s occurrences"
+          empty="Nothing ran this week yet"
+          caption="This week’s occurrences and their participation"
+          columns={["Date", "Standup", "Responded", "Excused", "Rate"]}
+          className="min-w-[28rem] text-sm"
+          wrapperClassName="overflow-x-auto"
+          rows={overview.week}
+          row={(o) => (
+            <tr key={o.occurrenceId}>
+              <Td className="whitespace-nowrap">{formatShortDate(o.date)}</Td>
+              <Td>
+                <Link href={`/standups/${o.checkinId}`} className="text-brand-700 underline">
+                  {o.standupName}
+                </Link>
+              </Td>
+              <Td>
+                {o.responded}/{o.expected}
+              </Td>
+              <Td>{o.excused}</Td>
+              <Td last>{formatPercent(o.rate)}</Td>
+            </tr>
           )}
-        </Card>
+        />
 
         <Card title="Participation trend (30 days)">
           {overview.trend.every((p) => p.expected === 0) ? (
@@ -188,14 +174,7 @@ export default async function OverviewPage() {
           </Card>
         )}
 
-        <Card
-          title="Latest reports"
-          actions={
-            <Link href="/reports" className="text-sm font-medium text-brand-700 underline">
-              All reports
-            </Link>
-          }
-        >
+        <Card title="Latest reports" moreLink={{ href: "/reports", label: "All reports" }}>
           {reports.length === 0 ? (
             <EmptyState title="No reports in the last 7 days" />
           ) : (

@@ -8,7 +8,7 @@ import { weekChartPoints } from "@/components/participation/week-points";
 import { buttonClass } from "@/components/ui/button";
 import { Alert, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { FilterLinks } from "@/components/ui/filter-links";
-import { Field, Input, Select } from "@/components/ui/form";
+import { InputField, SelectField } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
 import { addDaysIso } from "@/lib/domain/dashboard";
 import { DomainError } from "@/lib/domain/errors";
@@ -75,22 +75,15 @@ export default async function ParticipationPage({ searchParams }: { searchParams
             options={RANGES.map((d) => ({ href: query({ days: String(d) }), label: `${d} days`, active: !custom && d === days }))}
           />
           <form method="get" action="/participation" className="flex flex-wrap items-end gap-3">
-            <Field id="standup" label="Standup">
-              <Select id="standup" name="standup" defaultValue={sp.standup ?? ""}>
-                <option value="">All standups</option>
-                {standups.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-              </Select>
-            </Field>
-            <Field id="since" label="From">
-              <Input id="since" name="since" type="date" defaultValue={since} />
-            </Field>
-            <Field id="until" label="To">
-              <Input id="until" name="until" type="date" defaultValue={until} />
-            </Field>
+            <SelectField
+              id="standup"
+              name="standup"
+              label="Standup"
+              options={[{ value: "", label: "All standups" }, ...standups.map((s) => ({ value: String(s.id), label: s.name }))]}
+              defaultValue={sp.standup ?? ""}
+            />
+            <InputField id="since" label="From" name="since" type="date" defaultValue={since} />
+            <InputField id="until" label="To" name="until" type="date" defaultValue={until} />
             <button type="submit" className={buttonClass("primary")}>
               Show
             </button>
@@ -122,19 +115,15 @@ function ReportBody({ report }: { report: ParticipationReport }) {
           rows={report.standups.map((s) => ({ ...s, key: s.standupId, href: `/standups/${s.standupId}`, extra: [s.occurrences] }))}
         />
       </Card>
-      <Card title="Per member">
-        {report.members.length === 0 ? (
-          <EmptyState title="Only anonymous standups in this selection" />
-        ) : (
-          <ParticipationTable
-            caption="Participation per member, lowest first (anonymous standups left out)"
-            nameLabel="Member"
-            testId="participation-members"
-            wrapperClassName="max-h-[32rem] overflow-auto"
-            extraColumns={["Current streak"]}
-            rows={report.members.map((m) => ({ ...m, key: m.chatId, name: m.realname, href: `/members/${m.chatId}`, extra: [m.streak] }))}
-          />
-        )}
+      <Card title="Per member" empty={report.members.length === 0 && "Only anonymous standups in this selection"}>
+        <ParticipationTable
+          caption="Participation per member, lowest first (anonymous standups left out)"
+          nameLabel="Member"
+          testId="participation-members"
+          wrapperClassName="max-h-[32rem] overflow-auto"
+          extraColumns={["Current streak"]}
+          rows={report.members.map((m) => ({ ...m, key: m.chatId, name: m.realname, href: `/members/${m.chatId}`, extra: [m.streak] }))}
+        />
       </Card>
       <Card title="Response time (asked → answered)">
         <DistributionTable caption="Time from being asked to answering" rows={report.responseTime.buckets} unit="Answers" />

@@ -6,12 +6,11 @@ import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
 import { changePassword } from "@/lib/domain/passwords";
 import { updateProfile } from "@/lib/domain/profile";
-import { field, formAction } from "../form-action";
+import { actorFormAction, field } from "../form-action";
 
 /** Saves the signed-in person's name, timezone, avatar URL and notification channel. */
 export async function updateProfileAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction([["/", "layout"]], async (actor) => {
     await updateProfile(actor, {
       name: field(form, "name"),
       timezone: field(form, "timezone"),
@@ -20,14 +19,11 @@ export async function updateProfileAction(_prev: ActionState, form: FormData): P
     });
     return { ok: "Profile saved." };
   });
-  revalidatePath("/", "layout");
-  return result;
 }
 
 /** Changes the signed-in person's password (the current one is required once one exists). */
 export async function changePasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  return formAction(async () => {
+  return actorFormAction([], async (actor) => {
     if (field(form, "next") !== field(form, "nextRepeat")) return { error: "The two new passwords differ" };
     await changePassword(actor, { current: field(form, "current"), next: field(form, "next") });
     return { ok: "Password changed." };
@@ -36,8 +32,7 @@ export async function changePasswordAction(_prev: ActionState, form: FormData): 
 
 /** Adds a vacation or out-of-office range for the signed-in person. */
 export async function addOwnAbsenceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(["/profile", "/team"], async (actor) => {
     await addAbsence(actor, {
       userId: actor.userId,
       kind: field(form, "kind") === "out_of_office" ? "out_of_office" : "vacation",
@@ -47,9 +42,6 @@ export async function addOwnAbsenceAction(_prev: ActionState, form: FormData): P
     });
     return { ok: "Absence added." };
   });
-  revalidatePath("/profile");
-  revalidatePath("/team");
-  return result;
 }
 
 /** Removes one of the signed-in person's absences. */

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { formatDate } from "@/components/format";
 import { TimezoneSelect } from "@/components/people/timezone-select";
+import { ABSENCE_KINDS, AbsenceLine } from "@/components/team/absence-line";
 import { ActionForm } from "@/components/ui/action-form";
-import { Button } from "@/components/ui/button";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { Field, Input, Select } from "@/components/ui/form";
+import { Card, PageHeader } from "@/components/ui/card";
+import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getProfile } from "@/lib/domain/profile";
 import { requireUser } from "../load";
@@ -32,27 +32,24 @@ export default async function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Your details">
           <ActionForm action={updateProfileAction} submitLabel="Save profile" testId="profile-form">
-            <Field id="p-name" label="Name">
-              <Input id="p-name" name="name" required maxLength={100} defaultValue={profile.realname} autoComplete="name" />
-            </Field>
+            <InputField id="p-name" label="Name" name="name" required maxLength={100} defaultValue={profile.realname} autoComplete="name" />
             <TimezoneSelect id="p-timezone" defaultValue={profile.timezone} />
-            <Field id="p-avatar" label="Avatar URL (optional)">
-              <Input id="p-avatar" name="avatarUrl" type="url" defaultValue={profile.avatarUrl ?? ""} placeholder="https://…" />
-            </Field>
-            <Field id="p-channel" label="Send me questions and reminders by" hint={CHANNEL_HINT}>
-              <Select
-                id="p-channel"
-                name="notificationChannel"
-                defaultValue={profile.notificationChannel}
-                aria-describedby="p-channel-hint"
-              >
-                {Object.entries(CHANNEL_LABELS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+            <InputField
+              id="p-avatar"
+              label="Avatar URL (optional)"
+              name="avatarUrl"
+              type="url"
+              defaultValue={profile.avatarUrl ?? ""}
+              placeholder="https://…"
+            />
+            <SelectField
+              id="p-channel"
+              name="notificationChannel"
+              label="Send me questions and reminders by"
+              hint={CHANNEL_HINT}
+              options={Object.entries(CHANNEL_LABELS).map(([value, label]) => ({ value, label }))}
+              defaultValue={profile.notificationChannel}
+            />
           </ActionForm>
         </Card>
         <Card title={profile.hasPassword ? "Change password" : "Set a password"}>
@@ -62,9 +59,14 @@ export default async function ProfilePage() {
             testId="password-form"
           >
             {profile.hasPassword && (
-              <Field id="pw-current" label="Current password">
-                <Input id="pw-current" name="current" type="password" required autoComplete="current-password" />
-              </Field>
+              <InputField
+                id="pw-current"
+                label="Current password"
+                name="current"
+                type="password"
+                required
+                autoComplete="current-password"
+              />
             )}
             <NewPasswordFields
               label="New password"
@@ -81,24 +83,16 @@ export default async function ProfilePage() {
           {absences.length > 0 && (
             <ul className="mb-4 space-y-2" aria-label="Your upcoming absences">
               {absences.map((a) => (
-                <li key={a.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="own-absence">
-                  <Badge tone="amber">{a.kind === "vacation" ? "Vacation" : "Out of office"}</Badge>
-                  <span>
-                    {formatDate(a.startDate)} – {formatDate(a.endDate)}
-                    {a.note && <span className="text-slate-600"> · {a.note}</span>}
-                  </span>
-                  <form action={removeOwnAbsenceAction}>
-                    <input type="hidden" name="absenceId" value={a.id} />
-                    <Button
-                      type="submit"
-                      variant="ghost"
-                      className="min-h-8 px-2 py-1"
-                      aria-label={`Remove absence from ${formatDate(a.startDate)} to ${formatDate(a.endDate)}`}
-                    >
-                      Remove
-                    </Button>
-                  </form>
-                </li>
+                <AbsenceLine
+                  key={a.id}
+                  absence={a}
+                  className="flex flex-wrap items-center gap-2 text-sm"
+                  testId="own-absence"
+                  remove={{
+                    action: removeOwnAbsenceAction,
+                    label: `Remove absence from ${formatDate(a.startDate)} to ${formatDate(a.endDate)}`,
+                  }}
+                />
               ))}
             </ul>
           )}
@@ -108,21 +102,10 @@ export default async function ProfilePage() {
             className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
             testId="own-absence-form"
           >
-            <Field id="oa-kind" label="Kind">
-              <Select id="oa-kind" name="kind" defaultValue="vacation">
-                <option value="vacation">Vacation</option>
-                <option value="out_of_office">Out of office</option>
-              </Select>
-            </Field>
-            <Field id="oa-start" label="First day">
-              <Input id="oa-start" name="startDate" type="date" required defaultValue={today} />
-            </Field>
-            <Field id="oa-end" label="Last day">
-              <Input id="oa-end" name="endDate" type="date" required defaultValue={today} />
-            </Field>
-            <Field id="oa-note" label="Note (optional)">
-              <Input id="oa-note" name="note" maxLength={200} />
-            </Field>
+            <SelectField id="oa-kind" name="kind" label="Kind" options={ABSENCE_KINDS} defaultValue="vacation" />
+            <InputField id="oa-start" label="First day" name="startDate" type="date" required defaultValue={today} />
+            <InputField id="oa-end" label="Last day" name="endDate" type="date" required defaultValue={today} />
+            <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
         </Card>
       </div>

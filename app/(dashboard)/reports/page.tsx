@@ -3,7 +3,7 @@ import { fetchReportsPage, type ReportFilters } from "@/components/reports/fetch
 import { ReportsFeed } from "@/components/reports/reports-feed";
 import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { Field, Input, Select } from "@/components/ui/form";
+import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
@@ -58,37 +58,34 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
       />
       <Card className="mb-6">
         <form method="get" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" aria-label="Filter reports">
-          <Field id="f-q" label="Search answers">
-            <Input id="f-q" name="q" type="search" defaultValue={filters.q ?? ""} placeholder="e.g. staging" maxLength={200} />
-          </Field>
-          <Field id="f-standup" label="Standup">
-            <Select id="f-standup" name="standup" defaultValue={filters.standup ?? ""}>
-              <option value="">All standups</option>
-              {standups
-                .filter((s) => s.state !== "draft")
-                .map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name}
-                  </option>
-                ))}
-            </Select>
-          </Field>
-          <Field id="f-member" label="Member">
-            <Select id="f-member" name="member" defaultValue={filters.member ?? ""}>
-              <option value="">Everyone</option>
-              {members.map((m) => (
-                <option key={m.chatId} value={m.chatId}>
-                  {m.realname}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field id="f-from" label="From">
-            <Input id="f-from" name="from" type="date" defaultValue={filters.from ?? ""} />
-          </Field>
-          <Field id="f-to" label="To">
-            <Input id="f-to" name="to" type="date" defaultValue={filters.to ?? ""} />
-          </Field>
+          <InputField
+            id="f-q"
+            label="Search answers"
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ""}
+            placeholder="e.g. staging"
+            maxLength={200}
+          />
+          <SelectField
+            id="f-standup"
+            name="standup"
+            label="Standup"
+            options={[
+              { value: "", label: "All standups" },
+              ...standups.filter((s) => s.state !== "draft").map((s) => ({ value: String(s.id), label: s.name })),
+            ]}
+            defaultValue={filters.standup ?? ""}
+          />
+          <SelectField
+            id="f-member"
+            name="member"
+            label="Member"
+            options={[{ value: "", label: "Everyone" }, ...members.map((m) => ({ value: m.chatId, label: m.realname }))]}
+            defaultValue={filters.member ?? ""}
+          />
+          <InputField id="f-from" label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
+          <InputField id="f-to" label="To" name="to" type="date" defaultValue={filters.to ?? ""} />
           <div className="flex gap-2">
             <button type="submit" className={buttonClass("primary")}>
               Apply

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { formatDate } from "@/components/format";
 import { AbsenceForm } from "@/components/team/absence-form";
-import { Button, LinkButton } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { DataTable, Td } from "@/components/ui/table";
+import { AbsenceLine } from "@/components/team/absence-line";
+import { LinkButton } from "@/components/ui/button";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Td } from "@/components/ui/table";
+import { TableCard } from "@/components/ui/table-card";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { requireUser } from "../load";
 import { addAbsenceAction, removeAbsenceAction } from "./actions";
@@ -33,61 +35,51 @@ export default async function TeamPage() {
             <AbsenceForm action={addAbsenceAction} members={members.map((m) => ({ id: m.id, name: m.realname }))} today={today} />
           </Card>
         )}
-        <Card title="Members">
-          {members.length === 0 ? (
-            <EmptyState title="No members" />
-          ) : (
-            <DataTable
-              caption="Team members"
-              columns={["Name", "Role", "Timezone", "Upcoming absences"]}
-              className="min-w-[40rem] text-sm"
-              wrapperClassName="overflow-x-auto"
-            >
-              {members.map((m) => (
-                <tr key={m.id} data-testid="member-row" className="align-top">
-                  <Td>
-                    <span className="font-medium">{m.realname}</span>
-                    <span className="block text-xs text-slate-600">{m.email}</span>
-                  </Td>
-                  <Td>
-                    {m.title ?? "—"} {m.isAdmin && <Badge tone="brand">Admin</Badge>}
-                  </Td>
-                  <Td>{m.timezone}</Td>
-                  <Td last>
-                    {m.absences.length === 0 ? (
-                      <span className="text-slate-600">None</span>
-                    ) : (
-                      <ul className="space-y-1">
-                        {m.absences.map((a) => (
-                          <li key={a.id} className="flex flex-wrap items-center gap-2" data-testid="absence">
-                            <Badge tone="amber">{a.kind === "vacation" ? "Vacation" : "Out of office"}</Badge>
-                            <span>
-                              {formatDate(a.startDate)} – {formatDate(a.endDate)}
-                              {a.note && <span className="text-slate-600"> · {a.note}</span>}
-                            </span>
-                            {user.isAdmin && (
-                              <form action={removeAbsenceAction}>
-                                <input type="hidden" name="absenceId" value={a.id} />
-                                <Button
-                                  type="submit"
-                                  variant="ghost"
-                                  className="min-h-8 px-2 py-1"
-                                  aria-label={`Remove absence of ${m.realname} from ${formatDate(a.startDate)} to ${formatDate(a.endDate)}`}
-                                >
-                                  Remove
-                                </Button>
-                              </form>
-                            )}
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </DataTable>
+        <TableCard
+          title="Members"
+          empty="No members"
+          caption="Team members"
+          columns={["Name", "Role", "Timezone", "Upcoming absences"]}
+          className="min-w-[40rem] text-sm"
+          wrapperClassName="overflow-x-auto"
+          rows={members}
+          row={(m) => (
+            <tr key={m.id} data-testid="member-row" className="align-top">
+              <Td>
+                <span className="font-medium">{m.realname}</span>
+                <span className="block text-xs text-slate-600">{m.email}</span>
+              </Td>
+              <Td>
+                {m.title ?? "—"} {m.isAdmin && <Badge tone="brand">Admin</Badge>}
+              </Td>
+              <Td>{m.timezone}</Td>
+              <Td last>
+                {m.absences.length === 0 ? (
+                  <span className="text-slate-600">None</span>
+                ) : (
+                  <ul className="space-y-1">
+                    {m.absences.map((a) => (
+                      <AbsenceLine
+                        key={a.id}
+                        absence={a}
+                        className="flex flex-wrap items-center gap-2"
+                        testId="absence"
+                        remove={
+                          user.isAdmin
+                            ? {
+                                action: removeAbsenceAction,
+                                label: `Remove absence of ${m.realname} from ${formatDate(a.startDate)} to ${formatDate(a.endDate)}`,
+                              }
+                            : undefined
+                        }
+                      />
+                    ))}
+                  </ul>
+                )}
+              </Td>
+            </tr>
           )}
-        </Card>
+        />
       </div>
     </>
   );

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
-import { Field, Input } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 import { peekToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { acceptInvitationAction } from "./actions";
@@ -18,14 +17,9 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const invitation = await peekToken(db, "invitation", token);
   if (!invitation) {
     return (
-      <AuthShell title="Invitation not valid">
+      <AuthShell title="Invitation not valid" footerLink={{ href: "/sign-in", label: "Go to sign-in" }}>
         <p className="text-sm text-slate-700">
           This invitation link is invalid, has expired or has already been used. Ask a team admin for a new one.
-        </p>
-        <p className="mt-4 text-sm">
-          <Link href="/sign-in" className="text-brand-700 underline">
-            Go to sign-in
-          </Link>
         </p>
       </AuthShell>
     );
@@ -41,9 +35,15 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       </p>
       <ActionForm action={acceptInvitationAction} submitLabel="Join the team" pendingLabel="Joining…">
         <input type="hidden" name="token" value={token} />
-        <Field id="name" label="Your name">
-          <Input id="name" name="name" required maxLength={100} defaultValue={invitation.user.realname} autoComplete="name" />
-        </Field>
+        <InputField
+          id="name"
+          label="Your name"
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={invitation.user.realname}
+          autoComplete="name"
+        />
         <TimezoneSelect id="timezone" defaultValue={user.timezone} />
         <NewPasswordFields />
       </ActionForm>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { ActionForm } from "@/components/ui/action-form";
@@ -16,13 +15,8 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   const reset = await peekToken(db, "password_reset", token);
   if (!reset) {
     return (
-      <AuthShell title="Link not valid">
+      <AuthShell title="Link not valid" footerLink={{ href: "/forgot-password", label: "Ask for a new link" }}>
         <p className="text-sm text-slate-700">This reset link is invalid, has expired or has already been used.</p>
-        <p className="mt-4 text-sm">
-          <Link href="/forgot-password" className="text-brand-700 underline">
-            Ask for a new link
-          </Link>
-        </p>
       </AuthShell>
     );
   }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { Checkbox, Field, Input } from "@/components/ui/form";
+import { Checkbox, InputField } from "@/components/ui/form";
 import { canManagePeople } from "@/lib/domain/access";
 import { listChannelsForAdmin } from "@/lib/domain/channel-admin";
 import { listPeople } from "@/lib/domain/people";
@@ -29,12 +29,8 @@ export default async function ManageChannelsPage() {
             className="flex flex-wrap items-end gap-3"
             testId="create-channel-form"
           >
-            <Field id="ch-name" label="Name" hint="e.g. team-updates">
-              <Input id="ch-name" name="name" required maxLength={80} aria-describedby="ch-name-hint" />
-            </Field>
-            <Field id="ch-topic" label="Topic (optional)">
-              <Input id="ch-topic" name="topic" maxLength={200} />
-            </Field>
+            <InputField id="ch-name" label="Name" hint="e.g. team-updates" name="name" required maxLength={80} />
+            <InputField id="ch-topic" label="Topic (optional)" name="topic" maxLength={200} />
           </ActionForm>
         </Card>
         {channels.length === 0 && <EmptyState title="No channels yet" />}
@@ -57,9 +53,7 @@ export default async function ManageChannelsPage() {
                   className="flex flex-wrap items-end gap-2"
                 >
                   <input type="hidden" name="channelId" value={c.id} />
-                  <Field id={`rn-${c.id}`} label="Name">
-                    <Input id={`rn-${c.id}`} name="name" defaultValue={c.name} required maxLength={80} />
-                  </Field>
+                  <InputField id={`rn-${c.id}`} label="Name" name="name" defaultValue={c.name} required maxLength={80} />
                 </ActionForm>
                 <ActionForm
                   action={archiveChannelAction}

@@ -56,23 +56,19 @@ export default async function MemberPage({ params }: { params: Promise<{ chatId:
           <StatCard label="Median response time" value={formatMinutes(profile.responseTime.median)} sub="from being asked to answering" />
         </div>
 
-        <Card title="Per standup">
-          {profile.standups.length === 0 ? (
-            <EmptyState title="Not asked in any standup you can see in the last 90 days" />
-          ) : (
-            <ParticipationTable
-              caption="Participation per standup over the last 90 days"
-              nameLabel="Standup"
-              testId="member-standups"
-              extraColumns={["Streak", "Longest"]}
-              rows={profile.standups.map((s) => ({
-                ...s,
-                key: s.standupId,
-                href: `/standups/${s.standupId}`,
-                extra: [s.streak, s.longestStreak],
-              }))}
-            />
-          )}
+        <Card title="Per standup" empty={profile.standups.length === 0 && "Not asked in any standup you can see in the last 90 days"}>
+          <ParticipationTable
+            caption="Participation per standup over the last 90 days"
+            nameLabel="Standup"
+            testId="member-standups"
+            extraColumns={["Streak", "Longest"]}
+            rows={profile.standups.map((s) => ({
+              ...s,
+              key: s.standupId,
+              href: `/standups/${s.standupId}`,
+              extra: [s.streak, s.longestStreak],
+            }))}
+          />
         </Card>
 
         <Card title="Participation by week">

@@ -3,7 +3,7 @@ import { formatDateTime, formatTime } from "@/components/format";
 import { MyOpenPolls } from "@/components/polls/my-open-polls";
 import { ActionForm } from "@/components/ui/action-form";
 import { LinkButton } from "@/components/ui/button";
-import { Alert, Badge, EmptyState, PageHeader } from "@/components/ui/card";
+import { Alert, Badge, EmptyState, PageHeader, TaskCard } from "@/components/ui/card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
 import { requireUser } from "../../load";
@@ -36,31 +36,29 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
       ) : (
         <ul className="space-y-3" aria-label="My standups">
           {checkins.map((c) => (
-            <li key={c.standupId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="my-checkin">
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div>
-                  <h2 className="font-semibold">{c.name}</h2>
-                  <p className="text-sm text-slate-600">
-                    {c.days.join(", ")} at {formatTime(c.time)} ({c.timezone})
-                  </p>
-                  <p className="mt-2">
-                    {c.todayReport ? (
-                      <Badge tone="green">Answered today · {formatDateTime(c.todayReport.submittedAt, user.timezone)}</Badge>
-                    ) : c.pendingOccurrences.length > 0 ? (
-                      <span className="flex flex-wrap gap-1.5" data-testid="pending-dates">
-                        {c.pendingOccurrences.map((p) => (
-                          <Badge key={p.occurrenceId} tone="amber">
-                            Pending for {formatOccurrenceDate(p.date)}
-                          </Badge>
-                        ))}
-                      </span>
-                    ) : c.dueToday ? (
-                      <Badge tone="amber">Due {formatOccurrenceDate(c.today)}</Badge>
-                    ) : (
-                      <Badge>Not scheduled today</Badge>
-                    )}
-                  </p>
-                </div>
+            <TaskCard
+              key={c.standupId}
+              testId="my-checkin"
+              title={c.name}
+              schedule={`${c.days.join(", ")} at ${formatTime(c.time)} (${c.timezone})`}
+              status={
+                c.todayReport ? (
+                  <Badge tone="green">Answered today · {formatDateTime(c.todayReport.submittedAt, user.timezone)}</Badge>
+                ) : c.pendingOccurrences.length > 0 ? (
+                  <span className="flex flex-wrap gap-1.5" data-testid="pending-dates">
+                    {c.pendingOccurrences.map((p) => (
+                      <Badge key={p.occurrenceId} tone="amber">
+                        Pending for {formatOccurrenceDate(p.date)}
+                      </Badge>
+                    ))}
+                  </span>
+                ) : c.dueToday ? (
+                  <Badge tone="amber">Due {formatOccurrenceDate(c.today)}</Badge>
+                ) : (
+                  <Badge>Not scheduled today</Badge>
+                )
+              }
+              actions={
                 <div className="flex flex-wrap gap-2">
                   {c.todayReport ? (
                     <>
@@ -85,8 +83,8 @@ export default async function MyCheckinsPage({ searchParams }: { searchParams: P
                     </LinkButton>
                   )}
                 </div>
-              </div>
-            </li>
+              }
+            />
           ))}
         </ul>
       )}

@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import { CreateKeyForm } from "@/components/api-keys/create-key-form";
 import { formatDateTime } from "@/components/format";
 import { Button } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { DataTable, Td } from "@/components/ui/table";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Td } from "@/components/ui/table";
+import { TableCard } from "@/components/ui/table-card";
 import { listApiKeys } from "@/lib/domain/api-key-admin";
 import { requireUser } from "../../load";
 import { createKeyAction, revokeKeyAction } from "./actions";
@@ -22,47 +23,44 @@ export default async function ApiKeysPage() {
         <Card title="Create a key">
           <CreateKeyForm action={createKeyAction} />
         </Card>
-        <Card title={user.isAdmin ? "Keys of your team" : "Your keys"}>
-          {keys.length === 0 ? (
-            <EmptyState title="No API keys yet">Create one above to call the API.</EmptyState>
-          ) : (
-            <DataTable
-              caption="API keys"
-              columns={[
-                "Name",
-                "Prefix",
-                user.isAdmin && "Owner",
-                "Created",
-                "Last used",
-                { key: "actions", label: <span className="sr-only">Actions</span> },
-              ]}
-              className="min-w-[36rem] text-sm"
-              wrapperClassName="overflow-x-auto"
-            >
-              {keys.map((k) => (
-                <tr key={k.id} data-testid="api-key-row">
-                  <Td className="font-medium">{k.name}</Td>
-                  <Td className="font-mono">{k.prefix}…</Td>
-                  {user.isAdmin && <Td>{k.owner.realname}</Td>}
-                  <Td>{formatDateTime(k.createdAt, user.timezone)}</Td>
-                  <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, user.timezone) : "Never"}</Td>
-                  <Td last className="text-right">
-                    {k.revokedAt ? (
-                      <Badge tone="red">Revoked</Badge>
-                    ) : (
-                      <form action={revokeKeyAction}>
-                        <input type="hidden" name="id" value={k.id} />
-                        <Button type="submit" variant="danger" aria-label={`Revoke key ${k.name} (${k.prefix})`}>
-                          Revoke
-                        </Button>
-                      </form>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </DataTable>
+        <TableCard
+          title={user.isAdmin ? "Keys of your team" : "Your keys"}
+          empty="No API keys yet"
+          emptyDetail="Create one above to call the API."
+          caption="API keys"
+          columns={[
+            "Name",
+            "Prefix",
+            user.isAdmin && "Owner",
+            "Created",
+            "Last used",
+            { key: "actions", label: <span className="sr-only">Actions</span> },
+          ]}
+          className="min-w-[36rem] text-sm"
+          wrapperClassName="overflow-x-auto"
+          rows={keys}
+          row={(k) => (
+            <tr key={k.id} data-testid="api-key-row">
+              <Td className="font-medium">{k.name}</Td>
+              <Td className="font-mono">{k.prefix}…</Td>
+              {user.isAdmin && <Td>{k.owner.realname}</Td>}
+              <Td>{formatDateTime(k.createdAt, user.timezone)}</Td>
+              <Td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, user.timezone) : "Never"}</Td>
+              <Td last className="text-right">
+                {k.revokedAt ? (
+                  <Badge tone="red">Revoked</Badge>
+                ) : (
+                  <form action={revokeKeyAction}>
+                    <input type="hidden" name="id" value={k.id} />
+                    <Button type="submit" variant="danger" aria-label={`Revoke key ${k.name} (${k.prefix})`}>
+                      Revoke
+                    </Button>
+                  </form>
+                )}
+              </Td>
+            </tr>
           )}
-        </Card>
+        />
       </div>
     </>
   );

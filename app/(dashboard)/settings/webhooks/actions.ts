@@ -6,7 +6,7 @@ import { getActor } from "@/lib/auth/session";
 import type { WebhookEventType } from "@/lib/chat/events";
 import { DomainError } from "@/lib/domain/errors";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
-import { formAction } from "../../form-action";
+import { actorFormAction } from "../../form-action";
 
 export type CreateWebhookState = { secret?: string; error?: string };
 
@@ -31,13 +31,10 @@ export async function createWebhookAction(_prev: CreateWebhookState, form: FormD
 
 /** Removes an endpoint (confirmed in the browser first). */
 export async function deleteWebhookAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(["/settings/webhooks"], async (actor) => {
     await deleteWebhook(actor, Number(form.get("id")));
     return { ok: "The endpoint was deleted." };
   });
-  revalidatePath("/settings/webhooks");
-  return result;
 }
 
 /** Sends a `webhook.test` event. */

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
@@ -196,14 +195,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
           <HeatmapGrid heatmap={heatmap} />
         </Card>
 
-        <Card
-          title="Recent reports"
-          actions={
-            <Link href={`/reports?standup=${id}`} className="text-sm font-medium text-brand-700 underline">
-              All reports
-            </Link>
-          }
-        >
+        <Card title="Recent reports" moreLink={{ href: `/reports?standup=${id}`, label: "All reports" }}>
           {reports.length === 0 ? (
             <EmptyState title="No reports you can read in the last 30 days">
               Reports are readable by the standup’s members and its creator.

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { Field, Select } from "@/components/ui/form";
+import { SelectField } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
 import { canManagePeople } from "@/lib/domain/access";
 import { AUDIT_ACTIONS, listAudit } from "@/lib/domain/audit";
@@ -42,26 +42,20 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       />
       <Card>
         <form className="mb-4 flex flex-wrap items-end gap-3" method="get">
-          <Field id="f-action" label="Action">
-            <Select id="f-action" name="action" defaultValue={action ?? ""}>
-              <option value="">All actions</option>
-              {AUDIT_ACTIONS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </Select>
-          </Field>
-          <Field id="f-actor" label="Done by">
-            <Select id="f-actor" name="actor" defaultValue={actorId ? String(actorId) : ""}>
-              <option value="">Anyone</option>
-              {people.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.realname}
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <SelectField
+            id="f-action"
+            name="action"
+            label="Action"
+            options={[{ value: "", label: "All actions" }, ...AUDIT_ACTIONS]}
+            defaultValue={action ?? ""}
+          />
+          <SelectField
+            id="f-actor"
+            name="actor"
+            label="Done by"
+            options={[{ value: "", label: "Anyone" }, ...people.map((p) => ({ value: String(p.id), label: p.realname }))]}
+            defaultValue={actorId ? String(actorId) : ""}
+          />
           <Button type="submit" variant="secondary">
             Filter
           </Button>

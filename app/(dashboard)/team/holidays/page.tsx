@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/ui/action-form";
 import { LinkButton } from "@/components/ui/button";
-import { Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/form";
-import { DataTable, Td } from "@/components/ui/table";
+import { Card, PageHeader } from "@/components/ui/card";
+import { InputField } from "@/components/ui/form";
+import { Td } from "@/components/ui/table";
+import { TableCard } from "@/components/ui/table-card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listHolidays } from "@/lib/domain/holidays";
 import { localDateOf } from "@/lib/domain/schedule";
@@ -34,50 +35,45 @@ export default async function HolidaysPage() {
           <Card title="Add a holiday">
             <ActionForm action={addHolidayAction} submitLabel="Add holiday" pendingLabel="Adding…" testId="add-holiday">
               <div className="grid gap-3 sm:grid-cols-2">
-                <Field id="h-date" label="Date">
-                  <Input id="h-date" name="date" type="date" required min={today} />
-                </Field>
-                <Field id="h-name" label="Name">
-                  <Input id="h-name" name="name" required maxLength={100} placeholder="e.g. New Year’s Day" />
-                </Field>
+                <InputField id="h-date" label="Date" name="date" type="date" required min={today} />
+                <InputField id="h-name" label="Name" name="name" required maxLength={100} placeholder="e.g. New Year’s Day" />
               </div>
             </ActionForm>
           </Card>
         )}
-        <Card title="Upcoming holidays">
-          {holidays.length === 0 ? (
-            <EmptyState title="No upcoming holidays">
-              {user.isAdmin ? "Add one above." : "Team admins add the dates on which standups do not run."}
-            </EmptyState>
-          ) : (
-            <DataTable caption="Upcoming team holidays" columns={["Date", "Name", user.isAdmin && "Actions"]} className="text-sm">
-              {holidays.map((h) => (
-                <tr key={h.id} data-testid="holiday-row">
-                  <Td>
-                    <time dateTime={h.date}>{formatOccurrenceDate(h.date)}</time>
-                    <span className="block text-xs text-slate-600">{h.date}</span>
-                  </Td>
-                  <Td last={!user.isAdmin}>{h.name}</Td>
-                  {user.isAdmin && (
-                    <Td last>
-                      <ActionForm
-                        action={removeHolidayAction}
-                        submitLabel="Remove"
-                        pendingLabel="Removing…"
-                        variant="ghost"
-                        confirm={`Remove the holiday “${h.name}” on ${h.date}? Standups run that day again.`}
-                        submitAriaLabel={`Remove holiday ${h.name} on ${h.date}`}
-                        className="space-y-1"
-                      >
-                        <input type="hidden" name="holidayId" value={h.id} />
-                      </ActionForm>
-                    </Td>
-                  )}
-                </tr>
-              ))}
-            </DataTable>
+        <TableCard
+          title="Upcoming holidays"
+          empty="No upcoming holidays"
+          emptyDetail={user.isAdmin ? "Add one above." : "Team admins add the dates on which standups do not run."}
+          caption="Upcoming team holidays"
+          columns={["Date", "Name", user.isAdmin && "Actions"]}
+          className="text-sm"
+          rows={holidays}
+          row={(h) => (
+            <tr key={h.id} data-testid="holiday-row">
+              <Td>
+                <time dateTime={h.date}>{formatOccurrenceDate(h.date)}</time>
+                <span className="block text-xs text-slate-600">{h.date}</span>
+              </Td>
+              <Td last={!user.isAdmin}>{h.name}</Td>
+              {user.isAdmin && (
+                <Td last>
+                  <ActionForm
+                    action={removeHolidayAction}
+                    submitLabel="Remove"
+                    pendingLabel="Removing…"
+                    variant="ghost"
+                    confirm={`Remove the holiday “${h.name}” on ${h.date}? Standups run that day again.`}
+                    submitAriaLabel={`Remove holiday ${h.name} on ${h.date}`}
+                    className="space-y-1"
+                  >
+                    <input type="hidden" name="holidayId" value={h.id} />
+                  </ActionForm>
+                </Td>
+              )}
+            </tr>
           )}
-        </Card>
+        />
       </div>
     </>
   );

@@ -1,23 +1,19 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/components/ui/action-form";
 import { requestOrigin } from "@/lib/auth/origin";
-import { getActor } from "@/lib/auth/session";
 import { parseRole } from "@/lib/domain/access";
 import { invitePeopleFromList } from "@/lib/domain/bulk-invite";
 import { issueResetLink } from "@/lib/domain/passwords";
 import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
-import { field, formAction } from "../../form-action";
+import { actorFormAction, field, type RevalidateTarget } from "../../form-action";
 
-function refresh() {
-  revalidatePath("/team", "layout");
-}
+/** What every action of this page revalidates. */
+const REVALIDATE: RevalidateTarget[] = [["/team", "layout"]];
 
 /** Invites one person (admins). Without SMTP the link is shown once to copy. */
 export async function inviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(REVALIDATE, async (actor) => {
     const r = await invitePerson(
       actor,
       {
@@ -35,14 +31,11 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
           links: [{ label: r.email, url: r.link as string }],
         };
   });
-  refresh();
-  return result;
 }
 
 /** Invites everyone of a pasted list / CSV (admins); one outcome line per person. */
 export async function bulkInviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(REVALIDATE, async (actor) => {
     const outcomes = await invitePeopleFromList(actor, field(form, "list"), { baseUrl: await requestOrigin() });
     const ok = outcomes.filter((o) => o.ok);
     return {
@@ -55,38 +48,29 @@ export async function bulkInviteAction(_prev: ActionState, form: FormData): Prom
       links: ok.flatMap((o) => (o.ok && o.invitation.link ? [{ label: o.email, url: o.invitation.link }] : [])),
     };
   });
-  refresh();
-  return result;
 }
 
 /** Changes a person's role (admins). */
 export async function changeRoleAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(REVALIDATE, async (actor) => {
     await changeRole(actor, { userId: Number(field(form, "userId")), role: parseRole(field(form, "role")) });
     return { ok: "Role saved." };
   });
-  refresh();
-  return result;
 }
 
 /** Deactivates or reactivates a person (admins). */
 export async function setActiveAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  const result = await formAction(async () => {
+  return actorFormAction(REVALIDATE, async (actor) => {
     const input = { teamId: actor.teamId, userId: Number(field(form, "userId")) };
     if (field(form, "active") === "true") await reactivatePerson(actor, input);
     else await deactivatePerson(actor, input);
     return { ok: field(form, "active") === "true" ? "Reactivated." : "Deactivated: API keys revoked, sessions ended." };
   });
-  refresh();
-  return result;
 }
 
 /** Issues a password-reset link for a person, shown once (admins; for servers without e-mail). */
 export async function resetLinkAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const actor = await getActor();
-  return formAction(async () => {
+  return actorFormAction([], async (actor) => {
     const { link } = await issueResetLink(actor, { userId: Number(field(form, "userId")), baseUrl: await requestOrigin() });
     return { ok: "Reset link valid for one hour.", links: [{ label: field(form, "email"), url: link }] };
   });

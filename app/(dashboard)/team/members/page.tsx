@@ -3,8 +3,9 @@ import { notFound } from "next/navigation";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { Field, Input, Select, Textarea } from "@/components/ui/form";
-import { DataTable, Td } from "@/components/ui/table";
+import { Field, InputField, Select, SelectField, SelectOptions, Textarea } from "@/components/ui/form";
+import { Td } from "@/components/ui/table";
+import { TableCard } from "@/components/ui/table-card";
 import { canManagePeople, ROLES } from "@/lib/domain/access";
 import { listPeople } from "@/lib/domain/people";
 import { emailConfigured } from "@/lib/mail/mailer";
@@ -32,21 +33,9 @@ export default async function MembersPage() {
         <div className="grid gap-6 lg:grid-cols-2">
           <Card title="Invite someone">
             <ActionForm action={inviteAction} submitLabel="Invite" pendingLabel="Inviting…" testId="invite-form">
-              <Field id="i-name" label="Name">
-                <Input id="i-name" name="name" required maxLength={100} />
-              </Field>
-              <Field id="i-email" label="E-mail">
-                <Input id="i-email" name="email" type="email" required />
-              </Field>
-              <Field id="i-role" label="Role">
-                <Select id="i-role" name="role" defaultValue="member">
-                  {ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
+              <InputField id="i-name" label="Name" name="name" required maxLength={100} />
+              <InputField id="i-email" label="E-mail" name="email" type="email" required />
+              <SelectField id="i-role" name="role" label="Role" options={ROLES} defaultValue="member" />
               <TimezoneSelect id="i-timezone" />
             </ActionForm>
           </Card>
@@ -69,81 +58,76 @@ export default async function MembersPage() {
             </ActionForm>
           </Card>
         </div>
-        <Card title="People">
-          <DataTable
-            caption="People of the team"
-            columns={["Name", "Status", "Role", "Timezone", "Actions"]}
-            className="min-w-[48rem] text-sm"
-            wrapperClassName="overflow-x-auto"
-          >
-            {people.map((p) => (
-              <tr key={p.id} data-testid="person-row" data-email={p.email} className="align-top">
-                <Td>
-                  <span className="font-medium">{p.realname}</span>
-                  <span className="block text-xs text-slate-600">{p.email}</span>
-                </Td>
-                <Td>
-                  <Badge tone={STATUS_TONE[p.status]}>{p.status}</Badge>
-                </Td>
-                <Td>
-                  <ActionForm
-                    action={changeRoleAction}
-                    submitLabel="Save role"
-                    submitAriaLabel={`Save role of ${p.realname}`}
-                    variant="secondary"
-                    className="flex flex-wrap items-center gap-2"
-                  >
-                    <input type="hidden" name="userId" value={p.id} />
-                    <label htmlFor={`role-${p.id}`} className="sr-only">
-                      Role of {p.realname}
-                    </label>
-                    <Select id={`role-${p.id}`} name="role" defaultValue={p.role} className="w-32">
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </Select>
-                  </ActionForm>
-                </Td>
-                <Td>{p.timezone}</Td>
-                <Td last>
-                  <div className="flex flex-wrap gap-2">
-                    {p.id !== user.userId && (
-                      <ActionForm
-                        action={setActiveAction}
-                        submitLabel={p.status === "deactivated" ? `Reactivate` : `Deactivate`}
-                        variant={p.status === "deactivated" ? "secondary" : "danger"}
-                        className="space-y-2"
-                        submitAriaLabel={`${p.status === "deactivated" ? "Reactivate" : "Deactivate"} ${p.realname}`}
-                        confirm={
-                          p.status === "deactivated"
-                            ? undefined
-                            : `Deactivate ${p.realname}? Their API keys are revoked, their sessions end and they are removed from every standup. Their history stays.`
-                        }
-                      >
-                        <input type="hidden" name="userId" value={p.id} />
-                        <input type="hidden" name="active" value={p.status === "deactivated" ? "true" : "false"} />
-                      </ActionForm>
-                    )}
-                    {p.status !== "deactivated" && (
-                      <ActionForm
-                        action={resetLinkAction}
-                        submitLabel="Reset link"
-                        submitAriaLabel={`Password-reset link for ${p.realname}`}
-                        variant="ghost"
-                        className="space-y-2"
-                      >
-                        <input type="hidden" name="userId" value={p.id} />
-                        <input type="hidden" name="email" value={p.email} />
-                      </ActionForm>
-                    )}
-                  </div>
-                </Td>
-              </tr>
-            ))}
-          </DataTable>
-        </Card>
+        <TableCard
+          title="People"
+          caption="People of the team"
+          columns={["Name", "Status", "Role", "Timezone", "Actions"]}
+          className="min-w-[48rem] text-sm"
+          wrapperClassName="overflow-x-auto"
+          rows={people}
+          row={(p) => (
+            <tr key={p.id} data-testid="person-row" data-email={p.email} className="align-top">
+              <Td>
+                <span className="font-medium">{p.realname}</span>
+                <span className="block text-xs text-slate-600">{p.email}</span>
+              </Td>
+              <Td>
+                <Badge tone={STATUS_TONE[p.status]}>{p.status}</Badge>
+              </Td>
+              <Td>
+                <ActionForm
+                  action={changeRoleAction}
+                  submitLabel="Save role"
+                  submitAriaLabel={`Save role of ${p.realname}`}
+                  variant="secondary"
+                  className="flex flex-wrap items-center gap-2"
+                >
+                  <input type="hidden" name="userId" value={p.id} />
+                  <label htmlFor={`role-${p.id}`} className="sr-only">
+                    Role of {p.realname}
+                  </label>
+                  <Select id={`role-${p.id}`} name="role" defaultValue={p.role} className="w-32">
+                    <SelectOptions options={ROLES} />
+                  </Select>
+                </ActionForm>
+              </Td>
+              <Td>{p.timezone}</Td>
+              <Td last>
+                <div className="flex flex-wrap gap-2">
+                  {p.id !== user.userId && (
+                    <ActionForm
+                      action={setActiveAction}
+                      submitLabel={p.status === "deactivated" ? `Reactivate` : `Deactivate`}
+                      variant={p.status === "deactivated" ? "secondary" : "danger"}
+                      className="space-y-2"
+                      submitAriaLabel={`${p.status === "deactivated" ? "Reactivate" : "Deactivate"} ${p.realname}`}
+                      confirm={
+                        p.status === "deactivated"
+                          ? undefined
+                          : `Deactivate ${p.realname}? Their API keys are revoked, their sessions end and they are removed from every standup. Their history stays.`
+                      }
+                    >
+                      <input type="hidden" name="userId" value={p.id} />
+                      <input type="hidden" name="active" value={p.status === "deactivated" ? "true" : "false"} />
+                    </ActionForm>
+                  )}
+                  {p.status !== "deactivated" && (
+                    <ActionForm
+                      action={resetLinkAction}
+                      submitLabel="Reset link"
+                      submitAriaLabel={`Password-reset link for ${p.realname}`}
+                      variant="ghost"
+                      className="space-y-2"
+                    >
+                      <input type="hidden" name="userId" value={p.id} />
+                      <input type="hidden" name="email" value={p.email} />
+                    </ActionForm>
+                  )}
+                </div>
+              </Td>
+            </tr>
+          )}
+        />
       </div>
     </>
   );
