@@ -57,7 +57,7 @@ export async function openOccurrence(
     return { id: inserted[0].id, created: true };
   }
   const existing = await tx.occurrence.findUniqueOrThrow({
-    where: { checkin_id_date: { checkin_id: checkin.id, date: dayOf(date) } },
+    where: { team_id_checkin_id_date: { team_id: checkin.team_id, checkin_id: checkin.id, date: dayOf(date) } },
     select: { id: true, started_at: true },
   });
   await tx.$executeRaw`
