@@ -66,7 +66,7 @@ describe("runDueOccurrences", () => {
             { position: -1, text: "Removed question", archived_at: new Date("2001-01-01T00:00:00Z") },
           ],
         },
-        members: { create: [owner, b, c, d].map((u) => ({ user_id: u.id, team_id: team.id })) },
+        members: { create: [owner, b, c, d].map((u) => ({ user_id: u.id })) },
       },
     });
     // d is on vacation that day: recorded as expected member but not asked.
@@ -148,7 +148,7 @@ describe("runDueOccurrences", () => {
         questions: {
           create: [{ position: 0, text: "Pizza or sushi?", answer_type: "multiple_choice", choices: ["Pizza", "Sushi"] }],
         },
-        members: { create: users.slice(0, 2).map((u) => ({ user_id: u.id, team_id: team.id })) },
+        members: { create: users.slice(0, 2).map((u) => ({ user_id: u.id })) },
       },
     });
     await runDueOccurrences(now);

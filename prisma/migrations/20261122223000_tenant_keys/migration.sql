@@ -16,8 +16,10 @@
 --   2. the nine ON DELETE SET NULL foreign keys use PostgreSQL 15's column list, SET NULL ("x_id"),
 --      so that deleting the parent nulls only x_id and keeps team_id (a plain SET NULL would null
 --      team_id too, and fail on its NOT NULL). Prisma cannot express the column list: the schema
---      says onDelete: SetNull, the database does SET NULL ("x_id"); a `prisma migrate diff` from
---      the migrations to the schema would report exactly these nine as changed.
+--      says onDelete: SetNull, the database does SET NULL ("x_id"). Comparing the constraints
+--      (pg_get_constraintdef) of a database built by the migrations with one built from
+--      schema.prisma shows exactly these nine as different (and no other difference from this
+--      migration).
 -- Locks: one transaction; every tenant table stays locked (ACCESS EXCLUSIVE for the dropped
 -- constraints) until it commits, while the indexes are built and the foreign keys validated: stop
 -- the service or accept the pause (docs/scaling.md gives the time measured on a large database).
