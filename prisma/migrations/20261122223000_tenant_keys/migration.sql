@@ -22,7 +22,7 @@
 --      migration).
 -- Locks: one transaction; every tenant table stays locked (ACCESS EXCLUSIVE for the dropped
 -- constraints) until it commits, while the indexes are built and the foreign keys validated: stop
--- the service or accept the pause (docs/scaling.md gives the time measured on a large database).
+-- the service or accept the pause (15.6 s on 1.08 M reports / 3.18 M answers, docs/scaling.md).
 
 -- Guard: child rows whose team_id differs from their parent's.
 DO $$
