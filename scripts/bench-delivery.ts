@@ -126,8 +126,8 @@ try {
       owner_id: user.id,
       days: ["Mon"],
       broadcast_channel_id: channels[0].id,
-      questions: { create: [{ team_id: team.id, position: 0, text: "How is it going?" }] },
-      members: { create: [{ team_id: team.id, user_id: user.id }] },
+      questions: { create: [{ position: 0, text: "How is it going?" }] },
+      members: { create: [{ user_id: user.id }] },
     },
     include: { questions: true },
   });

@@ -134,14 +134,13 @@ export async function createTestCheckin(
       ...(opts.created_at ? { created_at: opts.created_at } : {}),
       questions: {
         create: questions.map((q, position) => ({
-          team_id: team.id,
           position,
           text: q.text,
           answer_type: q.answer_type ?? (q.choices ? "multiple_choice" : "text"),
           choices: q.choices ?? [],
         })),
       },
-      members: { create: (opts.members ?? team.users).map((u) => ({ team_id: team.id, user_id: u.id })) },
+      members: { create: (opts.members ?? team.users).map((u) => ({ user_id: u.id })) },
     },
     include: { questions: { orderBy: { position: "asc" } } },
   });
@@ -158,7 +157,7 @@ export async function createTestOccurrence(checkin: { id: number; team_id: numbe
       scheduled_at: new Date(`${date}T09:00:00Z`),
       started_at: new Date(`${date}T09:00:00Z`),
       trigger: "seed",
-      members: { create: members.map((m) => ({ team_id: checkin.team_id, user_id: m.id })) },
+      members: { create: members.map((m) => ({ user_id: m.id })) },
     },
   });
 }
@@ -187,7 +186,6 @@ export async function createTestReport(
       discarded_at: status === "discarded" ? new Date() : null,
       answers: {
         create: checkin.questions.map((q, i) => ({
-          team_id: checkin.team_id,
           question_id: q.id,
           text: opts.answers?.[i] ?? `Answer ${i + 1}`,
         })),

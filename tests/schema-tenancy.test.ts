@@ -4,65 +4,19 @@
  * so that a distributed PostgreSQL (e.g. Citus) can co-locate a team's rows and enforce them per
  * shard. Checked over the migrated schema of the test database (pg_catalog), not over the Prisma file.
  *
- * `KNOWN_GAPS` lists the constraints of the current schema that do not comply yet (see
- * docs/scaling.md for the migration they need). The test fails on any NEW violation (a table or
- * constraint added without team_id) and on a listed gap that has been fixed (so the list shrinks).
+ * `GLOBAL_BY_DESIGN` lists the few unique constraints that must stay global, each with its reason
+ * (docs/scaling.md: such a table becomes a reference table or keeps a lookup table on the
+ * coordinator). The test fails on any other constraint without team_id (a table or constraint added
+ * without it) and on a listed entry that no longer exists (so the list stays true). The migration
+ * that closed the former gaps is prisma/migrations/20261122223000_tenant_keys.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-/** Constraints known not to include team_id yet, by name. Remove an entry when its migration lands. */
-const KNOWN_GAPS = new Set([
-  // unique
-  "users_chat_id_key",
-  "channels_chat_id_key",
-  "occurrences_checkin_id_date_key",
-  "answers_report_id_question_id_key",
-  "api_keys_hash_key",
-  "chat_messages_ts_key",
-  // foreign keys to another tenant table by id alone
-  "channel_members_channel_id_fkey",
-  "channel_members_user_id_fkey",
-  "checkins_owner_id_fkey",
-  "checkins_broadcast_channel_id_fkey",
-  "checkins_sync_channel_id_fkey",
-  "questions_checkin_id_fkey",
-  "checkin_members_checkin_id_fkey",
-  "checkin_members_user_id_fkey",
-  "occurrences_checkin_id_fkey",
-  "occurrence_members_occurrence_id_fkey",
-  "occurrence_members_user_id_fkey",
-  "reports_checkin_id_fkey",
-  "reports_occurrence_id_fkey",
-  "reports_user_id_fkey",
-  "answers_report_id_fkey",
-  "answers_question_id_fkey",
-  "votes_occurrence_id_fkey",
-  "votes_question_id_fkey",
-  "votes_user_id_fkey",
-  "categorizations_occurrence_id_fkey",
-  "categorizations_question_id_fkey",
-  "absences_user_id_fkey",
-  "api_keys_user_id_fkey",
-  "idempotency_records_user_id_fkey",
-  "chat_messages_channel_id_fkey",
-  "chat_messages_recipient_id_fkey",
-  "chat_messages_checkin_id_fkey",
-  "chat_messages_occurrence_id_fkey",
-  "chat_messages_report_id_fkey",
-  // added on 2026-11-22 by the delivery, categorization and summaries work, before this test existed
-  "categories_question_id_fkey",
-  "categories_question_id_name_key",
-  "occurrence_summaries_checkin_id_fkey",
-  "occurrence_summaries_occurrence_id_fkey",
-  "occurrence_summaries_occurrence_id_key",
-  "webhook_deliveries_endpoint_id_fkey",
-  "webhook_deliveries_message_id_key",
-  // added on 2026-11-22 by the onboarding and manager-dashboard work (auth tokens, audit log, blocker marker)
-  "answers_blocker_resolved_by_id_fkey",
-  "audit_entries_actor_id_fkey",
-  "auth_tokens_hash_key",
-  "auth_tokens_user_id_fkey",
+/** Constraints that stay without team_id on purpose, by name, with the reason. */
+const GLOBAL_BY_DESIGN = new Map([
+  ["api_keys_hash_key", "an API key is looked up by its hash before the team is known (lib/auth)"],
+  ["auth_tokens_hash_key", "a link token (invitation, reset, sign-in) is looked up by its hash before the team is known"],
 ]);
 
 type Row = { table: string; name: string; kind: "unique" | "foreign key"; columns: string[] };
@@ -104,16 +58,29 @@ describe("tenant tables: every unique constraint and foreign key includes team_i
     expect(rows.some((r) => r.name === "users_team_id_email_key")).toBe(true);
   });
 
-  it("no constraint without team_id beyond the known gaps", () => {
+  it("no constraint without team_id beyond the global-by-design ones", () => {
     const violations = rows.filter((r) => !r.columns.includes("team_id"));
     const unexpected = violations
-      .filter((v) => !KNOWN_GAPS.has(v.name))
+      .filter((v) => !GLOBAL_BY_DESIGN.has(v.name))
       .map((v) => `${v.kind} ${v.name} on ${v.table}(${v.columns.join(", ")})`);
     expect(unexpected, "add team_id to these (a new table or constraint must be shard-ready)").toEqual([]);
   });
 
-  it("every known gap still exists (remove fixed ones from KNOWN_GAPS)", () => {
-    const stillBad = new Set(rows.filter((r) => !r.columns.includes("team_id")).map((r) => r.name));
-    expect([...KNOWN_GAPS].filter((name) => !stillBad.has(name))).toEqual([]);
+  it("every global-by-design entry still exists (remove entries whose constraint is gone or now has team_id)", () => {
+    const withoutTeam = new Set(rows.filter((r) => !r.columns.includes("team_id")).map((r) => r.name));
+    expect([...GLOBAL_BY_DESIGN.keys()].filter((name) => !withoutTeam.has(name))).toEqual([]);
+  });
+
+  it("ON DELETE SET NULL foreign keys null only their own column, never team_id", async () => {
+    // Prisma writes plain SET NULL, which on a composite key would null team_id too; the
+    // migrations hand-write PostgreSQL 15's column list, SET NULL (x_id).
+    const { rows: setNull } = await client.query<{ name: string; set_columns: string[] }>(`
+      SELECT con.conname AS name,
+             array(SELECT a.attname FROM unnest(con.confdelsetcols) k JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k)::text[] AS set_columns
+      FROM pg_constraint con JOIN pg_attribute t ON t.attrelid = con.conrelid AND t.attname = 'team_id' AND NOT t.attisdropped
+      WHERE con.contype = 'f' AND con.confdeltype = 'n' AND t.attnum = ANY (con.conkey)
+      ORDER BY 1`);
+    expect(setNull.length).toBeGreaterThan(0);
+    expect(setNull.filter((r) => r.set_columns.length === 0 || r.set_columns.includes("team_id")).map((r) => r.name)).toEqual([]);
   });
 });

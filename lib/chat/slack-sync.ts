@@ -88,14 +88,14 @@ async function syncUsers(client: WebClient, teamId: number, result: SlackSyncRes
     }
     if (match) {
       if (match.chat_id !== su.id) {
-        const taken = await db.user.findUnique({ where: { chat_id: su.id }, select: { id: true } });
+        const taken = await db.user.findFirst({ where: { chat_id: su.id }, select: { id: true } });
         if (!taken) await db.user.update({ where: { id: match.id }, data: { chat_id: su.id } });
       }
       idOf.set(su.id, match.id);
       result.usersMatched++;
       continue;
     }
-    if (!email || (await db.user.findUnique({ where: { chat_id: su.id }, select: { id: true } }))) {
+    if (!email || (await db.user.findFirst({ where: { chat_id: su.id }, select: { id: true } }))) {
       result.usersSkipped++;
       continue;
     }

@@ -64,8 +64,8 @@ async function standup(opts: {
       reminder_count: opts.reminder_count ?? 1,
       reminder_after_minutes: opts.reminder_after_minutes ?? 60,
       owner_id: users[0].id,
-      questions: { create: [{ team_id: team.id, position: 0, text: "What's up?" }] },
-      members: { create: (opts.memberIds ?? users.map((u) => u.id)).map((user_id) => ({ user_id, team_id: team.id })) },
+      questions: { create: [{ position: 0, text: "What's up?" }] },
+      members: { create: (opts.memberIds ?? users.map((u) => u.id)).map((user_id) => ({ user_id })) },
     },
   });
   return row;
@@ -207,9 +207,9 @@ describe("reminders and closing", () => {
         owner_id: ada.id,
         next_run_at: new Date("2002-01-18T11:00:00Z"),
         questions: {
-          create: [{ team_id: team.id, position: 0, text: "Pizza or sushi?", answer_type: "multiple_choice", choices: ["Pizza", "Sushi"] }],
+          create: [{ position: 0, text: "Pizza or sushi?", answer_type: "multiple_choice", choices: ["Pizza", "Sushi"] }],
         },
-        members: { create: [ada, bob, cyd].map((u) => ({ user_id: u.id, team_id: team.id })) },
+        members: { create: [ada, bob, cyd].map((u) => ({ user_id: u.id })) },
       },
       include: { questions: true },
     });
@@ -323,8 +323,8 @@ describe("webhook events of the loop", () => {
         recurrence: { type: "once" },
         owner_id: ada.id,
         next_run_at: new Date("2002-03-07T10:00:00Z"),
-        questions: { create: [{ team_id: team.id, position: 0, text: "Where to?", answer_type: "open_ended" }] },
-        members: { create: [ada, bob].map((u) => ({ user_id: u.id, team_id: team.id })) },
+        questions: { create: [{ position: 0, text: "Where to?", answer_type: "open_ended" }] },
+        members: { create: [ada, bob].map((u) => ({ user_id: u.id })) },
       },
       include: { questions: true },
     });

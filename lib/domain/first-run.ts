@@ -62,7 +62,7 @@ export async function createTeamWithAdmin(
         team_id: team.id,
         chat_id: `C${randomBytes(5).toString("hex").toUpperCase()}`,
         name: "general",
-        members: { create: { team_id: team.id, user_id: user.id } },
+        members: { create: { user_id: user.id } },
       },
     });
     const signInToken = passwordHash ? null : (await issueToken(t, { teamId: team.id, userId: user.id, kind: "sign_in" })).token;

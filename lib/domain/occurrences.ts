@@ -33,7 +33,7 @@ function dayOf(date: string): Date {
 
 /**
  * Returns the occurrence of `checkin` on local `date`, creating it when missing — race-safe with
- * every other path opening the same day (INSERT … ON CONFLICT (checkin_id, date) DO NOTHING).
+ * every other path opening the same day (INSERT … ON CONFLICT (team_id, checkin_id, date) DO NOTHING).
  * An existing occurrence that never started gets `started_at = now`; a scheduled or manual opening
  * of a day that only had an ad-hoc occurrence turns it into that run; a later `closesAt` extends
  * the window (and reopens it). Creates no member rows (see `recordMembers`, `askMembers`).
@@ -50,14 +50,14 @@ export async function openOccurrence(
   const inserted = await tx.$queryRaw<Array<{ id: number }>>`
     INSERT INTO occurrences (team_id, checkin_id, date, scheduled_at, started_at, closes_at, trigger, created_at)
     VALUES (${checkin.team_id}, ${checkin.id}, ${date}::date, ${scheduledAt}, ${now}, ${closesAt}, ${trigger}::"OccurrenceTrigger", ${now})
-    ON CONFLICT (checkin_id, date) DO NOTHING
+    ON CONFLICT (team_id, checkin_id, date) DO NOTHING
     RETURNING id`;
   if (inserted.length) {
     await emitOccurrenceEvent(tx, checkin.team_id, "occurrence.started", inserted[0].id, now);
     return { id: inserted[0].id, created: true };
   }
   const existing = await tx.occurrence.findUniqueOrThrow({
-    where: { checkin_id_date: { checkin_id: checkin.id, date: dayOf(date) } },
+    where: { team_id_checkin_id_date: { team_id: checkin.team_id, checkin_id: checkin.id, date: dayOf(date) } },
     select: { id: true, started_at: true },
   });
   await tx.$executeRaw`

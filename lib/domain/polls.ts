@@ -217,8 +217,8 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
         duration,
         dm_mode: false,
         next_run_at: null,
-        questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
-        members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
+        questions: { create: questions.map((q, position) => ({ position, ...q })) },
+        members: { create: memberIds.map((user_id) => ({ user_id })) },
       },
       select: { id: true },
     });

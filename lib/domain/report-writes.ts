@@ -65,7 +65,7 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
   await tx.$executeRaw`
     INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
     SELECT ${teamId}, ${reportId}, u.q, u.t, ${now}, ${now} FROM unnest(${ids}::int[], ${texts}::text[]) AS u(q, t)
-    ON CONFLICT (report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at`;
+    ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at`;
 }
 
 /**

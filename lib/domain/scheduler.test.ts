@@ -61,12 +61,12 @@ describe("runDueOccurrences", () => {
         next_run_at: due,
         questions: {
           create: [
-            { team_id: team.id, position: 1, text: "What will you do today?" },
-            { team_id: team.id, position: 0, text: "What did you do yesterday?" },
-            { team_id: team.id, position: -1, text: "Removed question", archived_at: new Date("2001-01-01T00:00:00Z") },
+            { position: 1, text: "What will you do today?" },
+            { position: 0, text: "What did you do yesterday?" },
+            { position: -1, text: "Removed question", archived_at: new Date("2001-01-01T00:00:00Z") },
           ],
         },
-        members: { create: [owner, b, c, d].map((u) => ({ user_id: u.id, team_id: team.id })) },
+        members: { create: [owner, b, c, d].map((u) => ({ user_id: u.id })) },
       },
     });
     // d is on vacation that day: recorded as expected member but not asked.
@@ -146,9 +146,9 @@ describe("runDueOccurrences", () => {
         recurrence: { type: "once" },
         next_run_at: due,
         questions: {
-          create: [{ team_id: team.id, position: 0, text: "Pizza or sushi?", answer_type: "multiple_choice", choices: ["Pizza", "Sushi"] }],
+          create: [{ position: 0, text: "Pizza or sushi?", answer_type: "multiple_choice", choices: ["Pizza", "Sushi"] }],
         },
-        members: { create: users.slice(0, 2).map((u) => ({ user_id: u.id, team_id: team.id })) },
+        members: { create: users.slice(0, 2).map((u) => ({ user_id: u.id })) },
       },
     });
     await runDueOccurrences(now);
@@ -175,7 +175,7 @@ describe("runDueOccurrences", () => {
         days: ["Mon", "Tue", "Wed", "Thu", "Fri"],
         owner_id: users[0].id,
         next_run_at: new Date("2001-04-09T09:00:00Z"), // Monday, three days ago
-        members: { create: [{ user_id: users[1].id, team_id: team.id }] },
+        members: { create: [{ user_id: users[1].id }] },
       },
     });
     const paused = await db.checkin.create({

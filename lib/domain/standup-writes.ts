@@ -137,8 +137,8 @@ export async function createStandup(actor: Actor, input: CreateStandupInput, tx?
         personalised: input.personalised ?? false,
         ...asking,
         owner_id: actor.userId,
-        questions: { create: questions.map((q, position) => ({ team_id: actor.teamId, position, ...q })) },
-        members: { create: memberIds.map((user_id) => ({ team_id: actor.teamId, user_id })) },
+        questions: { create: questions.map((q, position) => ({ position, ...q })) },
+        members: { create: memberIds.map((user_id) => ({ user_id })) },
       },
       select: { id: true },
     });
@@ -278,7 +278,6 @@ export async function duplicateStandup(
         owner_id: actor.userId,
         questions: {
           create: source.questions.map((q) => ({
-            team_id: source.team_id,
             position: q.position,
             text: q.text,
             answer_type: q.answer_type,
@@ -289,7 +288,7 @@ export async function duplicateStandup(
             is_blocker: q.is_blocker,
           })),
         },
-        members: { create: source.members.map((m) => ({ team_id: source.team_id, user_id: m.user_id })) },
+        members: { create: source.members.map((m) => ({ user_id: m.user_id })) },
       },
       select: {
         id: true,

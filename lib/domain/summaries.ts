@@ -98,7 +98,7 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
   const recent = Date.now() - occurrence.date.getTime() <= DIGEST_MAX_AGE_DAYS * 86_400_000;
   await db.$transaction(async (tx) => {
     await tx.occurrenceSummary.upsert({
-      where: { occurrence_id: occurrence.id },
+      where: { team_id_occurrence_id: { team_id: occurrence.team_id, occurrence_id: occurrence.id } },
       create: {
         ...data,
         team_id: occurrence.team_id,

@@ -59,7 +59,7 @@ describe("offline summary", () => {
   it("lists blockers with who is blocked, themes, mood and participation", async () => {
     const { occurrences } = await standupWithReports({ dates: ["2026-10-05"] });
     expect(await buildOccurrenceSummary(occurrences[0].id, null)).toEqual({ engine: "offline" });
-    const summary = await db.occurrenceSummary.findUniqueOrThrow({ where: { occurrence_id: occurrences[0].id } });
+    const summary = await db.occurrenceSummary.findFirstOrThrow({ where: { occurrence_id: occurrences[0].id } });
     const s = summary.sections as SummarySections;
     const [u0, , u2] = team.users;
     expect(s.participation).toEqual({ responded: 3, expected: 5 });
@@ -95,7 +95,7 @@ describe("offline summary", () => {
   it("never attributes anonymous answers, and the model receives no names", async () => {
     const { occurrences } = await standupWithReports({ anonymous: true, dates: ["2026-10-06", "2026-10-07"] });
     await buildOccurrenceSummary(occurrences[0].id, null);
-    const offline = await db.occurrenceSummary.findUniqueOrThrow({ where: { occurrence_id: occurrences[0].id } });
+    const offline = await db.occurrenceSummary.findFirstOrThrow({ where: { occurrence_id: occurrences[0].id } });
     const s = offline.sections as SummarySections;
     expect(s.blockers).toHaveLength(2);
     expect(s.blockers.every((b: { user_id: unknown; name: unknown }) => b.user_id === null && b.name === null)).toBe(true);
@@ -114,7 +114,7 @@ describe("offline summary", () => {
     expect(await buildOccurrenceSummary(occurrences[1].id, llm)).toEqual({ engine: "model:fake-model" });
     const sent = JSON.stringify(fake.requests[0].body);
     for (const u of team.users) for (const identity of [u.realname, u.chat_id, u.email, u.username]) expect(sent).not.toContain(identity);
-    const withModel = await db.occurrenceSummary.findUniqueOrThrow({ where: { occurrence_id: occurrences[1].id } });
+    const withModel = await db.occurrenceSummary.findFirstOrThrow({ where: { occurrence_id: occurrences[1].id } });
     expect((withModel.sections as SummarySections).overview).toBe("Billing work moved on; two people are blocked.");
     expect((withModel.sections as SummarySections).mood).toEqual(s.mood);
     expect(withModel.text).toContain("Billing work moved on");
