@@ -105,7 +105,7 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
   ];
   if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
   if (filters.userChatId !== undefined) {
-    and.push(Prisma.sql`r.user_id IN (SELECT u.id FROM users u WHERE u.chat_id = ${filters.userChatId})`);
+    and.push(Prisma.sql`r.user_id IN (SELECT u.id FROM users u WHERE u.team_id = ${actor.teamId} AND u.chat_id = ${filters.userChatId})`);
     // Never reveal who wrote an anonymous report by filtering on someone else's id.
     and.push(authorFilterSql(actor, "r", "c"));
   }
