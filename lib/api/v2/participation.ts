@@ -7,7 +7,9 @@ import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { listEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate, zLimit } from "@/lib/api/query";
+import type { ListSpec } from "@/lib/api/route";
 import { zCalendarDate, zCount, zId } from "@/lib/api/wire";
+import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { PARTICIPATION_DEFAULT_LIMIT, type ParticipationEntry, type ParticipationFilters } from "@/lib/domain/participation";
 
@@ -51,6 +53,25 @@ export function toParticipationFilters(
 /** Keyset position of an entry (date desc, occurrence id desc). */
 export function participationCursorPosition(entry: ParticipationEntry): CursorPosition {
   return [entry.date, entry.occurrenceId];
+}
+
+/**
+ * The list of both participation endpoints (for `listRoute`): the participation query, filters
+ * and binding for `endpoint` and the path id, `load(actor, checkinId, filters)`
+ * (listStandupParticipation / listPollParticipation), date-order keyset.
+ */
+export function participationList(
+  endpoint: "v2.standups.participation" | "v2.polls.participation",
+  load: (actor: Actor, checkinId: number, filters: ParticipationFilters) => Promise<ParticipationEntry[]>,
+  serialize: (entry: ParticipationEntry) => unknown,
+): ListSpec<typeof participationQuerySchema, ParticipationFilters, ParticipationEntry> {
+  return {
+    query: participationQuerySchema,
+    filters: (query, id) => toParticipationFilters(query, endpoint, id),
+    load: ({ actor, filters, id }) => load(actor, id, filters),
+    serialize: (entry) => serialize(entry),
+    position: participationCursorPosition,
+  };
 }
 
 const participationShape = {
