@@ -18,6 +18,7 @@ import { canManagePoll, livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { pollPageHeadSelect } from "@/lib/domain/polls";
 import { broadcastClosed, currentBroadcastArgs } from "@/lib/domain/vote-writes";
 import { getPollVotes, type PollResults } from "@/lib/domain/votes";
 
@@ -60,10 +61,7 @@ export async function getPollOverview(actor: Actor, pollId: number, client: Tx =
   const poll = await client.checkin.findFirst({
     where: livePollWhere(actor, pollId),
     select: {
-      id: true,
-      name: true,
-      intro: true,
-      state: true,
+      ...pollPageHeadSelect,
       owner_id: true,
       is_anonymous: true,
       share_results: true,

@@ -25,15 +25,15 @@ export function currentQuestionsSelect<S extends Prisma.QuestionSelect>(select: 
   } satisfies Prisma.Checkin$questionsArgs;
 }
 
+/** When a standup runs: local time, wait before asking (minutes), timezone and weekdays. */
+const standupScheduleSelect = { time: true, wait_time: true, timezone: true, days: true } satisfies Prisma.CheckinSelect;
+
 const fullCheckinViewSelect = {
   id: true,
   kind: true,
   name: true,
   state: true,
-  time: true,
-  wait_time: true,
-  timezone: true,
-  days: true,
+  ...standupScheduleSelect,
   is_anonymous: true,
   is_confidential: true,
   created_at: true,
@@ -179,10 +179,7 @@ export const standupSettingsSelect = {
   id: true,
   name: true,
   state: true,
-  time: true,
-  wait_time: true,
-  timezone: true,
-  days: true,
+  ...standupScheduleSelect,
   sync_channel_members: true,
   is_anonymous: true,
   is_confidential: true,

@@ -23,6 +23,7 @@ import { livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { onOpenEndedResponse } from "@/lib/domain/categories";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
+import { pollPageHeadSelect, pollQuestionSelect } from "@/lib/domain/polls";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 
 /** One answer of a vote: choices (multiple-choice) or text (open-ended), by question id. */
@@ -186,18 +187,8 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
   const poll = await tx.checkin.findFirst({
     where: livePollWhere(actor, pollId),
     select: {
-      id: true,
-      name: true,
-      intro: true,
-      state: true,
-      questions: currentQuestionsSelect({
-        id: true,
-        text: true,
-        answer_type: true,
-        choices: true,
-        add_own_options: true,
-        one_option_limit: true,
-      }),
+      ...pollPageHeadSelect,
+      questions: currentQuestionsSelect(pollQuestionSelect),
       occurrences: currentBroadcastArgs(actor.userId),
     },
   });

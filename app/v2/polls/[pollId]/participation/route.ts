@@ -2,12 +2,11 @@
 import { pollIdPath } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
 import { participationList, pollParticipationListV2Schema, serializePollParticipation } from "@/lib/api/v2/participation";
-import { listPollParticipation } from "@/lib/domain/participation";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/participation", {
   GET: listRoute(
     { tag: "Polls", id: "listPollParticipation", summary: "Participation per broadcast, newest first", path: pollIdPath },
     { description: "List envelope of poll participation entries.", schema: pollParticipationListV2Schema },
-    participationList("v2.polls.participation", listPollParticipation, serializePollParticipation),
+    participationList("poll", serializePollParticipation),
   ),
 });

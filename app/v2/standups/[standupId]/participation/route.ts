@@ -2,12 +2,11 @@
 import { standupIdPath } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
 import { participationList, serializeStandupParticipation, standupParticipationListV2Schema } from "@/lib/api/v2/participation";
-import { listStandupParticipation } from "@/lib/domain/participation";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}/participation", {
   GET: listRoute(
     { tag: "Standups", id: "listStandupParticipation", summary: "Participation per occurrence, newest first", path: standupIdPath },
     { description: "List envelope of standup participation entries.", schema: standupParticipationListV2Schema },
-    participationList("v2.standups.participation", listStandupParticipation, serializeStandupParticipation),
+    participationList("standup", serializeStandupParticipation),
   ),
 });
