@@ -66,3 +66,17 @@ export function decodeCursor(cursor: string, binding: unknown): CursorPosition {
   if (!Array.isArray(parsed.p) || parsed.b !== bindingHash(binding)) throw bad();
   return parsed.p as CursorPosition;
 }
+
+/**
+ * Decodes a cursor whose position is a calendar date "YYYY-MM-DD" and an id (the participation
+ * and summary lists, date desc, id desc); no cursor gives undefined.
+ * @throws InvalidParameterError as `decodeCursor`, or "Invalid cursor" when the position is not (date, integer id).
+ */
+export function decodeDateIdCursor(cursor: string | undefined, binding: unknown): { date: string; id: number } | undefined {
+  if (!cursor) return undefined;
+  const [date, id, ...extra] = decodeCursor(cursor, binding);
+  if (typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || typeof id !== "number" || !Number.isInteger(id) || extra.length) {
+    throw new InvalidParameterError("Invalid cursor");
+  }
+  return { date, id };
+}

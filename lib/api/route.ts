@@ -13,11 +13,14 @@
  */
 
 import type { z } from "zod";
-import { errorResponse } from "@/lib/api/errors";
+import type { CursorPosition } from "@/lib/api/cursor";
+import { listEnvelope, pageOf } from "@/lib/api/envelope";
+import { errorResponse, json } from "@/lib/api/errors";
 import { apiRoute, type HandlerArgs, methodNotAllowed, preflight } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
-import type { OperationDoc } from "@/lib/openapi/operation";
+import type { Actor } from "@/lib/domain/actor";
+import type { OperationDoc, V1Errors, V2Errors } from "@/lib/openapi/operation";
 import { registerOperations } from "@/lib/openapi/registry";
 
 /** The methods a route may serve (HEAD follows GET; OPTIONS is the preflight). */
@@ -79,8 +82,8 @@ export function apiPath(path: string, served: Partial<Record<RouteMethod, Served
 
 /**
  * The handlers of a path from the ones it serves, WITHOUT an OpenAPI declaration — only for paths
- * that are not API operations (GET /v2/openapi.json itself). Every other method answers as in
- * `apiPath`.
+ * that are not API operations (GET /v2/openapi.json itself) or are documented elsewhere (the
+ * webhook endpoints, lib/openapi/webhooks.ts). Every other method answers as in `apiPath`.
  */
 export function methodTable(version: "v1" | "v2", handlers: Partial<Record<RouteMethod, RouteHandler>>): RouteHandlers {
   const other = version === "v1" ? notFoundV1 : methodNotAllowed(ROUTE_METHODS.filter((m) => handlers[m]));
@@ -97,4 +100,86 @@ export function unknownPath(version: "v1" | "v2"): RouteHandlers & { HEAD: Route
   const notFound: RouteHandler = version === "v1" ? notFoundV1 : async () => errorResponse("v2", 404, "NOT_FOUND", "No such endpoint");
   const table = Object.fromEntries(ROUTE_METHODS.map((m) => [m, notFound])) as Record<RouteMethod, RouteHandler>;
   return { ...table, HEAD: notFound, OPTIONS: preflight };
+}
+
+/** Who and what an operation is, for the route builders: tag, id, summary, prose, path id (`OperationDoc`'s own words). */
+export type OperationHead = Pick<OperationDoc, "tag" | "id" | "summary" | "description" | "path">;
+
+/** The success response of a read (status 200): prose and schema. */
+export type ReadResponse = { description: string; schema: z.ZodType };
+
+/**
+ * How a read loads and answers: the declared query (parsed, optional), the load from the actor,
+ * the path id (0 without one) and the parsed query (one object, so a domain function cannot be
+ * passed by mistake with the id in its `client` slot), and the serializer of the loaded row
+ * (given the query too, for `include`). The route answers `json(serialize(row, query))` as it is.
+ */
+export type ReadSpec<Q extends z.ZodType | undefined, R> = {
+  query?: Q;
+  load: (args: { actor: Actor; id: number; query: Q extends z.ZodType ? z.output<Q> : undefined }) => Promise<R>;
+  serialize: (row: R, query: Q extends z.ZodType ? z.output<Q> : undefined) => unknown;
+};
+
+/**
+ * A v2 GET of one resource: documents `head`, `response`, `read.query`, 400 INVALID_PARAMETER when
+ * it has a query and 404 when it has a path id, and answers `json(read.serialize(row, query))`
+ * (the serializer builds the `{data}` envelope).
+ * @throws what `read.load` throws (NotFoundError for invisible ids), mapped by apiRoute.
+ */
+export function readRoute<Q extends z.ZodType | undefined, R>(
+  head: OperationHead,
+  response: ReadResponse,
+  read: ReadSpec<Q, R>,
+): ServedMethod {
+  return readMethod({ ...(read.query && { 400: ["INVALID_PARAMETER"] }), ...(head.path && { 404: true }) }, head, response, read);
+}
+
+/** `readRoute` for v1 (bare JSON): documents 404 when it has a path id, no 400 (v1 reads parse no declared query). */
+export function readRouteV1<R>(head: OperationHead, response: ReadResponse, read: ReadSpec<undefined, R>): ServedMethod {
+  return readMethod(head.path && [404], head, response, read);
+}
+
+function readMethod<Q extends z.ZodType | undefined, R>(
+  errors: V1Errors | V2Errors | undefined,
+  head: OperationHead,
+  response: ReadResponse,
+  read: ReadSpec<Q, R>,
+): ServedMethod {
+  const run = async ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) =>
+    json(read.serialize(await read.load({ actor, id, query }), query));
+  return { doc: { ...head, query: read.query, response, errors }, run };
+}
+
+/**
+ * How a v2 list loads one page: the declared query, the filters and cursor binding from the
+ * parsed query and the path id, the load of `limit + 1` rows (one object argument, as in `ReadSpec`), the serializer of one row and the
+ * keyset position of a row (given the filters, for positions that depend on the window).
+ */
+export type ListSpec<Q extends z.ZodType, F extends { limit: number }, R> = {
+  query: Q;
+  filters: (query: z.output<Q>, id: number) => { filters: F; binding: unknown };
+  load: (args: { actor: Actor; filters: F; id: number }) => Promise<R[]>;
+  serialize: (row: R, query: z.output<Q>) => unknown;
+  position: (row: R, filters: F) => CursorPosition;
+};
+
+/**
+ * A v2 cursor-paginated GET: documents `head`, `response` (a list envelope schema), `list.query`,
+ * 400 INVALID_PARAMETER, and 404 when it has a path id; answers the list envelope (spec §4.1) of
+ * the page `list.load` returns (`limit + 1` rows; the extra one sets `has_more` and the cursor).
+ * @throws InvalidParameterError for a bad query or cursor; what `list.load` throws.
+ */
+export function listRoute<Q extends z.ZodType, F extends { limit: number }, R>(
+  head: OperationHead,
+  response: ReadResponse,
+  list: ListSpec<Q, F, R>,
+): ServedMethod {
+  const errors: V2Errors = { 400: ["INVALID_PARAMETER"], ...(head.path && { 404: true }) };
+  const run = async ({ actor, id, query }: RunArgs<z.output<Q>>) => {
+    const { filters, binding } = list.filters(query, id);
+    const rows = await list.load({ actor, filters, id });
+    const serialize = (row: R) => list.serialize(row, query);
+    return json(listEnvelope(pageOf(rows, filters.limit), serialize, (row) => list.position(row, filters), binding));
+  };
+  return { doc: { ...head, query: list.query, response, errors }, run };
 }

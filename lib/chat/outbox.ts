@@ -14,10 +14,45 @@
 import { newChatTs } from "@/lib/chat/ts";
 import type { Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** The outbox row of a broadcast: its id and `ts` (the `chat_ts` updates and deletes refer to). */
 export type BroadcastRef = { id: number; ts: string; channel_id: number | null };
+
+const broadcastRefSelect = { id: true, ts: true, channel_id: true } satisfies Prisma.ChatMessageSelect;
+
+/** One message to a channel about a checkin's occurrence (or report), as `postToChannel` writes it. */
+type ChannelPost = {
+  teamId: number;
+  kind: "report" | "poll" | "digest" | "poll_results";
+  channelId: number;
+  checkinId: number;
+  occurrenceId: number | null;
+  /** The report a `report` post shows. */
+  reportId?: number;
+  text: string;
+  /** Stamps `created_at` with this instant instead of the database default. */
+  createdAt?: Date;
+};
+
+/** Writes one channel post to the outbox (`ts` from `now`). @returns the new row's ref. */
+function postToChannel(tx: Tx, post: ChannelPost, now: Date): Promise<BroadcastRef> {
+  return tx.chatMessage.create({
+    data: {
+      team_id: post.teamId,
+      ts: newChatTs(now),
+      kind: post.kind,
+      channel_id: post.channelId,
+      checkin_id: post.checkinId,
+      occurrence_id: post.occurrenceId,
+      report_id: post.reportId,
+      text: post.text,
+      created_at: post.createdAt,
+    },
+    select: broadcastRefSelect,
+  });
+}
 
 /**
  * Plain-text body of a report message. Anonymous reports never name their author; a report edited
@@ -76,19 +111,9 @@ async function reportText(tx: Tx, reportId: number, edited = false) {
 export async function broadcastReport(tx: Tx, reportId: number, now: Date = new Date()): Promise<BroadcastRef | null> {
   const { report, text } = await reportText(tx, reportId);
   if (report.checkin.broadcast_channel_id === null) return null;
-  return tx.chatMessage.create({
-    data: {
-      team_id: report.team_id,
-      ts: newChatTs(now),
-      kind: "report",
-      channel_id: report.checkin.broadcast_channel_id,
-      checkin_id: report.checkin_id,
-      occurrence_id: report.occurrence_id,
-      report_id: report.id,
-      text,
-    },
-    select: { id: true, ts: true, channel_id: true },
-  });
+  const { team_id: teamId, checkin_id: checkinId, occurrence_id: occurrenceId } = report;
+  const channelId = report.checkin.broadcast_channel_id;
+  return postToChannel(tx, { teamId, kind: "report", channelId, checkinId, occurrenceId, reportId: report.id, text }, now);
 }
 
 /** The live (not deleted) broadcast of a report, newest first, or null. */
@@ -144,18 +169,8 @@ export async function broadcastPoll(
   },
   now: Date = new Date(),
 ): Promise<BroadcastRef> {
-  return tx.chatMessage.create({
-    data: {
-      team_id: input.teamId,
-      ts: newChatTs(now),
-      kind: "poll",
-      channel_id: input.channelId,
-      checkin_id: input.pollId,
-      occurrence_id: input.occurrenceId,
-      text: renderPollText({ pollName: input.pollName, question: input.question, choices: input.choices, closesAt: input.closesAt }),
-    },
-    select: { id: true, ts: true, channel_id: true },
-  });
+  const text = renderPollText({ pollName: input.pollName, question: input.question, choices: input.choices, closesAt: input.closesAt });
+  return postToChannel(tx, { ...input, kind: "poll", checkinId: input.pollId, text }, now);
 }
 
 /**
@@ -176,7 +191,7 @@ export async function broadcastPollRun(
       team_id: true,
       name: true,
       broadcast_channel_id: true,
-      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { text: true, choices: true } },
+      questions: currentQuestionsSelect({ text: true, choices: true }),
     },
   });
   if (poll.broadcast_channel_id === null || poll.questions.length === 0) return null;
@@ -210,21 +225,10 @@ export async function broadcastDigest(
 ): Promise<BroadcastRef> {
   const existing = await tx.chatMessage.findFirst({
     where: { occurrence_id: input.occurrenceId, kind: "digest", deleted_at: null },
-    select: { id: true, ts: true, channel_id: true },
+    select: broadcastRefSelect,
   });
   if (existing) return existing;
-  return tx.chatMessage.create({
-    data: {
-      team_id: input.teamId,
-      ts: newChatTs(now),
-      kind: "digest",
-      channel_id: input.channelId,
-      checkin_id: input.standupId,
-      occurrence_id: input.occurrenceId,
-      text: input.text,
-    },
-    select: { id: true, ts: true, channel_id: true },
-  });
+  return postToChannel(tx, { ...input, kind: "digest", checkinId: input.standupId }, now);
 }
 
 /** One direct question to a member (kind `question`, no channel): the start of their report. */
@@ -303,19 +307,7 @@ export async function postPollResults(
   input: { teamId: number; pollId: number; occurrenceId: number; channelId: number; text: string },
   now: Date = new Date(),
 ): Promise<BroadcastRef> {
-  return tx.chatMessage.create({
-    data: {
-      team_id: input.teamId,
-      ts: newChatTs(now),
-      kind: "poll_results",
-      channel_id: input.channelId,
-      checkin_id: input.pollId,
-      occurrence_id: input.occurrenceId,
-      text: input.text,
-      created_at: now,
-    },
-    select: { id: true, ts: true, channel_id: true },
-  });
+  return postToChannel(tx, { ...input, kind: "poll_results", checkinId: input.pollId, createdAt: now }, now);
 }
 
 /**

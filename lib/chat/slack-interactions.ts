@@ -19,6 +19,7 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
 import { submitReport } from "@/lib/domain/report-writes";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { castVote } from "@/lib/domain/vote-writes";
 
 /** An answer for Slack: a JSON body (or none) with status 200. */
@@ -78,11 +79,7 @@ async function openReportForm(actor: Actor, occurrenceId: number, triggerId: str
       checkin: {
         select: {
           name: true,
-          questions: {
-            where: { archived_at: null },
-            orderBy: [{ position: "asc" }, { id: "asc" }],
-            select: { id: true, text: true, answer_type: true, choices: true },
-          },
+          questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
         },
       },
     },

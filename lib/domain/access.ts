@@ -107,6 +107,14 @@ export function pollWhere(actor: Actor, opts: { participants?: boolean } = {}): 
   return { ...base, OR: [{ owner_id: actor.userId }, { members: { some: { user_id: actor.userId } } }] };
 }
 
+/**
+ * The poll `pollId` of the actor's team while it is live (kind poll, active or paused), with no
+ * per-actor rule: the callers (ballot, vote, poll overview) check recipient or manager themselves.
+ */
+export function livePollWhere(actor: Actor, pollId: number): Prisma.CheckinWhereInput {
+  return { id: pollId, team_id: actor.teamId, kind: "poll", state: { in: [...VISIBLE_STATES] } };
+}
+
 /** The v2 rule of either kind: `standupWhere` for standups, `pollWhere` (creator) for polls. */
 export function checkinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhereInput {
   return kind === "poll" ? pollWhere(actor) : standupWhere(actor);

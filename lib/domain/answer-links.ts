@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { authSecret } from "@/lib/env";
 
 export type AnswerLinkView = {
@@ -41,11 +42,7 @@ export async function openAnswerLink(token: string, now: Date = new Date()): Pro
               name: true,
               kind: true,
               state: true,
-              questions: {
-                where: { archived_at: null },
-                orderBy: [{ position: "asc" }, { id: "asc" }],
-                select: { id: true, text: true, answer_type: true, choices: true },
-              },
+              questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
             },
           },
         },

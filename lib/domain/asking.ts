@@ -12,7 +12,7 @@
  * Times: `now` and `due_at` are UTC instants.
  */
 
-import { queueDirectMessages } from "@/lib/chat/outbox";
+import { type DirectMessage, queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 
 /** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */
@@ -80,6 +80,26 @@ export type MemberRow = {
 type DueRow = MemberRow & { first_question: string | null };
 
 /**
+ * Queues one `kind` direct message per member row through the outbox (`queueDirectMessages`): the
+ * ids come from the row, `reportId` (the member's pending report, or null) and `text` from
+ * `message(row, path)`, where `path` is the row's answer link (`answerPath`).
+ * @returns the number of messages queued.
+ */
+export async function queueMemberMessages<R extends MemberRow>(
+  tx: Tx,
+  kind: DirectMessage["kind"],
+  rows: R[],
+  now: Date,
+  message: (row: R, path: string) => { reportId: number | null; text: string },
+): Promise<number> {
+  const messages = rows.map((r): DirectMessage => {
+    const path = answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id });
+    return { kind, teamId: r.team_id, recipientId: r.user_id, checkinId: r.checkin_id, occurrenceId: r.occurrence_id, ...message(r, path) };
+  });
+  return queueDirectMessages(tx, messages, now);
+}
+
+/**
  * Asks, in one transaction, up to BATCH members whose `due_at <= now` (see the module comment),
  * optionally only in some occurrences.
  * @returns the members asked (those who had already answered are marked asked but get no message).
@@ -134,25 +154,10 @@ export async function askDueBatch(
     : [];
   const skip = new Set(answered.map((a) => `${a.occurrence_id}:${a.user_id}`));
   const toMessage = due.filter((r) => !skip.has(`${r.occurrence_id}:${r.user_id}`));
-  await queueDirectMessages(
-    tx,
-    toMessage.map((r) => ({
-      kind: "question",
-      teamId: r.team_id,
-      recipientId: r.user_id,
-      checkinId: r.checkin_id,
-      occurrenceId: r.occurrence_id,
-      reportId: reportByMember.get(`${r.occurrence_id}:${r.user_id}`) ?? null,
-      text: renderQuestionText({
-        kind: r.kind,
-        name: r.name,
-        date: r.date,
-        firstQuestion: r.first_question,
-        path: answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id }),
-      }),
-    })),
-    now,
-  );
+  await queueMemberMessages(tx, "question", toMessage, now, (r, path) => ({
+    reportId: reportByMember.get(`${r.occurrence_id}:${r.user_id}`) ?? null,
+    text: renderQuestionText({ kind: r.kind, name: r.name, date: r.date, firstQuestion: r.first_question, path }),
+  }));
   return due.map((r) => ({ occurrenceId: r.occurrence_id, userId: r.user_id }));
 }
 

@@ -15,6 +15,7 @@ import { postPollResults } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
 import { onPollClosed } from "@/lib/domain/categories";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { onOccurrenceClosed } from "@/lib/domain/summaries";
 
 const BATCH = 200;
@@ -66,11 +67,7 @@ async function postResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<vo
     select: {
       name: true,
       broadcast_channel_id: true,
-      questions: {
-        where: { archived_at: null },
-        orderBy: [{ position: "asc" }, { id: "asc" }],
-        select: { id: true, text: true, answer_type: true, choices: true },
-      },
+      questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
     },
   });
   if (poll.broadcast_channel_id === null) return;

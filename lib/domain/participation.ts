@@ -173,16 +173,20 @@ export async function countOccurrenceParticipation(client: Tx, opts: CountsOptio
 }
 
 /**
- * A participation page of one standup or poll, visibility included, in ONE statement: the checkin
- * row gated by the visibility rule (`checkinSql`) LEFT JOINed to the page of counts, so an
- * invisible checkin gives no row (404) and a visible one without occurrences one row of nulls.
+ * Participation of a standup (visible to the actor: member of a non-confidential standup, or its
+ * creator; one entry per occurrence) or of one of the actor's polls (one entry per broadcast),
+ * newest first, visibility included, in ONE statement: the checkin row gated by the visibility
+ * rule (`checkinSql`) LEFT JOINed to the page of counts, so an invisible checkin gives no row (404)
+ * and a visible one without occurrences one row of nulls.
+ * @returns up to `limit + 1` entries.
+ * @throws NotFoundError ("Standup" / "Poll") when the checkin is not visible (spec §4.2).
  */
-async function participationOf(
+export async function listParticipation(
   actor: Actor,
   kind: CheckinKind,
   id: number,
   filters: ParticipationFilters,
-  client: Tx,
+  client: Tx = db,
 ): Promise<ParticipationEntry[]> {
   const isPoll = kind === "poll";
   const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${id}`];
@@ -202,31 +206,12 @@ async function participationOf(
   return toCounts(found, isPoll).map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));
 }
 
-/**
- * Participation of a standup visible to the actor (member of a non-confidential standup, or its
- * creator), one entry per occurrence, newest first.
- * @returns up to `limit + 1` entries.
- * @throws NotFoundError when the standup is not visible (spec §4.2).
- */
+/** `listParticipation` of a standup (the name the benchmarks call). */
 export async function listStandupParticipation(
   actor: Actor,
   standupId: number,
   filters: ParticipationFilters,
   client: Tx = db,
 ): Promise<ParticipationEntry[]> {
-  return participationOf(actor, "standup", standupId, filters, client);
-}
-
-/**
- * Participation of one of the actor's polls, one entry per broadcast, newest first.
- * @returns up to `limit + 1` entries.
- * @throws NotFoundError when the poll is not visible (not the creator, archived/draft, other team).
- */
-export async function listPollParticipation(
-  actor: Actor,
-  pollId: number,
-  filters: ParticipationFilters,
-  client: Tx = db,
-): Promise<ParticipationEntry[]> {
-  return participationOf(actor, "poll", pollId, filters, client);
+  return listParticipation(actor, "standup", standupId, filters, client);
 }

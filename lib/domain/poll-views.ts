@@ -14,10 +14,11 @@
  * `closes_at` has passed, or the poll is paused. Instants are UTC.
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
-import { canManagePoll } from "@/lib/domain/access";
+import { canManagePoll, livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { pollPageHeadSelect } from "@/lib/domain/polls";
 import { broadcastClosed, currentBroadcastArgs } from "@/lib/domain/vote-writes";
 import { getPollVotes, type PollResults } from "@/lib/domain/votes";
 
@@ -58,12 +59,9 @@ function overviewBroadcastArgs(userId: number) {
 export async function getPollOverview(actor: Actor, pollId: number, client: Tx = db, now: Date = new Date()): Promise<PollOverview> {
   if (!Number.isSafeInteger(pollId)) throw new NotFoundError("Poll");
   const poll = await client.checkin.findFirst({
-    where: { id: pollId, team_id: actor.teamId, kind: "poll", state: { in: ["active", "paused"] } },
+    where: livePollWhere(actor, pollId),
     select: {
-      id: true,
-      name: true,
-      intro: true,
-      state: true,
+      ...pollPageHeadSelect,
       owner_id: true,
       is_anonymous: true,
       share_results: true,

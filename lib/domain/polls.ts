@@ -249,6 +249,19 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
   return inTransaction(tx, run);
 }
 
+/** A poll question as the ballot and the poll settings show it: text, answer type, own choices and their rules. */
+export const pollQuestionSelect = {
+  id: true,
+  text: true,
+  answer_type: true,
+  choices: true,
+  add_own_options: true,
+  one_option_limit: true,
+} satisfies Prisma.QuestionSelect;
+
+/** The head of a poll page (ballot, poll overview): id, name, intro and state. */
+export const pollPageHeadSelect = { id: true, name: true, intro: true, state: true } satisfies Prisma.CheckinSelect;
+
 /** The Prisma select of a poll with its full settings (legacy poll shape, spec §4.3). */
 export const pollSettingsSelect = {
   id: true,
@@ -268,14 +281,7 @@ export const pollSettingsSelect = {
   broadcast_channel: { select: { chat_id: true, name: true } },
   sync_channel: { select: { chat_id: true, name: true } },
   members: memberUsersSelect,
-  questions: currentQuestionsSelect({
-    id: true,
-    text: true,
-    answer_type: true,
-    choices: true,
-    add_own_options: true,
-    one_option_limit: true,
-  }),
+  questions: currentQuestionsSelect(pollQuestionSelect),
 } satisfies Prisma.CheckinSelect;
 
 /** A poll loaded with `pollSettingsSelect`. */

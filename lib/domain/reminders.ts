@@ -10,9 +10,8 @@
  * Times: UTC instants; `reminder_after_minutes` in minutes.
  */
 
-import { queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
-import { answerPath, inBatches, type MemberRow, renderReminderText, type TickScope } from "@/lib/domain/asking";
+import { inBatches, type MemberRow, queueMemberMessages, renderReminderText, type TickScope } from "@/lib/domain/asking";
 
 const BATCH = 5_000;
 
@@ -51,25 +50,10 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
            to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
            (SELECT r.id FROM reports r WHERE r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id AND r.status = 'pending' ORDER BY r.id LIMIT 1) AS report_id
     FROM reminded m JOIN occurrences o ON o.id = m.occurrence_id JOIN checkins c ON c.id = o.checkin_id`;
-  await queueDirectMessages(
-    tx,
-    rows.map((r) => ({
-      kind: "reminder",
-      teamId: r.team_id,
-      recipientId: r.user_id,
-      checkinId: r.checkin_id,
-      occurrenceId: r.occurrence_id,
-      reportId: r.report_id,
-      text: renderReminderText({
-        kind: r.kind,
-        name: r.name,
-        date: r.date,
-        closesAt: r.closes_at,
-        path: answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id }),
-      }),
-    })),
-    now,
-  );
+  await queueMemberMessages(tx, "reminder", rows, now, (r, path) => ({
+    reportId: r.report_id,
+    text: renderReminderText({ kind: r.kind, name: r.name, date: r.date, closesAt: r.closes_at, path }),
+  }));
   return rows.length;
 }
 

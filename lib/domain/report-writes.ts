@@ -14,7 +14,7 @@ import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolvableStandupSelect, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
-import { type ReportView, reportViewSelect } from "@/lib/domain/reports";
+import { asReportView, type ReportView, reportViewSelect } from "@/lib/domain/reports";
 
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
@@ -198,5 +198,5 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
 export async function loadReportView(reportId: number, tx: Tx = db): Promise<ReportView> {
   const row = await tx.report.findUnique({ where: { id: reportId }, select: reportViewSelect({ withAnswers: true }) });
   if (!row) throw new NotFoundError("Report");
-  return row as unknown as ReportView;
+  return asReportView(row);
 }

@@ -67,11 +67,29 @@ type FullReportView = Prisma.ReportGetPayload<{ select: typeof fullReportViewSel
 /** A report as the v2 serializer needs it; `answers` only when loaded `withAnswers`. */
 export type ReportView = Omit<FullReportView, "answers" | "submitted_at"> & { submitted_at: Date; answers?: FullReportView["answers"] };
 
-/** The Prisma select producing a `ReportView` (shared with the report write paths). */
-export function reportViewSelect(opts: { withAnswers: boolean }): Prisma.ReportSelect {
-  if (opts.withAnswers) return fullReportViewSelect;
-  const { answers: _answers, ...rest } = fullReportViewSelect;
-  return rest;
+const { answers: _answers, ...briefReportViewSelect } = fullReportViewSelect;
+
+/**
+ * The Prisma select producing a `ReportView` (shared with the report write paths), typed as either
+ * literal select so the compiler checks the payload; `asReportView` then checks `submitted_at`.
+ */
+export function reportViewSelect(opts: { withAnswers: boolean }) {
+  return opts.withAnswers ? fullReportViewSelect : briefReportViewSelect;
+}
+
+/**
+ * A row loaded with `reportViewSelect` as a `ReportView`, the same object: the one thing the
+ * compiler cannot know is that the report is submitted, so this checks `submitted_at` (O(1), no
+ * schema parse, no copy).
+ * @throws Error when `submitted_at` is null (a pending or discarded report reached a view of submitted ones).
+ */
+export function asReportView<R extends Omit<ReportView, "submitted_at"> & { submitted_at: Date | null }>(row: R): R & ReportView {
+  if (!isSubmitted(row)) throw new Error(`Report ${row.id} is not submitted`);
+  return row;
+}
+
+function isSubmitted<R extends { submitted_at: Date | null }>(row: R): row is R & { submitted_at: Date } {
+  return row.submitted_at !== null;
 }
 
 /** Filters of GET /v2/reports, already validated and with the window resolved. */
@@ -128,7 +146,7 @@ export async function getReport(actor: Actor, id: number, client: Tx = db): Prom
     select: reportViewSelect({ withAnswers: true }),
   });
   if (!row) throw new NotFoundError("Report");
-  return row as unknown as ReportView;
+  return asReportView(row);
 }
 
 /** The Prisma select of a report with its channel message and author card (legacy shapes, spec §2.8). */

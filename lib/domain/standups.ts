@@ -25,15 +25,15 @@ export function currentQuestionsSelect<S extends Prisma.QuestionSelect>(select: 
   } satisfies Prisma.Checkin$questionsArgs;
 }
 
+/** When a standup runs: local time, wait before asking (minutes), timezone and weekdays. */
+const standupScheduleSelect = { time: true, wait_time: true, timezone: true, days: true } satisfies Prisma.CheckinSelect;
+
 const fullCheckinViewSelect = {
   id: true,
   kind: true,
   name: true,
   state: true,
-  time: true,
-  wait_time: true,
-  timezone: true,
-  days: true,
+  ...standupScheduleSelect,
   is_anonymous: true,
   is_confidential: true,
   created_at: true,
@@ -47,6 +47,8 @@ const fullCheckinViewSelect = {
   questions: currentQuestionsSelect({ id: true, text: true, position: true, answer_type: true, choices: true }),
 } satisfies Prisma.CheckinSelect;
 
+const { questions: _questions, ...briefCheckinViewSelect } = fullCheckinViewSelect;
+
 type FullCheckinView = Prisma.CheckinGetPayload<{ select: typeof fullCheckinViewSelect }>;
 
 /**
@@ -57,12 +59,12 @@ export type CheckinView = Omit<FullCheckinView, "questions"> & { questions?: Ful
 
 /**
  * The Prisma select producing a `CheckinView` (standups and polls alike); shared with the poll
- * and write paths so every v2 response is built from the same shape.
+ * and write paths so every v2 response is built from the same shape. Typed as either literal
+ * select (not the wide `Prisma.CheckinSelect`), so the compiler checks that both payloads are
+ * `CheckinView`s and no cast is needed.
  */
-export function checkinViewSelect(opts: { withQuestions: boolean }): Prisma.CheckinSelect {
-  if (opts.withQuestions) return fullCheckinViewSelect;
-  const { questions: _questions, ...rest } = fullCheckinViewSelect;
-  return rest;
+export function checkinViewSelect(opts: { withQuestions: boolean }) {
+  return opts.withQuestions ? fullCheckinViewSelect : briefCheckinViewSelect;
 }
 
 /** Filters of GET /v2/standups and GET /v2/polls (spec §4.1), already validated. */
@@ -108,7 +110,7 @@ export async function listCheckins(actor: Actor, kind: CheckinKind, filters: Sta
     take: filters.limit + 1,
     select: checkinViewSelect({ withQuestions: filters.withQuestions }),
   });
-  return rows as unknown as CheckinView[];
+  return rows;
 }
 
 /**
@@ -128,7 +130,7 @@ export async function getCheckin(
     select: checkinViewSelect(opts),
   });
   if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
-  return row as unknown as CheckinView;
+  return row;
 }
 
 /**
@@ -177,10 +179,7 @@ export const standupSettingsSelect = {
   id: true,
   name: true,
   state: true,
-  time: true,
-  wait_time: true,
-  timezone: true,
-  days: true,
+  ...standupScheduleSelect,
   sync_channel_members: true,
   is_anonymous: true,
   is_confidential: true,

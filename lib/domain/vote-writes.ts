@@ -19,9 +19,12 @@
  * - Anonymous polls store the voter (needed for "one vote per recipient") but no read shows it.
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
+import { livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { onOpenEndedResponse } from "@/lib/domain/categories";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
+import { pollPageHeadSelect, pollQuestionSelect } from "@/lib/domain/polls";
+import { currentQuestionsSelect } from "@/lib/domain/standups";
 
 /** One answer of a vote: choices (multiple-choice) or text (open-ended), by question id. */
 export type VoteAnswerInput = { questionId: number; choices?: string[]; text?: string };
@@ -81,7 +84,7 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
     throw new InvalidParameterError("answers: at least one answer is required");
   return inTransaction(tx, async (t) => {
     const poll = await t.checkin.findFirst({
-      where: { id: input.pollId, team_id: actor.teamId, kind: "poll", state: { in: ["active", "paused"] } },
+      where: livePollWhere(actor, input.pollId),
       select: {
         id: true,
         state: true,
@@ -182,17 +185,10 @@ export type Ballot = {
  */
 export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: Date = new Date()): Promise<Ballot> {
   const poll = await tx.checkin.findFirst({
-    where: { id: pollId, team_id: actor.teamId, kind: "poll", state: { in: ["active", "paused"] } },
+    where: livePollWhere(actor, pollId),
     select: {
-      id: true,
-      name: true,
-      intro: true,
-      state: true,
-      questions: {
-        where: { archived_at: null },
-        orderBy: [{ position: "asc" }, { id: "asc" }],
-        select: { id: true, text: true, answer_type: true, choices: true, add_own_options: true, one_option_limit: true },
-      },
+      ...pollPageHeadSelect,
+      questions: currentQuestionsSelect(pollQuestionSelect),
       occurrences: currentBroadcastArgs(actor.userId),
     },
   });

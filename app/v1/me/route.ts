@@ -1,20 +1,15 @@
 /** GET /v1/me (spec §4.2, §2.7): `{user, team}` of the API key. */
-import { json } from "@/lib/api/errors";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, readRouteV1 } from "@/lib/api/route";
 import { meV1Schema, serializeCurrentUserV1, serializeTeamV1 } from "@/lib/api/v1/users";
 import { getMe } from "@/lib/domain/me";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/me", {
-  GET: served(
+  GET: readRouteV1(
+    { tag: "Users and teams", id: "getMe", summary: "The authenticated user and the team of the API key" },
+    { description: "`{user, team}`.", schema: meV1Schema },
     {
-      tag: "Users and teams",
-      id: "getMe",
-      summary: "The authenticated user and the team of the API key",
-      response: { description: "`{user, team}`.", schema: meV1Schema },
-    },
-    async ({ actor }) => {
-      const { user, team } = await getMe(actor);
-      return json({ user: serializeCurrentUserV1(user), team: serializeTeamV1(team) });
+      load: ({ actor }) => getMe(actor),
+      serialize: ({ user, team }) => ({ user: serializeCurrentUserV1(user), team: serializeTeamV1(team) }),
     },
   ),
 });

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
 import { readJson } from "@/lib/api/query";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, readRouteV1, served } from "@/lib/api/route";
 import { pollV1Schema, serializePollV1 } from "@/lib/api/v1/polls";
 import { parseV1PollCreateBody, zPollCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
@@ -15,17 +15,10 @@ import { createPoll, getPollSettings, listPollSettings } from "@/lib/domain/poll
 const tag = "Legacy polls (v1)";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/polls", {
-  GET: served(
-    {
-      tag,
-      id: "listPollsV1",
-      summary: "Polls the caller participates in or created",
-      response: { description: "Array of v1 polls.", schema: z.array(pollV1Schema) },
-    },
-    async ({ actor }) => {
-      const rows = await listPollSettings(actor);
-      return json(rows.map(serializePollV1));
-    },
+  GET: readRouteV1(
+    { tag, id: "listPollsV1", summary: "Polls the caller participates in or created" },
+    { description: "Array of v1 polls.", schema: z.array(pollV1Schema) },
+    { load: ({ actor }) => listPollSettings(actor), serialize: (rows) => rows.map(serializePollV1) },
   ),
   POST: served(
     {

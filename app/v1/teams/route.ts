@@ -1,17 +1,12 @@
 /** GET /v1/teams/ (spec §4.2, §2.7): the API key's team as one object, with the users of visible standups. */
-import { json } from "@/lib/api/errors";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, readRouteV1 } from "@/lib/api/route";
 import { serializeTeamWithUsersV1, teamV1Schema } from "@/lib/api/v1/users";
 import { getTeamWithUsers } from "@/lib/domain/me";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/teams/", {
-  GET: served(
-    {
-      tag: "Users and teams",
-      id: "getTeam",
-      summary: "The team of the API key with the users of visible standups",
-      response: { description: "The team, as one object.", schema: teamV1Schema },
-    },
-    async ({ actor }) => json(serializeTeamWithUsersV1(await getTeamWithUsers(actor))),
+  GET: readRouteV1(
+    { tag: "Users and teams", id: "getTeam", summary: "The team of the API key with the users of visible standups" },
+    { description: "The team, as one object.", schema: teamV1Schema },
+    { load: ({ actor }) => getTeamWithUsers(actor), serialize: serializeTeamWithUsersV1 },
   ),
 });

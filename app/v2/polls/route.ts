@@ -3,30 +3,18 @@
  * POST /v2/polls: creates a one-shot poll broadcast now to `broadcast_channel`; 201 `{data: poll}`
  * (always with `questions`). Accepts `Idempotency-Key`.
  */
-import { listEnvelope, pageOf } from "@/lib/api/envelope";
-import { json } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, listRoute } from "@/lib/api/route";
 import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
-import { checkinCursorPosition, checkinListQuerySchema, checkinReadQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { checkinList, checkinReadQuerySchema } from "@/lib/api/v2/standups";
 import { createPoll, getPoll, listPolls } from "@/lib/domain/polls";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
-  GET: served(
-    {
-      tag: "Polls",
-      id: "listPolls",
-      summary: "List the caller's active and paused polls",
-      query: checkinListQuerySchema,
-      response: { description: "List envelope of polls.", schema: pollListV2Schema },
-      errors: { 400: ["INVALID_PARAMETER"] },
-    },
-    async ({ actor, query }) => {
-      const { filters, binding } = toCheckinListFilters(query, "v2.polls");
-      const rows = await listPolls(actor, filters);
-      return json(listEnvelope(pageOf(rows, filters.limit), (row) => serializePollV2(row, query.include), checkinCursorPosition, binding));
-    },
+  GET: listRoute(
+    { tag: "Polls", id: "listPolls", summary: "List the caller's active and paused polls" },
+    { description: "List envelope of polls.", schema: pollListV2Schema },
+    checkinList("v2.polls", listPolls, serializePollV2),
   ),
   POST: {
     doc: {

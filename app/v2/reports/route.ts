@@ -3,11 +3,9 @@
  * (list envelope); POST submits the caller's report to one of their active standups and
  * broadcasts it — 200 `{data: report}`, `Idempotency-Key` accepted.
  */
-import { listEnvelope, pageOf } from "@/lib/api/envelope";
-import { json } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith } from "@/lib/api/query";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, listRoute } from "@/lib/api/route";
 import { reportCreateBodySchema, toSubmitReportInput } from "@/lib/api/v2/report-writes";
 import {
   reportCursorPosition,
@@ -21,20 +19,20 @@ import { loadReportView, submitReport } from "@/lib/domain/report-writes";
 import { listReports } from "@/lib/domain/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
-  GET: served(
+  GET: listRoute(
     {
       tag: "Reports",
       id: "listReports",
       summary: "List submitted reports of active standups the caller can see",
       description: "The window [since, until) defaults to the last 7 days and cannot exceed 90 days.",
-      query: reportListQuerySchema,
-      response: { description: "List envelope of reports.", schema: reportListV2Schema },
-      errors: { 400: ["INVALID_PARAMETER"] },
     },
-    async ({ actor, query }) => {
-      const { filters, binding } = toReportListFilters(query);
-      const rows = await listReports(actor, filters);
-      return json(listEnvelope(pageOf(rows, filters.limit), serializeReportV2, reportCursorPosition(filters), binding));
+    { description: "List envelope of reports.", schema: reportListV2Schema },
+    {
+      query: reportListQuerySchema,
+      filters: (query) => toReportListFilters(query),
+      load: ({ actor, filters }) => listReports(actor, filters),
+      serialize: (row) => serializeReportV2(row),
+      position: (row, filters) => reportCursorPosition(filters)(row),
     },
   ),
   POST: {

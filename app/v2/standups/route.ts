@@ -4,41 +4,19 @@
  * `Idempotency-Key` accepted; the response always carries `questions` (the caller needs their ids
  * to submit reports) and `include` adds member fields as on GET.
  */
-import { listEnvelope, pageOf } from "@/lib/api/envelope";
-import { json } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, listRoute } from "@/lib/api/route";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
-import {
-  checkinCursorPosition,
-  checkinListQuerySchema,
-  checkinReadQuerySchema,
-  serializeCheckinV2,
-  standupDataV2Schema,
-  standupListV2Schema,
-  toCheckinListFilters,
-} from "@/lib/api/v2/standups";
+import { checkinList, checkinReadQuerySchema, serializeCheckinV2, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { createStandup } from "@/lib/domain/standup-writes";
 import { getStandup, listStandups } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups", {
-  GET: served(
-    {
-      tag: "Standups",
-      id: "listStandups",
-      summary: "List active and paused standups visible to the caller",
-      query: checkinListQuerySchema,
-      response: { description: "List envelope of standups.", schema: standupListV2Schema },
-      errors: { 400: ["INVALID_PARAMETER"] },
-    },
-    async ({ actor, query }) => {
-      const { filters, binding } = toCheckinListFilters(query, "v2.standups");
-      const rows = await listStandups(actor, filters);
-      return json(
-        listEnvelope(pageOf(rows, filters.limit), (row) => serializeCheckinV2(row, query.include), checkinCursorPosition, binding),
-      );
-    },
+  GET: listRoute(
+    { tag: "Standups", id: "listStandups", summary: "List active and paused standups visible to the caller" },
+    { description: "List envelope of standups.", schema: standupListV2Schema },
+    checkinList("v2.standups", listStandups, serializeCheckinV2),
   ),
   POST: {
     doc: {

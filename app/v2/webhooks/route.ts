@@ -5,8 +5,9 @@
  */
 import { listEnvelope, pageOf } from "@/lib/api/envelope";
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
 import { parseWith, queryObject } from "@/lib/api/query";
+import { methodTable } from "@/lib/api/route";
 import {
   serializeWebhookV2,
   WEBHOOK_LIST_BINDING,
@@ -17,13 +18,13 @@ import {
 } from "@/lib/api/v2/webhooks";
 import { createWebhook, listWebhooks } from "@/lib/domain/webhooks";
 
-export const GET = apiRoute("v2", async ({ url, actor }) => {
+const get = apiRoute("v2", async ({ url, actor }) => {
   const query = parseWith(webhookListQuerySchema, queryObject(url));
   const rows = await listWebhooks(actor, { limit: query.limit, after: webhookListAfter(query.cursor) });
   return json(listEnvelope(pageOf(rows, query.limit), serializeWebhookV2, webhookCursorPosition, WEBHOOK_LIST_BINDING));
 });
 
-export const POST = apiWriteRoute({
+const post = apiWriteRoute({
   route: "/v2/webhooks",
   body: "json",
   parse: ({ body }) => parseWith(webhookCreateBodySchema, body),
@@ -33,8 +34,4 @@ export const POST = apiWriteRoute({
   },
 });
 
-const notAllowed = methodNotAllowed(["GET", "POST"]);
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methodTable("v2", { GET: get, POST: post });

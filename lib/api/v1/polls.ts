@@ -177,6 +177,8 @@ function answersOf(q: InstanceQuestion, usersById: Map<number, V1LegacyUser>, an
   }));
 }
 
+type V1PollQuestionResults = V1PollResults["questions"][number];
+
 /**
  * Serializes the results of GET /v1/polls/{id}/votes. Questions are the poll's current questions
  * in position order — listed with `results: []` and zero totals when no instance in the range has
@@ -187,36 +189,20 @@ function answersOf(q: InstanceQuestion, usersById: Map<number, V1LegacyUser>, an
 export function serializePollResultsV1({ results, voters, questions: current }: PollResultsWithVoters): V1PollResults {
   const usersById = new Map(voters.map((v) => [v.id, serializeLegacyUserV1(v)]));
   const anonymous = results.isAnonymous;
-  const questions = new Map<number, V1PollResults["questions"][number]>();
-  const order: number[] = [];
-  for (const q of current) {
-    questions.set(q.id, {
-      id: q.id,
-      text: q.text,
-      answer_type: q.answer_type,
-      total_responses: 0,
-      total_responders: 0,
-      categories: [],
-      results: [],
-    });
-    order.push(q.id);
-  }
+  // Insertion order is the answer's order: current questions first, then ones only in the instances.
+  const questions = new Map<number, V1PollQuestionResults>();
+  const entryOf = (id: number, text: string, answerType: V1PollQuestionResults["answer_type"]) => {
+    let out = questions.get(id);
+    if (!out) {
+      out = { id, text, answer_type: answerType, total_responses: 0, total_responders: 0, categories: [], results: [] };
+      questions.set(id, out);
+    }
+    return out;
+  };
+  for (const q of current) entryOf(q.id, q.text, q.answer_type);
   for (const instance of results.instances) {
     for (const q of instance.questions) {
-      let out = questions.get(q.questionId);
-      if (!out) {
-        out = {
-          id: q.questionId,
-          text: q.text,
-          answer_type: q.answerType,
-          total_responses: 0,
-          total_responders: 0,
-          categories: [],
-          results: [],
-        };
-        questions.set(q.questionId, out);
-        order.push(q.questionId);
-      }
+      const out = entryOf(q.questionId, q.text, q.answerType);
       out.total_responses += q.totalResponses;
       out.total_responders += q.totalResponders;
       for (const c of q.categories ?? []) {
@@ -229,7 +215,7 @@ export function serializePollResultsV1({ results, voters, questions: current }: 
   }
   return {
     total_results: results.instances.length,
-    questions: order.map((id) => questions.get(id) as V1PollResults["questions"][number]),
+    questions: [...questions.values()],
     instances: results.instances.map((i) => ({
       id: i.id,
       date: i.date,

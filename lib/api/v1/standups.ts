@@ -16,11 +16,13 @@
  */
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { zBoolString } from "@/lib/api/query";
-import { served } from "@/lib/api/route";
+import { readJson, v1IdPath, zBoolString } from "@/lib/api/query";
+import { type ServedMethod, served } from "@/lib/api/route";
 import { serializeUserV1, teamUserV1Schema } from "@/lib/api/v1/users";
 import { zCount, zId } from "@/lib/api/wire";
+import type { Actor } from "@/lib/domain/actor";
 import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/standups";
+import type { V1Errors } from "@/lib/openapi/operation";
 
 /**
  * Query of GET /v1/standups/ and /v1/me/standups: `admin` is true/false/1/0; a bare `?admin`
@@ -171,3 +173,35 @@ export const listStandupsV1 = served(
     return json(rows.map((row) => serializeStandupV1(row)));
   },
 );
+
+/** What one v1 standup write documents besides its head: the body (if it reads one), the response prose and the errors. */
+export type StandupWriteV1Doc = {
+  /** The documented body; absent for writes that read none (DELETE). */
+  body?: { schema: z.ZodType; required?: boolean };
+  /** Prose of the v1 standup answered, e.g. "The new v1 standup.". */
+  response: string;
+  errors: V1Errors;
+};
+
+/**
+ * A v1 write on /v1/standups/{id}[/…] that answers the written standup (spec §4.3: PATCH, PUT,
+ * DELETE, POST …/duplicate): documents tag "Legacy standups (v1)", the `id` path, `doc` and the
+ * v1 standup schema; reads the JSON body when `doc.body` is declared (an absent body is `{}` when
+ * it is not `required`), runs `write(actor, id, body)` and answers the standup with `wait_time`
+ * -1 for "no automatic asking".
+ * @throws what `readJson` and `write` throw (400 / 401 / 404 / 422 in the v1 shape).
+ */
+export function standupWriteV1(
+  head: { id: string; summary: string; description: string },
+  doc: StandupWriteV1Doc,
+  write: (actor: Actor, id: number, body: unknown) => Promise<StandupSettingsView>,
+): ServedMethod {
+  const response = { description: doc.response, schema: standupV1Schema };
+  return served(
+    { tag: "Legacy standups (v1)", ...head, path: v1IdPath("Standup"), body: doc.body, response, errors: doc.errors },
+    async ({ request, actor, id }) => {
+      const body = doc.body ? await readJson(request, { allowEmpty: doc.body.required === false }) : undefined;
+      return json(serializeStandupV1(await write(actor, id, body), { noWaitTime: -1 }));
+    },
+  );
+}

@@ -4,12 +4,18 @@
  * limit 1..100 default 30), cursor binding (endpoint, checkin id, since, until) and serializers.
  */
 import { z } from "zod";
-import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { type CursorPosition, decodeDateIdCursor } from "@/lib/api/cursor";
 import { listEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate, zLimit } from "@/lib/api/query";
+import type { ListSpec } from "@/lib/api/route";
 import { zCalendarDate, zCount, zId } from "@/lib/api/wire";
-import { InvalidParameterError } from "@/lib/domain/errors";
-import { PARTICIPATION_DEFAULT_LIMIT, type ParticipationEntry, type ParticipationFilters } from "@/lib/domain/participation";
+import type { CheckinKind } from "@/lib/domain/access";
+import {
+  listParticipation,
+  PARTICIPATION_DEFAULT_LIMIT,
+  type ParticipationEntry,
+  type ParticipationFilters,
+} from "@/lib/domain/participation";
 
 /** Query of both participation endpoints. */
 export const participationQuerySchema = z
@@ -36,14 +42,7 @@ export function toParticipationFilters(
   checkinId: number,
 ) {
   const binding = { e: endpoint, id: checkinId, since: q.since?.toISOString() ?? null, until: q.until?.toISOString() ?? null };
-  let after: ParticipationFilters["after"];
-  if (q.cursor) {
-    const [date, id, ...extra] = decodeCursor(q.cursor, binding);
-    if (typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || typeof id !== "number" || !Number.isInteger(id) || extra.length) {
-      throw new InvalidParameterError("Invalid cursor");
-    }
-    after = { date, id };
-  }
+  const after = decodeDateIdCursor(q.cursor, binding);
   const filters: ParticipationFilters = { since: q.since, until: q.until, after, limit: q.limit };
   return { filters, binding };
 }
@@ -51,6 +50,24 @@ export function toParticipationFilters(
 /** Keyset position of an entry (date desc, occurrence id desc). */
 export function participationCursorPosition(entry: ParticipationEntry): CursorPosition {
   return [entry.date, entry.occurrenceId];
+}
+
+/**
+ * The list of both participation endpoints (for `listRoute`): the participation query, filters
+ * and binding of the `kind`'s endpoint and the path id, `listParticipation`, date-order keyset.
+ */
+export function participationList(
+  kind: CheckinKind,
+  serialize: (entry: ParticipationEntry) => unknown,
+): ListSpec<typeof participationQuerySchema, ParticipationFilters, ParticipationEntry> {
+  const endpoint = kind === "poll" ? "v2.polls.participation" : "v2.standups.participation";
+  return {
+    query: participationQuerySchema,
+    filters: (query, id) => toParticipationFilters(query, endpoint, id),
+    load: ({ actor, filters, id }) => listParticipation(actor, kind, id, filters),
+    serialize: (entry) => serialize(entry),
+    position: participationCursorPosition,
+  };
 }
 
 const participationShape = {
@@ -85,15 +102,17 @@ export type V2PollParticipation = z.output<typeof pollParticipationV2Schema>;
 export const standupParticipationListV2Schema = listEnvelopeSchema(standupParticipationV2Schema, "StandupParticipationListV2");
 export const pollParticipationListV2Schema = listEnvelopeSchema(pollParticipationV2Schema, "PollParticipationListV2");
 
+/** The counts both entry kinds share, in wire order (date, expected, responded, participation_rate). */
+function participationCounts(e: ParticipationEntry) {
+  return { date: e.date, expected: e.expected, responded: e.responded, participation_rate: e.participationRate };
+}
+
 /** Standup participation entry (spec §2.6). */
 export function serializeStandupParticipation(e: ParticipationEntry): V2StandupParticipation {
   return {
     standup_id: e.checkinId,
     is_poll: false,
-    date: e.date,
-    expected: e.expected,
-    responded: e.responded,
-    participation_rate: e.participationRate,
+    ...participationCounts(e),
     excluded: { vacation: e.excludedVacation },
   };
 }
@@ -103,9 +122,6 @@ export function serializePollParticipation(e: ParticipationEntry): V2PollPartici
   return {
     poll_id: e.checkinId,
     is_poll: true,
-    date: e.date,
-    expected: e.expected,
-    responded: e.responded,
-    participation_rate: e.participationRate,
+    ...participationCounts(e),
   };
 }

@@ -18,7 +18,9 @@ import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
+import type { ListSpec, ReadSpec } from "@/lib/api/route";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
+import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
 
@@ -111,6 +113,44 @@ export function checkinCursorPosition(row: { created_at: Date; id: number }): Cu
 
 /** A row loaded with `checkinViewSelect` (lib/domain/standups.ts). */
 export type CheckinV2Row = CheckinView;
+
+/** Serializes a standup or poll with the `include` set (`serializeCheckinV2`, `serializePollV2`). */
+type CheckinSerializer = (row: CheckinV2Row, include: IncludeSet) => unknown;
+
+/**
+ * The read of GET /v2/standups/{id} and GET /v2/polls/{id} (for `readRoute`): `include` query,
+ * `load(actor, id, {withQuestions})` (getStandup / getPoll) with questions only when included,
+ * answered as `{data}`.
+ */
+export function checkinRead(
+  load: (actor: Actor, id: number, opts: { withQuestions: boolean }) => Promise<CheckinV2Row>,
+  serialize: CheckinSerializer,
+): ReadSpec<typeof checkinReadQuerySchema, CheckinV2Row> {
+  return {
+    query: checkinReadQuerySchema,
+    load: ({ actor, id, query }) => load(actor, id, { withQuestions: query.include.has("questions") }),
+    serialize: (row, { include }) => ({ data: serialize(row, include) }),
+  };
+}
+
+/**
+ * The list of GET /v2/standups and GET /v2/polls (for `listRoute`): the list query of spec §4.1,
+ * filters and cursor binding for `endpoint`, `load(actor, filters)` (listStandups / listPolls),
+ * created-order keyset.
+ */
+export function checkinList(
+  endpoint: "v2.standups" | "v2.polls",
+  load: (actor: Actor, filters: CheckinListFilters) => Promise<CheckinV2Row[]>,
+  serialize: CheckinSerializer,
+): ListSpec<typeof checkinListQuerySchema, CheckinListFilters, CheckinV2Row> {
+  return {
+    query: checkinListQuerySchema,
+    filters: (query) => toCheckinListFilters(query, endpoint),
+    load: ({ actor, filters }) => load(actor, filters),
+    serialize: (row, { include }) => serialize(row, include),
+    position: checkinCursorPosition,
+  };
+}
 
 /** v2 standup/poll member (spec §2.2): `email`, `username`, `realname` only with the matching `include`. */
 export const memberV2Schema = z

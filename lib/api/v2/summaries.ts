@@ -4,10 +4,9 @@
  * id), the response schema (feeds the OpenAPI document) and the serializer.
  */
 import { z } from "zod";
-import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
+import { type CursorPosition, decodeDateIdCursor } from "@/lib/api/cursor";
 import { listEnvelopeSchema } from "@/lib/api/envelope";
 import { zLimit } from "@/lib/api/query";
-import { InvalidParameterError } from "@/lib/domain/errors";
 import { type OccurrenceSummaryView, SUMMARIES_DEFAULT_LIMIT, type SummaryListFilters } from "@/lib/domain/summaries";
 
 /** Query of the summaries list. */
@@ -22,14 +21,7 @@ export const summaryListQuerySchema = z.object({
  */
 export function toSummaryListFilters(q: z.output<typeof summaryListQuerySchema>, standupId: number) {
   const binding = { e: "v2.standups.summaries", id: standupId };
-  let after: SummaryListFilters["after"];
-  if (q.cursor) {
-    const [date, id, ...extra] = decodeCursor(q.cursor, binding);
-    if (typeof date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(date) || typeof id !== "number" || !Number.isInteger(id) || extra.length) {
-      throw new InvalidParameterError("Invalid cursor");
-    }
-    after = { date, id };
-  }
+  const after = decodeDateIdCursor(q.cursor, binding);
   return { filters: { limit: q.limit, after } satisfies SummaryListFilters, binding };
 }
 

@@ -4,18 +4,19 @@
  * endpoint of the team. Admin only (others: 404). PATCH and DELETE accept `Idempotency-Key`.
  */
 import { json } from "@/lib/api/errors";
-import { apiRoute, apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiRoute, apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith } from "@/lib/api/query";
+import { methodTable } from "@/lib/api/route";
 import { serializeWebhookV2, webhookUpdateBodySchema } from "@/lib/api/v2/webhooks";
 import { deleteWebhook, getWebhook, updateWebhook, type WebhookPatch } from "@/lib/domain/webhooks";
 
 type Params = { webhookId: string };
 
-export const GET = apiRoute<Params>("v2", async ({ actor, params }) => {
+const get = apiRoute<Params>("v2", async ({ actor, params }) => {
   return json({ data: serializeWebhookV2(await getWebhook(actor, parseId(params.webhookId, "Webhook"))) });
 });
 
-export const PATCH = apiWriteRoute<Params, { id: number; patch: WebhookPatch }>({
+const patch = apiWriteRoute<Params, { id: number; patch: WebhookPatch }>({
   route: "/v2/webhooks/{webhookId}",
   body: "json",
   parse: ({ params, body }) => ({
@@ -28,7 +29,7 @@ export const PATCH = apiWriteRoute<Params, { id: number; patch: WebhookPatch }>(
   }),
 });
 
-export const DELETE = apiWriteRoute<Params, { id: number }>({
+const remove = apiWriteRoute<Params, { id: number }>({
   route: "/v2/webhooks/{webhookId}",
   body: "none",
   parse: ({ params }) => ({ id: parseId(params.webhookId, "Webhook") }),
@@ -38,7 +39,4 @@ export const DELETE = apiWriteRoute<Params, { id: number }>({
   },
 });
 
-const notAllowed = methodNotAllowed(["GET", "PATCH", "DELETE"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const OPTIONS = preflight;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methodTable("v2", { GET: get, PATCH: patch, DELETE: remove });

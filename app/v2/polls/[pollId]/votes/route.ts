@@ -2,28 +2,28 @@
  * GET /v2/polls/{pollId}/votes (spec §2.5, §4.2): results of the latest broadcast, or of every broadcast in [since, until).
  * POST /v2/polls/{pollId}/votes (v2 extension, issue 10): a recipient of the current broadcast votes; Idempotency-Key accepted.
  */
-import { json } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, pollIdPath } from "@/lib/api/query";
-import { apiPath, served } from "@/lib/api/route";
+import { apiPath, readRoute } from "@/lib/api/route";
 import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema, voteDataV2Schema } from "@/lib/api/v2/vote-writes";
 import { pollResultsDataV2Schema, serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
 import { castVote } from "@/lib/domain/vote-writes";
 import { getPollVotes } from "@/lib/domain/votes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/votes", {
-  GET: served(
+  GET: readRoute(
     {
       tag: "Polls",
       id: "getPollVotes",
       summary: "Poll results of the latest broadcast, or of every broadcast in a range",
       path: pollIdPath,
-      query: votesQuerySchema,
-      response: { description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
-      errors: { 400: ["INVALID_PARAMETER"], 404: true },
     },
-    async ({ actor, id, query: { since, until } }) =>
-      json({ data: serializePollResultsV2(await getPollVotes(actor, id, { since, until })) }),
+    { description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
+    {
+      query: votesQuerySchema,
+      load: ({ actor, id, query: { since, until } }) => getPollVotes(actor, id, { since, until }),
+      serialize: (results) => ({ data: serializePollResultsV2(results) }),
+    },
   ),
   POST: {
     doc: {

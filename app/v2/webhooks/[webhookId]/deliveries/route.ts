@@ -5,20 +5,16 @@
 
 import { z } from "zod";
 import { json } from "@/lib/api/errors";
-import { apiRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiRoute } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject, zLimit } from "@/lib/api/query";
+import { methodTable } from "@/lib/api/route";
 import { serializeWebhookDeliveryV2 } from "@/lib/api/v2/webhooks";
 import { listWebhookDeliveries } from "@/lib/domain/webhooks";
 
-export const GET = apiRoute<{ webhookId: string }>("v2", async ({ actor, params, url }) => {
+const get = apiRoute<{ webhookId: string }>("v2", async ({ actor, params, url }) => {
   const { limit } = parseWith(z.object({ limit: zLimit(25) }), queryObject(url));
   const rows = await listWebhookDeliveries(actor, parseId(params.webhookId, "Webhook"), limit);
   return json({ data: rows.map(serializeWebhookDeliveryV2), next_cursor: null, has_more: false });
 });
 
-const notAllowed = methodNotAllowed(["GET"]);
-export const POST = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methodTable("v2", { GET: get });

@@ -2,13 +2,14 @@
  * POST /v2/webhooks/{webhookId}/test (issue 9): enqueues a `webhook.test` event to the endpoint;
  * 202 `{data: {delivery_id, message_id}}` (the delivery log shows the outcome). Admin only.
  */
-import { apiWriteRoute, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId } from "@/lib/api/query";
+import { methodTable } from "@/lib/api/route";
 import { sendTestWebhook } from "@/lib/domain/webhooks";
 
 type Params = { webhookId: string };
 
-export const POST = apiWriteRoute<Params, { id: number }>({
+const post = apiWriteRoute<Params, { id: number }>({
   route: "/v2/webhooks/{webhookId}/test",
   body: "none",
   parse: ({ params }) => ({ id: parseId(params.webhookId, "Webhook") }),
@@ -18,9 +19,4 @@ export const POST = apiWriteRoute<Params, { id: number }>({
   },
 });
 
-const notAllowed = methodNotAllowed(["POST"]);
-export const GET = notAllowed;
-export const PUT = notAllowed;
-export const PATCH = notAllowed;
-export const DELETE = notAllowed;
-export const OPTIONS = preflight;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methodTable("v2", { POST: post });
