@@ -65,6 +65,7 @@ import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
 
 type Json = Record<string, unknown>;
 type Operation = { operationId?: string; tags?: string[]; summary?: string; parameters?: Json[]; responses?: Record<string, Json> };
@@ -307,29 +308,11 @@ beforeAll(async () => {
   });
   const instance = await createTestOccurrence(poll, "2026-03-15", [admin, m0, m1]);
   const vote = (user: TestUser, q: number, v: { choice?: string; text?: string; categories?: string[] }) =>
-    db.vote.create({
-      data: {
-        team_id: A.id,
-        occurrence_id: instance.id,
-        question_id: poll.questions[q].id,
-        user_id: user.id,
-        choice: v.choice ?? null,
-        text: v.text ?? null,
-        categories: v.categories ?? [],
-      },
-    });
+    createTestVote(poll, instance.id, user, q, v);
   await vote(m0, 0, { choice: "pizza" });
   await vote(m1, 0, { choice: "sushi" });
   await vote(m0, 1, { text: "tacos", categories: ["food"] });
-  await db.categorization.create({
-    data: {
-      team_id: A.id,
-      occurrence_id: instance.id,
-      question_id: poll.questions[1].id,
-      status: "completed",
-      categories: [{ name: "food", count: 1 }],
-    },
-  });
+  await createTestCategorization(poll, instance.id, 1, [{ name: "food", count: 1 }]);
 });
 
 type Case = {
