@@ -85,6 +85,21 @@ export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 }
 
+/**
+ * The axe check of the current page (`expectNoSeriousA11yViolations`, `include` as there), then
+ * its full-page screenshot test-results/screenshots/<name>.png.
+ */
+export async function expectAccessibleScreenshot(page: Page, name: string, include?: string): Promise<void> {
+  await expectNoSeriousA11yViolations(page, include);
+  await screenshot(page, name);
+}
+
+/** Asserts that the current page does not scroll sideways (at most 1 px of overflow); `what` names it in the message. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${what} scrolls sideways at ${page.viewportSize()?.width}px`).toBeLessThanOrEqual(1);
+}
+
 /** A service process started by `spawnService`. */
 export type SpawnedService = {
   server: ChildProcess;
