@@ -11,18 +11,13 @@
  * Numbers only, no pass/fail. Env: BENCH_MEMBERS, BENCH_STANDUPS.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { startThrowawayPostgres } from "@/scripts/throwaway";
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 const STANDUPS = Number(process.env.BENCH_STANDUPS ?? 500);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-bench-asking-"));
-fs.chmodSync(dir, 0o755);
-console.log(`Starting a throwaway embedded PostgreSQL in ${dir}`);
-const database = await startEmbeddedPostgres({ dir, purpose: "bench-asking", persistent: false });
+const { dir, database } = await startThrowawayPostgres("bench-asking");
 try {
   await applyMigrations(database.url);
   process.env.DATABASE_URL = database.url;

@@ -20,8 +20,6 @@
  * BENCH_WALK (cursors to follow in the walk, default 2000), BENCH_KEEP_PLANS=1 prints every plan.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { encodeCursor } from "@/lib/api/cursor";
@@ -42,8 +40,8 @@ import { getReport, listReports, type ReportListFilters, reportViewSelect } from
 import { listStandups } from "@/lib/domain/standups";
 import { getPollVotes } from "@/lib/domain/votes";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
-import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { startThrowawayPostgres } from "@/scripts/throwaway";
 
 // Cursors are signed with AUTH_SECRET (read when a cursor is made).
 process.env.AUTH_SECRET ??= "bench-data-secret-0123456789abcdef";
@@ -58,10 +56,7 @@ const WALK = Number(process.env.BENCH_WALK ?? 2000);
 const DAY = 86_400_000;
 
 const t0 = performance.now();
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-bench-"));
-fs.chmodSync(dir, 0o755);
-console.log(`Starting a throwaway embedded PostgreSQL in ${dir}`);
-const database = await startEmbeddedPostgres({ dir, purpose: "bench-data", persistent: false });
+const { dir, database } = await startThrowawayPostgres("bench-data");
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
@@ -92,6 +87,46 @@ async function capture(fn: (client: typeof logged) => Promise<unknown>): Promise
   const out = captured;
   captured = [];
   return out;
+}
+
+/** Either Prisma client: the plain one (timings) or the logging one (statement counts). */
+type Client = typeof plain | typeof logged;
+
+/**
+ * The latency-table row of a keyset-paged list: `total` rows, the first page and the page `depth`
+ * rows in (`first`/`deep` filters) each timed REPS times (median and p95, ms; no OFFSET figure),
+ * and the SQL statements `list` issues for a first page of 5 and of 100 rows.
+ */
+async function keysetListRow<F extends { limit: number }>(
+  name: string,
+  pages: { total: number; depth: number; first: F; deep: F },
+  list: (filters: F, client: Client) => Promise<unknown>,
+): Promise<string[]> {
+  const tFirst = await timeIt(() => list(pages.first, plain), REPS);
+  const tDeep = await timeIt(() => list(pages.deep, plain), REPS);
+  const q5 = await capture((cl) => list({ ...pages.first, limit: 5 }, cl));
+  const q100 = await capture((cl) => list({ ...pages.first, limit: 100 }, cl));
+  return latencyRow(name, {
+    rows: String(pages.total),
+    first: tFirst,
+    depth: String(pages.depth),
+    deep: tDeep,
+    sql5: String(q5.length),
+    sql100: String(q100.length),
+  });
+}
+
+/**
+ * One row of the latency table (case, rows, first med/p95, depth, deep med/p95, OFFSET med, SQL@5,
+ * SQL@100): `first` and `deep` are timing samples in ms, shown as median and p95; the other
+ * figures are shown as given, "-" where absent (the figure does not apply).
+ */
+function latencyRow(
+  name: string,
+  f: { rows?: string; first: number[]; depth?: string; deep?: number[]; offsetMed?: string; sql5: string; sql100: string },
+): string[] {
+  const deep = f.deep ? [ms(median(f.deep)), ms(p95(f.deep))] : ["-", "-"];
+  return [name, f.rows ?? "-", ms(median(f.first)), ms(p95(f.first)), f.depth ?? "-", ...deep, f.offsetMed ?? "-", f.sql5, f.sql100];
 }
 
 let exitCode = 0;
@@ -201,18 +236,17 @@ try {
     const q100 = await capture((cl) => listReports(c.actor, { ...first.filters, limit: 100 }, cl));
     const q100deep = await capture((cl) => listReports(c.actor, { ...deep.filters, limit: 100 }, cl));
 
-    rows.push([
-      c.name,
-      total.toLocaleString("en-US"),
-      ms(median(tFirst)),
-      ms(p95(tFirst)),
-      depth.toLocaleString("en-US"),
-      ms(median(tDeep)),
-      ms(p95(tDeep)),
-      ms(median(tOffset), 1),
-      String(q5.length),
-      `${q100.length}/${q100deep.length}`,
-    ]);
+    rows.push(
+      latencyRow(c.name, {
+        rows: total.toLocaleString("en-US"),
+        first: tFirst,
+        depth: depth.toLocaleString("en-US"),
+        deep: tDeep,
+        offsetMed: ms(median(tOffset), 1),
+        sql5: String(q5.length),
+        sql100: `${q100.length}/${q100deep.length}`,
+      }),
+    );
 
     for (const [page, filters] of [
       ["first", first.filters],
@@ -256,18 +290,7 @@ try {
   let k = 0;
   const tGet = await timeIt(() => getReport(lead, ids[k++ % ids.length], plain), REPS);
   const qGet = await capture((cl) => getReport(lead, ids[0], cl));
-  rows.push([
-    "reports/{id} (random ids)",
-    "-",
-    ms(median(tGet)),
-    ms(p95(tGet)),
-    "-",
-    "-",
-    "-",
-    "-",
-    String(qGet.length),
-    String(qGet.length),
-  ]);
+  rows.push(latencyRow("reports/{id} (random ids)", { first: tGet, sql5: String(qGet.length), sql100: String(qGet.length) }));
 
   // ---------------------------------------------------------------- GET /v2/standups
   {
@@ -277,22 +300,10 @@ try {
     const depth = Math.max(1, Math.floor(all.length * 0.9));
     const cursor = encodeCursor(checkinCursorPosition(all[depth - 1]), first.binding);
     const deep = toCheckinListFilters(checkinListQuerySchema.parse({ ...query, cursor }), "v2.standups");
-    const tFirst = await timeIt(() => listStandups(lead, first.filters, plain), REPS);
-    const tDeep = await timeIt(() => listStandups(lead, deep.filters, plain), REPS);
-    const q5 = await capture((cl) => listStandups(lead, { ...first.filters, limit: 5 }, cl));
-    const q100 = await capture((cl) => listStandups(lead, { ...first.filters, limit: 100 }, cl));
-    rows.push([
-      "standups (include=questions)",
-      String(all.length),
-      ms(median(tFirst)),
-      ms(p95(tFirst)),
-      String(depth),
-      ms(median(tDeep)),
-      ms(p95(tDeep)),
-      "-",
-      String(q5.length),
-      String(q100.length),
-    ]);
+    const list = (filters: typeof first.filters, client: Client) => listStandups(lead, filters, client);
+    rows.push(
+      await keysetListRow("standups (include=questions)", { total: all.length, depth, first: first.filters, deep: deep.filters }, list),
+    );
   }
 
   // ---------------------------------------------------------------- participation
@@ -303,22 +314,10 @@ try {
     const depth = Math.max(1, Math.floor(all.length * 0.95));
     const cursor = encodeCursor(participationCursorPosition(all[depth - 1]), first.binding);
     const deep = toParticipationFilters(participationQuerySchema.parse({ cursor }), "v2.standups.participation", standupId);
-    const tFirst = await timeIt(() => listStandupParticipation(lead, standupId, first.filters, plain), REPS);
-    const tDeep = await timeIt(() => listStandupParticipation(lead, standupId, deep.filters, plain), REPS);
-    const q5 = await capture((cl) => listStandupParticipation(lead, standupId, { ...first.filters, limit: 5 }, cl));
-    const q100 = await capture((cl) => listStandupParticipation(lead, standupId, { ...first.filters, limit: 100 }, cl));
-    rows.push([
-      "standups/{id}/participation",
-      String(all.length),
-      ms(median(tFirst)),
-      ms(p95(tFirst)),
-      String(depth),
-      ms(median(tDeep)),
-      ms(p95(tDeep)),
-      "-",
-      String(q5.length),
-      String(q100.length),
-    ]);
+    const list = (filters: typeof first.filters, client: Client) => listStandupParticipation(lead, standupId, filters, client);
+    rows.push(
+      await keysetListRow("standups/{id}/participation", { total: all.length, depth, first: first.filters, deep: deep.filters }, list),
+    );
     const stmts = await capture((cl) => listStandupParticipation(lead, standupId, deep.filters, cl));
     for (const s of stmts) explains.push({ name: "participation", page: "deep", plan: await explain(raw, s), statements: stmts.length });
   }
@@ -330,18 +329,15 @@ try {
     const ranged = await timeIt(() => getPollVotes(lead, gen.POLL_ID, range, {}, plain), REPS);
     const qLatest = await capture((cl) => getPollVotes(lead, gen.POLL_ID, {}, {}, cl));
     const qRanged = await capture((cl) => getPollVotes(lead, gen.POLL_ID, range, {}, cl));
-    rows.push([
-      "polls/{id}/votes (latest | 90 days)",
-      "-",
-      ms(median(latest)),
-      ms(p95(latest)),
-      "90 days",
-      ms(median(ranged)),
-      ms(p95(ranged)),
-      "-",
-      String(qLatest.length),
-      String(qRanged.length),
-    ]);
+    rows.push(
+      latencyRow("polls/{id}/votes (latest | 90 days)", {
+        first: latest,
+        depth: "90 days",
+        deep: ranged,
+        sql5: String(qLatest.length),
+        sql100: String(qRanged.length),
+      }),
+    );
     for (const s of qRanged) {
       const plan = await explain(raw, s);
       if (plan.seqScans.length) explains.push({ name: "poll votes (90 days)", page: "-", plan, statements: qRanged.length });

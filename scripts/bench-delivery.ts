@@ -10,13 +10,11 @@
  * The fake answers at once (no rate limits), so the figures are the service's own overhead.
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { db, disconnectDb } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { startWorker } from "@/lib/jobs/worker";
-import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { startThrowawayPostgres } from "@/scripts/throwaway";
 import { startFakeSlack } from "@/tests/fakes/slack";
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
@@ -24,10 +22,7 @@ const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 200);
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-bench-delivery-"));
-fs.chmodSync(dir, 0o755);
-console.log(`Starting a throwaway embedded PostgreSQL in ${dir}`);
-const database = await startEmbeddedPostgres({ dir, purpose: "bench-delivery", persistent: false });
+const { dir, database } = await startThrowawayPostgres("bench-delivery");
 const fake = await startFakeSlack({ channels: [] });
 const stop = async () => {
   await disconnectDb().catch(() => {});

@@ -9,8 +9,6 @@
  * Env: BENCH_REPORTS (team-A report target, default 150000; sets the history length).
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { csvResponse } from "@/lib/api/csv";
 import * as gen from "@/lib/bench/generate";
@@ -18,17 +16,14 @@ import { printTable } from "@/lib/bench/stats";
 import type { Actor } from "@/lib/domain/actor";
 import { type CsvExport, exportParticipation, exportReports } from "@/lib/domain/exports";
 import { setDatabaseUrl } from "@/lib/env";
-import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { startThrowawayPostgres } from "@/scripts/throwaway";
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 150_000);
 const DAY = 86_400_000;
 const MB = 1024 * 1024;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-bench-exports-"));
-fs.chmodSync(dir, 0o755);
-console.log(`Starting a throwaway embedded PostgreSQL in ${dir}`);
-const database = await startEmbeddedPostgres({ dir, purpose: "bench-exports", persistent: false });
+const { dir, database } = await startThrowawayPostgres("bench-exports");
 const raw = new pg.Client({ connectionString: database.url });
 
 /** Streams one export to nowhere, sampling memory at every chunk. */

@@ -13,10 +13,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { freePort, waitForHttp } from "@/lib/runtime/processes";
+import { makeTempDir } from "@/scripts/throwaway";
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[e2e] ${line}`);
@@ -39,8 +39,7 @@ async function main(): Promise<number> {
   ensurePrismaClient(log);
   ensureBuild(log);
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-e2e-"));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = makeTempDir("checkin-e2e-");
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(root, "test-results", "e2e-server.log");

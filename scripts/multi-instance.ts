@@ -16,12 +16,12 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { freePort, stopProcess, waitForHttp } from "@/lib/runtime/processes";
+import { makeTempDir } from "@/scripts/throwaway";
 
 const root = process.cwd();
 const log = (l: string) => console.log(`[multi] ${l}`);
@@ -277,8 +277,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   ensurePrismaClient(log);
   ensureBuild(log);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-multi-"));
-  fs.chmodSync(dir, 0o755);
+  const dir = makeTempDir("checkin-multi-");
   const children: ChildProcess[] = [];
   let bouncer: ChildProcess | null = null;
   const database = await startEmbeddedPostgres({ dir: path.join(dir, "db"), purpose: "multi-instance test", persistent: false });

@@ -48,7 +48,7 @@ export function installQueryCounter(): QueryCounter {
  * Query counts of a list endpoint: `measure(qs)` requests `list(qs)`, expects 200 and returns the
  * SQL statements issued (`n`) and the items listed; `warmUp()` makes one request first and waits
  * 200 ms, so connection setup and the API key's fire-and-forget `last_used_at` write are not
- * counted in later measures.
+ * counted in later measures; `expectFlatQueryCount(smallQs, bigQs)` compares two page sizes.
  */
 export function listQueryMeter(counter: QueryCounter, list: (qs: string) => Promise<CallResult>) {
   const measure = async (qs: string): Promise<{ n: number; items: number }> => {
@@ -63,5 +63,17 @@ export function listQueryMeter(counter: QueryCounter, list: (qs: string) => Prom
     await measure("limit=1");
     await new Promise((resolve) => setTimeout(resolve, 200));
   };
-  return { measure, warmUp };
+  /**
+   * No N+1: expects the page `bigQs` to list more than 5× the items of the page `smallQs` with the
+   * same number (> 0) of SQL statements; returns the small page's measure.
+   */
+  const expectFlatQueryCount = async (smallQs: string, bigQs: string) => {
+    const small = await measure(smallQs);
+    const big = await measure(bigQs);
+    expect(big.items).toBeGreaterThan(small.items * 5);
+    expect(small.n).toBeGreaterThan(0);
+    expect(big.n).toBe(small.n);
+    return small;
+  };
+  return { measure, warmUp, expectFlatQueryCount };
 }

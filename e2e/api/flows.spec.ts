@@ -7,26 +7,9 @@
  * transport.spec.ts compares, stay unchanged); the channel is discovered through GET /v2/standups.
  */
 import { type APIRequestContext, type APIResponse, expect, test } from "@playwright/test";
-import {
-  bearerAuth,
-  type DemoIds,
-  type DemoKeys,
-  demoIds,
-  demoKeys,
-  expectApiHeaders,
-  expectNoRedirect,
-  newIdempotencyKey,
-  rawAuth,
-  uniqueSuffix,
-} from "./helpers";
+import { bearerAuth, demoDataBeforeEach, expectApiHeaders, expectNoRedirect, newIdempotencyKey, rawAuth, uniqueSuffix } from "./helpers";
 
-let keys: DemoKeys;
-let ids: DemoIds;
-
-test.beforeEach(async ({ request }) => {
-  keys = demoKeys();
-  ids = await demoIds(request, keys);
-});
+const demo = demoDataBeforeEach();
 
 /** Asserts status (with the body in the message), no redirect and the API headers; returns the JSON body. */
 async function ok<T = Record<string, unknown>>(res: APIResponse, status: number, what: string): Promise<T> {
@@ -60,14 +43,14 @@ type V2Standup = {
 /** Creates a standup of the demo member (only member) through POST /v2/standups. */
 async function createV2Standup(request: APIRequestContext, name: string): Promise<V2Standup> {
   const res = await request.post("/v2/standups", {
-    headers: { ...bearerAuth(keys.member.key), "Idempotency-Key": newIdempotencyKey() },
+    headers: { ...bearerAuth(demo.keys.member.key), "Idempotency-Key": newIdempotencyKey() },
     data: {
       name,
       questions: [{ text: "What did you finish?" }, { text: "What is next?" }],
       days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
       time: "09:00",
-      broadcast_channel: ids.channel.id,
-      users: [keys.member.user_id],
+      broadcast_channel: demo.ids.channel.id,
+      users: [demo.keys.member.user_id],
     },
     maxRedirects: 0,
   });
@@ -77,14 +60,14 @@ async function createV2Standup(request: APIRequestContext, name: string): Promis
 /** Creates a standup of the demo member (only member) through POST /v1/standups/. */
 async function createV1Standup(request: APIRequestContext, name: string): Promise<V1Standup> {
   const res = await request.post("/v1/standups/", {
-    headers: rawAuth(keys.member.key),
+    headers: rawAuth(demo.keys.member.key),
     data: {
       name,
-      channel: ids.channel.name,
+      channel: demo.ids.channel.name,
       time: "08:30:00",
       timezone: "Europe/Paris",
       days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-      users: [keys.member.user_id],
+      users: [demo.keys.member.user_id],
       sync_channel_members: false,
       personalised: false,
     },
@@ -96,20 +79,20 @@ async function createV1Standup(request: APIRequestContext, name: string): Promis
 test("POST /v1/standups/ → GET /v2/standups/{id}; PATCH and DELETE /v1/standups/{id}/ show through v2", async ({ request }) => {
   const name = `E2E v1 standup ${uniqueSuffix()}`;
   const created = await createV1Standup(request, name);
-  expect(created).toMatchObject({ name, time: "08:30:00", timezone: "Europe/Paris", channel: ids.channel.name });
+  expect(created).toMatchObject({ name, time: "08:30:00", timezone: "Europe/Paris", channel: demo.ids.channel.name });
   expect(created.questions.length, "three default questions when `questions` is omitted").toBe(3);
 
   const v2 = await ok<{ data: V2Standup }>(
-    await request.get(`/v2/standups/${created.id}?include=questions`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/standups/${created.id}?include=questions`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/standups/${created.id}`,
   );
   expect(v2.data).toMatchObject({ id: created.id, name, state: "active", time: "08:30:00", timezone: "Europe/Paris", days: created.days });
-  expect(v2.data.broadcast_channel).toEqual(ids.channel);
-  expect(v2.data.members.map((m) => m.id)).toEqual([keys.member.user_id]);
+  expect(v2.data.broadcast_channel).toEqual(demo.ids.channel);
+  expect(v2.data.members.map((m) => m.id)).toEqual([demo.keys.member.user_id]);
   expect(v2.data.questions?.map((q) => q.id)).toEqual(created.questions.map((q) => q.id));
   const v2List = await ok<{ data: { id: number }[] }>(
-    await request.get("/v2/standups?limit=100", { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get("/v2/standups?limit=100", { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     "GET /v2/standups",
   );
@@ -118,7 +101,7 @@ test("POST /v1/standups/ → GET /v2/standups/{id}; PATCH and DELETE /v1/standup
   // v1 edit (trailing slash, HHMM time) → v2 sees it.
   const patched = await ok<V1Standup>(
     await request.patch(`/v1/standups/${created.id}/`, {
-      headers: rawAuth(keys.member.key),
+      headers: rawAuth(demo.keys.member.key),
       data: { name: `${name} renamed`, time: "1015" },
       maxRedirects: 0,
     }),
@@ -127,7 +110,7 @@ test("POST /v1/standups/ → GET /v2/standups/{id}; PATCH and DELETE /v1/standup
   );
   expect(patched).toMatchObject({ id: created.id, name: `${name} renamed`, time: "10:15:00" });
   const afterPatch = await ok<{ data: V2Standup }>(
-    await request.get(`/v2/standups/${created.id}/`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/standups/${created.id}/`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/standups/${created.id}/`,
   );
@@ -135,15 +118,15 @@ test("POST /v1/standups/ → GET /v2/standups/{id}; PATCH and DELETE /v1/standup
 
   // v1 delete answers the deleted standup; v2 and v1 then answer 404.
   const deleted = await ok<V1Standup>(
-    await request.delete(`/v1/standups/${created.id}`, { headers: rawAuth(keys.member.key), maxRedirects: 0 }),
+    await request.delete(`/v1/standups/${created.id}`, { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `DELETE /v1/standups/${created.id}`,
   );
   expect(deleted.id).toBe(created.id);
-  const gone = await request.get(`/v2/standups/${created.id}`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 });
+  const gone = await request.get(`/v2/standups/${created.id}`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 });
   expect(gone.status(), `GET /v2/standups/${created.id} after the v1 delete`).toBe(404);
   expect(await gone.json()).toEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
-  const goneV1 = await request.get(`/v1/standups/${created.id}/`, { headers: rawAuth(keys.member.key), maxRedirects: 0 });
+  const goneV1 = await request.get(`/v1/standups/${created.id}/`, { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 });
   expect(goneV1.status(), `GET /v1/standups/${created.id}/ after the v1 delete`).toBe(404);
   expect(await goneV1.json()).toEqual({ error: expect.any(String) });
 });
@@ -151,11 +134,11 @@ test("POST /v1/standups/ → GET /v2/standups/{id}; PATCH and DELETE /v1/standup
 test("POST /v2/reports (replayed with its Idempotency-Key) → GET /v1/reports/ and GET /v2/reports/{id}/", async ({ request }) => {
   const standup = await createV2Standup(request, `E2E v2 report ${uniqueSuffix()}`);
   const v1Standup = await ok<V1Standup>(
-    await request.get(`/v1/standups/${standup.id}/`, { headers: rawAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v1/standups/${standup.id}/`, { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v1/standups/${standup.id}/ (created through v2)`,
   );
-  expect(v1Standup).toMatchObject({ id: standup.id, name: standup.name, channel: ids.channel.name, time: "09:00:00" });
+  expect(v1Standup).toMatchObject({ id: standup.id, name: standup.name, channel: demo.ids.channel.name, time: "09:00:00" });
   const [q0, q1] = v1Standup.questions.map((q) => q.id);
 
   const idempotencyKey = newIdempotencyKey();
@@ -168,14 +151,14 @@ test("POST /v2/reports (replayed with its Idempotency-Key) → GET /v1/reports/ 
   };
   const post = () =>
     request.post("/v2/reports", {
-      headers: { ...bearerAuth(keys.member.key), "Idempotency-Key": idempotencyKey },
+      headers: { ...bearerAuth(demo.keys.member.key), "Idempotency-Key": idempotencyKey },
       data: body,
       maxRedirects: 0,
     });
   const first = await post();
   const created = await ok<{ data: { id: number; standup_id: number; user_id: string } }>(first, 200, "POST /v2/reports");
   expect(first.headers()["idempotent-replayed"]).not.toBe("true");
-  expect(created.data).toMatchObject({ standup_id: standup.id, user_id: keys.member.user_id });
+  expect(created.data).toMatchObject({ standup_id: standup.id, user_id: demo.keys.member.user_id });
   const replay = await post();
   expect(await ok(replay, 200, "POST /v2/reports (replayed)"), "the replay answers the same body").toEqual(created);
   expect(replay.headers()["idempotent-replayed"], "POST /v2/reports replay: Idempotent-Replayed").toBe("true");
@@ -189,7 +172,7 @@ test("POST /v2/reports (replayed with its Idempotency-Key) → GET /v1/reports/ 
       questions: { question_id: number; answer: string }[];
     }[]
   >(
-    await request.get(`/v1/reports/?standup_id=${standup.id}`, { headers: rawAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v1/reports/?standup_id=${standup.id}`, { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v1/reports/?standup_id=${standup.id}`,
   );
@@ -198,14 +181,14 @@ test("POST /v2/reports (replayed with its Idempotency-Key) → GET /v1/reports/ 
     "the v2 report, once (the replay created nothing)",
   ).toEqual([created.data.id]);
   expect(v1List[0].standup_id).toBe(standup.id);
-  expect(v1List[0].member?.id).toBe(keys.member.user_id);
+  expect(v1List[0].member?.id).toBe(demo.keys.member.user_id);
   expect(v1List[0].questions.map((q) => [q.question_id, q.answer])).toEqual([
     [q0, "Shipped the HTTP transport specs"],
     [q1, "Cross-version flows"],
   ]);
 
   const v2One = await ok<{ data: { id: number } }>(
-    await request.get(`/v2/reports/${created.data.id}/`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/reports/${created.data.id}/`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/reports/${created.data.id}/`,
   );
@@ -217,37 +200,37 @@ test("POST /v1/reports/ → GET /v2/reports, GET /v2/reports/{id} and GET /v2/st
   const answers = Object.fromEntries(standup.questions.map((q, i) => [String(q.id), { text: `v1 answer ${i + 1}` }]));
   const submitted = await ok<{ id: number; done_at: number; channel: unknown; member: { id: string; role: string } }>(
     await request.post("/v1/reports/", {
-      headers: rawAuth(keys.member.key),
+      headers: rawAuth(demo.keys.member.key),
       data: { standup_id: String(standup.id), answers },
       maxRedirects: 0,
     }),
     200,
     "POST /v1/reports/",
   );
-  expect(submitted.member).toMatchObject({ id: keys.member.user_id, role: expect.any(String) });
+  expect(submitted.member).toMatchObject({ id: demo.keys.member.user_id, role: expect.any(String) });
   expect(submitted.done_at).toBeGreaterThan(0);
   expect(submitted).toHaveProperty("channel");
 
   const v2List = await ok<{
     data: { id: number; standup_id: number; user_id: string; answers: { question_id: number; answer: string }[] }[];
   }>(
-    await request.get(`/v2/reports?standup_id=${standup.id}`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/reports?standup_id=${standup.id}`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/reports?standup_id=${standup.id}`,
   );
   expect(v2List.data.map((r) => r.id)).toEqual([submitted.id]);
-  expect(v2List.data[0]).toMatchObject({ standup_id: standup.id, user_id: keys.member.user_id });
+  expect(v2List.data[0]).toMatchObject({ standup_id: standup.id, user_id: demo.keys.member.user_id });
   expect(v2List.data[0].answers.map((a) => a.answer)).toEqual(standup.questions.map((_, i) => `v1 answer ${i + 1}`));
 
   const one = await ok<{ data: { id: number } }>(
-    await request.get(`/v2/reports/${submitted.id}`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/reports/${submitted.id}`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/reports/${submitted.id}`,
   );
   expect(one.data.id).toBe(submitted.id);
 
   const participation = await ok<{ data: { standup_id: number; responded: number; expected: number }[] }>(
-    await request.get(`/v2/standups/${standup.id}/participation/`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/standups/${standup.id}/participation/`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/standups/${standup.id}/participation/`,
   );
@@ -258,8 +241,8 @@ test("POST /v1/polls → GET /v2/polls/{id} and GET /v1/polls/{id}/votes/", asyn
   const name = `E2E v1 poll ${uniqueSuffix()}`;
   const created = await ok<{ id: number; name: string }>(
     await request.post("/v1/polls", {
-      headers: rawAuth(keys.member.key),
-      data: { name, channel: ids.channel.name, question: "Tea or coffee?", choices: ["Tea", "Coffee"], duration: 30 },
+      headers: rawAuth(demo.keys.member.key),
+      data: { name, channel: demo.ids.channel.name, question: "Tea or coffee?", choices: ["Tea", "Coffee"], duration: 30 },
       maxRedirects: 0,
     }),
     200,
@@ -268,26 +251,26 @@ test("POST /v1/polls → GET /v2/polls/{id} and GET /v1/polls/{id}/votes/", asyn
   expect(created.name).toBe(name);
 
   const v2 = await ok<{ data: { id: number; name: string; owner: string; questions: { choices: string[] }[] } }>(
-    await request.get(`/v2/polls/${created.id}/?include=questions`, { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v2/polls/${created.id}/?include=questions`, { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v2/polls/${created.id}/`,
   );
-  expect(v2.data).toMatchObject({ id: created.id, name, owner: keys.member.user_id });
+  expect(v2.data).toMatchObject({ id: created.id, name, owner: demo.keys.member.user_id });
   expect(v2.data.questions[0].choices).toEqual(["Tea", "Coffee"]);
   const v2List = await ok<{ data: { id: number }[] }>(
-    await request.get("/v2/polls?limit=100", { headers: bearerAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get("/v2/polls?limit=100", { headers: bearerAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     "GET /v2/polls",
   );
   expect(v2List.data.map((p) => p.id)).toContain(created.id);
 
   await ok(
-    await request.get(`/v1/polls/${created.id}/votes/`, { headers: rawAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get(`/v1/polls/${created.id}/votes/`, { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     `GET /v1/polls/${created.id}/votes/`,
   );
   const v1Polls = await ok<{ id: number }[]>(
-    await request.get("/v1/polls/", { headers: rawAuth(keys.member.key), maxRedirects: 0 }),
+    await request.get("/v1/polls/", { headers: rawAuth(demo.keys.member.key), maxRedirects: 0 }),
     200,
     "GET /v1/polls/",
   );

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { type APIRequestContext, type APIResponse, expect } from "@playwright/test";
+import { type APIRequestContext, type APIResponse, expect, test } from "@playwright/test";
 
 export type DemoKey = { email: string; key: string; user_id: string; team_id: number; name: string };
 export type DemoKeys = { admin: DemoKey; member: DemoKey; other: DemoKey };
@@ -212,6 +212,19 @@ let discovered: DemoIds | undefined;
 export async function demoIds(request: APIRequestContext, keys: DemoKeys): Promise<DemoIds> {
   discovered ??= await discoverIds(request, keys);
   return discovered;
+}
+
+/**
+ * Registers a `test.beforeEach` (in the calling spec file) that loads the demo API keys (`demoKeys`)
+ * and ids (`demoIds`), and returns the object it fills: read `demo.keys` / `demo.ids` inside tests.
+ */
+export function demoDataBeforeEach(): { keys: DemoKeys; ids: DemoIds } {
+  const demo = {} as { keys: DemoKeys; ids: DemoIds };
+  test.beforeEach(async ({ request }) => {
+    demo.keys = demoKeys();
+    demo.ids = await demoIds(request, demo.keys);
+  });
+  return demo;
 }
 
 /** The version of an API path ("v1" covers the current /v1/me… endpoints too). */

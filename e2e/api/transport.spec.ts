@@ -19,10 +19,7 @@ import {
   API_PATHS,
   bearerAuth,
   comparable,
-  type DemoIds,
-  type DemoKeys,
-  demoIds,
-  demoKeys,
+  demoDataBeforeEach,
   expectApiHeaders,
   expectNoRedirect,
   jsonOf,
@@ -33,13 +30,7 @@ import {
   versionOf,
 } from "./helpers";
 
-let keys: DemoKeys;
-let ids: DemoIds;
-
-test.beforeEach(async ({ request }) => {
-  keys = demoKeys();
-  ids = await demoIds(request, keys);
-});
+const demo = demoDataBeforeEach();
 
 /** GET without following redirects. */
 const get = (request: APIRequestContext, url: string, headers: Record<string, string> = {}) =>
@@ -70,11 +61,11 @@ async function expectJsonNotFound(res: APIResponse, version: "v1" | "v2", what: 
 test.describe("trailing slash: same answer with and without, never a redirect", () => {
   for (const template of API_PATHS) {
     test(`GET ${template} and ${template}/`, async ({ request }) => {
-      const path = resolvePath(template, ids);
+      const path = resolvePath(template, demo.ids);
       const fetchBoth = async () => {
         const [bare, slashed] = [
-          await get(request, path, rawAuth(keys.admin.key)),
-          await get(request, `${path}/`, rawAuth(keys.admin.key)),
+          await get(request, path, rawAuth(demo.keys.admin.key)),
+          await get(request, `${path}/`, rawAuth(demo.keys.admin.key)),
         ];
         for (const [res, url] of [
           [bare, path],
@@ -119,7 +110,7 @@ test.describe("trailing slash on write endpoints: same answer, never a redirect"
       for (const url of [w.path, `${w.path}/`]) {
         const res = await request.fetch(url, {
           method: w.method,
-          headers: rawAuth(keys.member.key),
+          headers: rawAuth(demo.keys.member.key),
           maxRedirects: 0,
           ...(w.method === "DELETE"
             ? {}
@@ -138,7 +129,7 @@ test.describe("trailing slash on write endpoints: same answer, never a redirect"
 test.describe("401 without a valid key, on both path forms", () => {
   for (const template of API_PATHS) {
     test(`GET ${template}[/] without a key or with an unknown key`, async ({ request }) => {
-      const path = resolvePath(template, ids);
+      const path = resolvePath(template, demo.ids);
       const version = versionOf(path);
       for (const url of [path, `${path}/`]) {
         const none = await get(request, url);
@@ -170,22 +161,22 @@ test.describe("repeated slashes reach the same resource", () => {
   ];
   for (const { doubled, canonical } of cases) {
     test(`GET ${doubled}`, async ({ request, baseURL }) => {
-      const url = `${(baseURL ?? "").replace(/\/$/, "")}${resolvePath(doubled, ids)}`; // absolute: "//v1/…" alone would be protocol-relative
-      const expected = await get(request, resolvePath(canonical, ids), rawAuth(keys.admin.key));
+      const url = `${(baseURL ?? "").replace(/\/$/, "")}${resolvePath(doubled, demo.ids)}`; // absolute: "//v1/…" alone would be protocol-relative
+      const expected = await get(request, resolvePath(canonical, demo.ids), rawAuth(demo.keys.admin.key));
       expect(expected.status()).toBe(200);
 
       // Without following: either the resource itself or a redirect to the collapsed path.
-      const direct = await get(request, url, rawAuth(keys.admin.key));
+      const direct = await get(request, url, rawAuth(demo.keys.admin.key));
       if (direct.status() >= 300 && direct.status() < 400) {
         expect([301, 302, 307, 308], `GET ${doubled}: redirect status`).toContain(direct.status());
         const location = new URL(direct.headers().location ?? "", url);
-        expect(location.pathname.replace(/\/$/, ""), `GET ${doubled}: Location`).toBe(resolvePath(canonical, ids));
+        expect(location.pathname.replace(/\/$/, ""), `GET ${doubled}: Location`).toBe(resolvePath(canonical, demo.ids));
       } else {
         expect(direct.status(), `GET ${doubled}`).toBe(200);
       }
 
       // Following (what clients do), with the key still sent.
-      const followed = await request.get(url, { headers: rawAuth(keys.admin.key) });
+      const followed = await request.get(url, { headers: rawAuth(demo.keys.admin.key) });
       expect(followed.status(), `GET ${doubled} (following redirects): ${(await followed.text()).slice(0, 200)}`).toBe(200);
       expectApiHeaders(followed, `GET ${doubled}`);
       expect(comparable(await jsonOf(followed))).toEqual(comparable(await expected.json()));
@@ -203,7 +194,7 @@ test.describe("repeated slashes on writes reach the same handler", () => {
   ] as const) {
     test(`POST ${doubled} (following the redirect) answers the handler's 400`, async ({ request, baseURL }) => {
       const url = `${(baseURL ?? "").replace(/\/$/, "")}${doubled}`;
-      const res = await request.post(url, { headers: rawAuth(keys.member.key), data: {} });
+      const res = await request.post(url, { headers: rawAuth(demo.keys.member.key), data: {} });
       expect(res.status(), `POST ${doubled}: ${(await res.text()).slice(0, 200)}`).toBe(400);
       expectApiHeaders(res, `POST ${doubled}`);
       const body = await jsonOf(res, `POST ${doubled}`);
@@ -224,9 +215,9 @@ test.describe("Authorization header forms", () => {
   for (const form of forms) {
     test(form.name, async ({ request }) => {
       for (const [who, key] of [
-        ["admin", keys.admin],
-        ["member", keys.member],
-        ["other_team_member", keys.other],
+        ["admin", demo.keys.admin],
+        ["member", demo.keys.member],
+        ["other_team_member", demo.keys.other],
       ] as const) {
         const me = await get(request, "/v1/me", form.headers(key.key));
         expect(me.status(), `GET /v1/me as ${who}`).toBe(200);
@@ -236,16 +227,16 @@ test.describe("Authorization header forms", () => {
         expect(body.team.id, `GET /v1/me as ${who}: the key's team`).toBe(key.team_id);
       }
       // The key also scopes the team (spec §5): another team's standup is not visible.
-      const foreign = await get(request, `/v2/standups/${ids.standupId}`, form.headers(keys.other.key));
-      expect(foreign.status(), `GET /v2/standups/${ids.standupId} with the other team's key`).toBe(404);
-      const v2 = await get(request, "/v2/standups/", form.headers(keys.admin.key));
+      const foreign = await get(request, `/v2/standups/${demo.ids.standupId}`, form.headers(demo.keys.other.key));
+      expect(foreign.status(), `GET /v2/standups/${demo.ids.standupId} with the other team's key`).toBe(404);
+      const v2 = await get(request, "/v2/standups/", form.headers(demo.keys.admin.key));
       expect(v2.status(), "GET /v2/standups/").toBe(200);
-      expect(((await v2.json()) as { data: { id: number }[] }).data.map((s) => s.id)).toContain(ids.standupId);
+      expect(((await v2.json()) as { data: { id: number }[] }).data.map((s) => s.id)).toContain(demo.ids.standupId);
     });
   }
 
   test("malformed Authorization values are 401", async ({ request }) => {
-    for (const value of ["Bearer", "Bearer ", "Basic dXNlcjpwYXNz", `Token ${keys.admin.key}`, `${keys.admin.key}x`]) {
+    for (const value of ["Bearer", "Bearer ", "Basic dXNlcjpwYXNz", `Token ${demo.keys.admin.key}`, `${demo.keys.admin.key}x`]) {
       await expectUnauthorized(await get(request, "/v1/me/", { Authorization: value }), "v1", `GET /v1/me/ with Authorization: ${value}`);
       await expectUnauthorized(
         await get(request, "/v2/reports/", { Authorization: value }),
@@ -269,12 +260,12 @@ test.describe("unknown paths answer a JSON 404", () => {
   ];
   for (const template of unknown) {
     test(`GET/POST/DELETE ${template}`, async ({ request }) => {
-      const path = resolvePath(template, ids);
+      const path = resolvePath(template, demo.ids);
       const version = versionOf(path);
       for (const method of ["GET", "POST", "DELETE"] as const) {
         const res = await request.fetch(path, {
           method,
-          headers: rawAuth(keys.admin.key),
+          headers: rawAuth(demo.keys.admin.key),
           maxRedirects: 0,
           ...(method === "POST" ? { data: {} } : {}),
         });
@@ -297,7 +288,7 @@ test.describe("unknown paths answer a JSON 404", () => {
       "/v2/reports/999999999/",
       "/v2/polls/999999999/participation",
     ]) {
-      await expectJsonNotFound(await get(request, path, rawAuth(keys.admin.key)), versionOf(path), `GET ${path}`);
+      await expectJsonNotFound(await get(request, path, rawAuth(demo.keys.admin.key)), versionOf(path), `GET ${path}`);
     }
   });
 
@@ -305,7 +296,7 @@ test.describe("unknown paths answer a JSON 404", () => {
     // One line per path, so that a failure lists every offending path at once.
     const seen: string[] = [];
     for (const path of ["/v1", "/v1/", "/v2", "/v2/"]) {
-      const res = await get(request, path, rawAuth(keys.admin.key));
+      const res = await get(request, path, rawAuth(demo.keys.admin.key));
       const text = await res.text();
       let shape = "not JSON";
       try {
@@ -333,14 +324,14 @@ test.describe("unknown paths answer a JSON 404", () => {
 test.describe("JSON and CORS headers", () => {
   test("on successes, 400s, 401s and 404s of both versions", async ({ request }) => {
     const checks: { path: string; headers: Record<string, string>; status: number }[] = [
-      { path: "/v1/me", headers: rawAuth(keys.member.key), status: 200 },
-      { path: "/v2/reports/", headers: bearerAuth(keys.member.key), status: 200 },
-      { path: "/v2/reports?since=not-a-date", headers: rawAuth(keys.member.key), status: 400 },
-      { path: "/v2/standups?include=nope", headers: rawAuth(keys.member.key), status: 400 },
+      { path: "/v1/me", headers: rawAuth(demo.keys.member.key), status: 200 },
+      { path: "/v2/reports/", headers: bearerAuth(demo.keys.member.key), status: 200 },
+      { path: "/v2/reports?since=not-a-date", headers: rawAuth(demo.keys.member.key), status: 400 },
+      { path: "/v2/standups?include=nope", headers: rawAuth(demo.keys.member.key), status: 400 },
       { path: "/v1/reports/", headers: {}, status: 401 },
       { path: "/v2/polls/", headers: {}, status: 401 },
-      { path: "/v1/standups/999999999", headers: rawAuth(keys.member.key), status: 404 },
-      { path: "/v2/nope", headers: rawAuth(keys.member.key), status: 404 },
+      { path: "/v1/standups/999999999", headers: rawAuth(demo.keys.member.key), status: 404 },
+      { path: "/v2/nope", headers: rawAuth(demo.keys.member.key), status: 404 },
     ];
     for (const c of checks) {
       const res = await get(request, c.path, c.headers);
@@ -348,18 +339,18 @@ test.describe("JSON and CORS headers", () => {
       expectApiHeaders(res, `GET ${c.path}`);
       await jsonOf(res, `GET ${c.path}`);
     }
-    const v1Bad = await request.post("/v1/reports/", { headers: rawAuth(keys.member.key), data: {}, maxRedirects: 0 });
+    const v1Bad = await request.post("/v1/reports/", { headers: rawAuth(demo.keys.member.key), data: {}, maxRedirects: 0 });
     expect(v1Bad.status(), "POST /v1/reports/ with an empty body").toBe(400);
     expectApiHeaders(v1Bad, "POST /v1/reports/ with an empty body");
     expect(await jsonOf(v1Bad)).toEqual({ error: expect.any(String) });
-    const v2Bad = await request.post("/v2/reports", { headers: rawAuth(keys.member.key), data: {}, maxRedirects: 0 });
+    const v2Bad = await request.post("/v2/reports", { headers: rawAuth(demo.keys.member.key), data: {}, maxRedirects: 0 });
     expect(v2Bad.status(), "POST /v2/reports with an empty body").toBe(400);
     expectApiHeaders(v2Bad, "POST /v2/reports with an empty body");
     expect(await jsonOf(v2Bad)).toEqual({ error: { code: "INVALID_PARAMETER", message: expect.any(String) } });
   });
 
   test("a cross-origin request gets Access-Control-Allow-Origin: *", async ({ request }) => {
-    const res = await get(request, "/v2/standups", { ...rawAuth(keys.member.key), Origin: "https://dashboard.example.org" });
+    const res = await get(request, "/v2/standups", { ...rawAuth(demo.keys.member.key), Origin: "https://dashboard.example.org" });
     expect(res.status()).toBe(200);
     expectApiHeaders(res);
   });
@@ -374,7 +365,7 @@ test.describe("JSON and CORS headers", () => {
       ["DELETE", "/v1/me"],
       ["PATCH", "/v1/teams/"],
     ] as const) {
-      const res = await request.fetch(path, { method, headers: rawAuth(keys.admin.key), maxRedirects: 0 });
+      const res = await request.fetch(path, { method, headers: rawAuth(demo.keys.admin.key), maxRedirects: 0 });
       const h = res.headers();
       const text = await res.text();
       const isJson = (() => {
@@ -411,7 +402,7 @@ test.describe("CORS preflight", () => {
   ];
   for (const c of cases) {
     test(`OPTIONS ${c.path} (${c.method})`, async ({ request }) => {
-      const path = resolvePath(c.path, ids);
+      const path = resolvePath(c.path, demo.ids);
       const res = await request.fetch(path, {
         method: "OPTIONS",
         maxRedirects: 0,
@@ -447,10 +438,10 @@ test.describe("Idempotency-Key over HTTP", () => {
       questions: [{ text: "What did you ship?" }, { text: "Mood?", choices: ["good", "meh"] }],
       days: ["Mon", "Wed"],
       time: "09:15",
-      broadcast_channel: ids.channel.id,
-      users: [keys.member.user_id],
+      broadcast_channel: demo.ids.channel.id,
+      users: [demo.keys.member.user_id],
     };
-    const headers = { ...rawAuth(keys.member.key), "Idempotency-Key": key, Origin: "https://dashboard.example.org" };
+    const headers = { ...rawAuth(demo.keys.member.key), "Idempotency-Key": key, Origin: "https://dashboard.example.org" };
 
     const first = await request.post("/v2/standups", { headers, data: body, maxRedirects: 0 });
     expect(first.status(), `first POST /v2/standups: ${(await first.text()).slice(0, 200)}`).toBe(201);
@@ -480,7 +471,7 @@ test.describe("Idempotency-Key over HTTP", () => {
     expect(await mismatch.json()).toEqual({ error: { code: "MISMATCHED_IDEMPOTENCY_BODY", message: expect.any(String) } });
 
     // Exactly one standup was created.
-    const list = (await (await get(request, "/v2/standups?limit=100", rawAuth(keys.member.key))).json()) as {
+    const list = (await (await get(request, "/v2/standups?limit=100", rawAuth(demo.keys.member.key))).json()) as {
       data: { id: number; name: string }[];
     };
     expect(list.data.filter((s) => s.name === name).map((s) => s.id)).toEqual([created.data.id]);

@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, expectNoSeriousA11yViolations, screenshot, signIn } from "./helpers";
+import { BASE_URL, expectAccessibleScreenshot, expectNoSidewaysScroll, signIn } from "./helpers";
 
 test("sign-in page: no serious accessibility violations", async ({ page }) => {
   await page.goto(`${BASE_URL}/sign-in`);
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "sign-in");
+  await expectAccessibleScreenshot(page, "sign-in");
 });
 
 test("every dashboard page: no serious accessibility violations, screenshot saved", async ({ page }) => {
@@ -44,8 +43,7 @@ test("every dashboard page: no serious accessibility violations, screenshot save
       const response = await page.goto(`${BASE_URL}${path}`);
       expect(response?.status(), path).toBeLessThan(400);
       await expect(page.locator("h1").first()).toBeVisible();
-      await expectNoSeriousA11yViolations(page);
-      await screenshot(page, name);
+      await expectAccessibleScreenshot(page, name);
     });
   }
 });
@@ -60,10 +58,8 @@ test("phone width: navigation and pages fit", async ({ page }) => {
   ] as const) {
     await page.goto(`${BASE_URL}${path}`);
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(1);
-    await expectNoSeriousA11yViolations(page);
-    await screenshot(page, name);
+    await expectNoSidewaysScroll(page, path);
+    await expectAccessibleScreenshot(page, name);
   }
 });
 

@@ -5,7 +5,7 @@
  * check-ins, and team holidays added and removed.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { BASE_URL, expectNoSeriousA11yViolations, screenshot, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, expectAccessibleScreenshot, expectNoSeriousA11yViolations, signIn, uniqueSuffix } from "./helpers";
 
 const ALL_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
@@ -94,8 +94,7 @@ test("asking settings and the Kolkata zone survive create and edit; next run, As
   await page.getByTestId("ask-now").getByLabel(member, { exact: true }).check();
   await page.getByTestId("ask-now").getByRole("button", { name: "Ask now" }).click();
   await expect(page.getByTestId("ask-now").getByText("Asked 1 member.")).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "asking-standup-page");
+  await expectAccessibleScreenshot(page, "asking-standup-page");
 
   // My check-ins names the pending occurrence by its date.
   await page.goto(`${BASE_URL}/my-checkins`);
@@ -126,8 +125,7 @@ test("team holidays: an admin adds one and removes it after confirming", async (
   await expect(page.getByText(`Added ${holiday} on ${date}.`)).toBeVisible();
   const row = page.getByTestId("holiday-row").filter({ hasText: holiday });
   await expect(row).toContainText(date);
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "team-holidays");
+  await expectAccessibleScreenshot(page, "team-holidays");
 
   page.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: `Remove holiday ${holiday} on ${date}` }).click();

@@ -5,13 +5,17 @@
  * (test-results/screenshots/), at desktop width, at phone width (390 px, nothing scrolls
  * sideways) and in dark mode (system setting).
  */
-import { expect, type Page, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, expectNoSeriousA11yViolations, screenshot, signIn, uniqueSuffix } from "./helpers";
-
-async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${what} scrolls sideways at ${page.viewportSize()?.width}px`).toBeLessThanOrEqual(1);
-}
+import { expect, test } from "@playwright/test";
+import {
+  BASE_URL,
+  demoCredentials,
+  expectAccessibleScreenshot,
+  expectNoSeriousA11yViolations,
+  expectNoSidewaysScroll,
+  screenshot,
+  signIn,
+  uniqueSuffix,
+} from "./helpers";
 
 test("overview answers the manager's questions: who has not answered, who is blocked, this week vs last week", async ({ page }) => {
   test.setTimeout(180_000);
@@ -26,8 +30,7 @@ test("overview answers the manager's questions: who has not answered, who is blo
   if ((await page.getByTestId("today-table").count()) > 0) {
     await expect(page.getByTestId("today-table").locator("tbody tr").first()).toBeVisible();
   }
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "dashboard-overview");
+  await expectAccessibleScreenshot(page, "dashboard-overview");
 });
 
 test("blockers: open blockers with how long, resolve and reopen", async ({ page }) => {
@@ -39,8 +42,7 @@ test("blockers: open blockers with how long, resolve and reopen", async ({ page 
   // The demo's "Anything blocking you?" answers that say no ("None 👍", "No blockers.") never appear.
   const texts = await items.locator("p.whitespace-pre-wrap").allTextContents();
   for (const t of texts) expect(t.trim()).not.toMatch(/^(no|none|nope|nothing|all good)\b[\s\S]{0,25}$/i);
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "dashboard-blockers-all");
+  await expectAccessibleScreenshot(page, "dashboard-blockers-all");
 
   await page.goto(`${BASE_URL}/blockers`);
   const open = page.getByTestId("blocker-item");
@@ -73,8 +75,7 @@ test("participation: ranges in the URL, per standup and per member tables, a cle
   await expect(page.getByTestId("choice-trend").first()).toBeVisible();
   // Multiple-choice trends are drawn too (stacked shares per week), above their table.
   await expect(page.getByTestId("choice-trend-chart").first().locator("svg.recharts-surface").first()).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "dashboard-participation-90d");
+  await expectAccessibleScreenshot(page, "dashboard-participation-90d");
 
   await page.getByLabel("From").fill("2026-11-20");
   await page.getByLabel("To").fill("2026-11-01");
@@ -89,8 +90,7 @@ test("participation: ranges in the URL, per standup and per member tables, a cle
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByTestId("member-rate")).toHaveText(/\d+%|—/);
   await expect(page.getByTestId("member-standups")).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "dashboard-member");
+  await expectAccessibleScreenshot(page, "dashboard-member");
 });
 
 test("reports: grouped by run with who did not answer, full-text search, exports with the same filters", async ({ page }) => {
@@ -113,8 +113,7 @@ test("reports: grouped by run with who did not answer, full-text search, exports
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-type"]).toContain("text/csv");
   expect((await csv.text()).toLowerCase()).toContain("staging");
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "dashboard-reports-search");
+  await expectAccessibleScreenshot(page, "dashboard-reports-search");
 });
 
 test("reports: deleting one's own report asks first and can be undone", async ({ page, request }) => {
@@ -182,8 +181,7 @@ test("/docs shows request bodies, responses and examples from the OpenAPI docume
   await expect(responses).toContainText("next_cursor");
   // The whole reference is a very long page: axe checks its header and the Reports section.
   await expectNoSeriousA11yViolations(page, "main > nav");
-  await expectNoSeriousA11yViolations(page, 'section[aria-labelledby="reports"]');
-  await screenshot(page, "docs");
+  await expectAccessibleScreenshot(page, "docs", 'section[aria-labelledby="reports"]');
 });
 
 const PHONE_PAGES: Array<[string, string]> = [
@@ -235,8 +233,7 @@ test("dark mode follows the system setting and keeps contrast", async ({ page })
     await page.goto(`${BASE_URL}${path}`);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background, "dark page background").toBe("rgb(2, 6, 23)");
-    await expectNoSeriousA11yViolations(page);
-    await screenshot(page, `dark-${name}`);
+    await expectAccessibleScreenshot(page, `dark-${name}`);
   }
 });
 
@@ -263,6 +260,5 @@ test("forms keep their input on errors and say what to fix next to the field", a
   await expect(page.locator("#a-end-error")).toHaveText("The last day must be on or after the first day");
   await expect(page.locator("#a-note")).toHaveValue("Conference");
   await expect(page.locator("#a-start")).toHaveValue("2026-12-10");
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "form-absence-error");
+  await expectAccessibleScreenshot(page, "form-absence-error");
 });

@@ -3,10 +3,13 @@
  * ($CHECKIN_DATA_DIR/demo-credentials.json), signing in through the real sign-in form, page
  * screenshots into test-results/screenshots/, and the axe check (no serious/critical violations).
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { freePort } from "../../lib/runtime/processes";
 
 export type DemoCredentials = {
   dashboard: { email: string; password: string };
@@ -80,4 +83,75 @@ export async function expectNoSeriousA11yViolations(page: Page, include?: string
 /** A short unique suffix for names created by a test. */
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/**
+ * The axe check of the current page (`expectNoSeriousA11yViolations`, `include` as there), then
+ * its full-page screenshot test-results/screenshots/<name>.png.
+ */
+export async function expectAccessibleScreenshot(page: Page, name: string, include?: string): Promise<void> {
+  await expectNoSeriousA11yViolations(page, include);
+  await screenshot(page, name);
+}
+
+/** Asserts that the current page does not scroll sideways (at most 1 px of overflow); `what` names it in the message. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${what} scrolls sideways at ${page.viewportSize()?.width}px`).toBeLessThanOrEqual(1);
+}
+
+/** A service process started by `spawnService`. */
+export type SpawnedService = {
+  server: ChildProcess;
+  /** Its fresh data folder (CHECKIN_DATA_DIR); the caller removes it. */
+  dataDir: string;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  /** Date.now() (ms) just before the process was spawned. */
+  startedAt: number;
+  /**
+   * Resolves when the service has logged "is ready"; throws, with `label` and the last 4,000
+   * characters of its output, when it exits first or is not ready within `timeoutMs`.
+   */
+  ready: (label: string, timeoutMs: number) => Promise<void>;
+};
+
+/**
+ * Starts a spec's own service like `npm start`: the service process of scripts/start.ts
+ * (`--service`: the e2e runner has just built, so the launcher's build check is skipped) on a
+ * free 127.0.0.1 port, with a fresh data folder `<tmpPrefix>XXXXXX` under the OS temp dir,
+ * this process's environment plus `env` minus the names in `unset`. Its stdout and stderr are
+ * appended to `output`. Returns at once; await `ready(...)` before using it. The caller stops
+ * `server` (stopProcess) and removes `dataDir` in its afterAll.
+ */
+export async function spawnService(opts: {
+  tmpPrefix: string;
+  env: Record<string, string>;
+  unset: string[];
+  output: string[];
+}): Promise<SpawnedService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix));
+  fs.chmodSync(dataDir, 0o755);
+  const port = await freePort("127.0.0.1");
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port), ...opts.env };
+  for (const name of opts.unset) delete env[name];
+  const { output } = opts;
+  const startedAt = Date.now();
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "start.ts"), "--service"], {
+    cwd: process.cwd(),
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout?.on("data", (c: Buffer) => output.push(c.toString()));
+  server.stderr?.on("data", (c: Buffer) => output.push(c.toString()));
+  const ready = async (label: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`${label} exited:\n${output.join("").slice(-4000)}`);
+      if (/is ready/.test(output.join(""))) return;
+      if (Date.now() > deadline) throw new Error(`${label} did not start:\n${output.join("").slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  return { server, dataDir, base: `http://127.0.0.1:${port}`, startedAt, ready };
 }

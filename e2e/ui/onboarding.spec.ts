@@ -9,13 +9,11 @@
  * second person a manager and deactivates the member (their API key answers 401 at once) → the
  * manager reads the standup they are not a member of. axe runs on every new page.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { freePort, stopProcess } from "../../lib/runtime/processes";
-import { expectNoSeriousA11yViolations, screenshot } from "./helpers";
+import { stopProcess } from "../../lib/runtime/processes";
+import { expectNoSeriousA11yViolations, screenshot, spawnService } from "./helpers";
 
 let server: ChildProcess | null = null;
 let dataDir = "";
@@ -26,30 +24,15 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-onboarding-"));
-  fs.chmodSync(dataDir, 0o755);
-  const port = await freePort("127.0.0.1");
-  base = `http://127.0.0.1:${port}`;
-  // The service process of `npm start` (`--service`: the e2e runner has just built, so the
-  // launcher's build check is skipped) with CHECKIN_DEMO=false, what `--no-demo` sets.
-  const env: NodeJS.ProcessEnv = { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port), CHECKIN_DEMO: "false" };
-  delete env.DATABASE_URL;
-  delete env.SMTP_URL;
-  delete env.PUBLIC_URL;
-  server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "start.ts"), "--service"], {
-    cwd: process.cwd(),
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+  // The service process of `npm start` with CHECKIN_DEMO=false, what `--no-demo` sets.
+  const service = await spawnService({
+    tmpPrefix: "checkin-onboarding-",
+    env: { CHECKIN_DEMO: "false" },
+    unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL"],
+    output,
   });
-  server.stdout?.on("data", (c: Buffer) => output.push(c.toString()));
-  server.stderr?.on("data", (c: Buffer) => output.push(c.toString()));
-  const deadline = Date.now() + 200_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the --no-demo server exited:\n${output.join("")}`);
-    if (/is ready/.test(output.join(""))) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the --no-demo server did not start:\n${output.join("").slice(-4000)}`);
+  ({ server, dataDir, base } = service);
+  await service.ready("the --no-demo server", 200_000);
 });
 
 test.afterAll(async () => {

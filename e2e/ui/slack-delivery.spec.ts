@@ -14,14 +14,14 @@
  *   service started (none of the demo's 90 days of messages);
  * - the standup page's "Message delivery" section shows the DMs delivered via Slack.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signSlackRequest } from "../../lib/chat/slack-verify";
-import { freePort, stopProcess } from "../../lib/runtime/processes";
+import { stopProcess } from "../../lib/runtime/processes";
 import { type FakeSlack, startFakeSlack } from "../../tests/fakes/slack";
+import { spawnService } from "./helpers";
 
 type DemoKey = { email: string; key: string; user_id: string; team_id: number; name: string };
 
@@ -49,35 +49,15 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   fake = await startFakeSlack({ users: [{ id: "U0FAKEBOT", name: "checkin", real_name: "Check-in", is_bot: true }], channels: [] });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-slack-e2e-"));
-  fs.chmodSync(dataDir, 0o755);
-  const port = await freePort("127.0.0.1");
-  base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CHECKIN_DATA_DIR: dataDir,
-    PORT: String(port),
-    SLACK_BOT_TOKEN: fake.token,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: fake.apiUrl,
-    SLACK_TEAM: "T0ACME001",
-  };
-  for (const name of ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "CHECKIN_DEMO", "SLACK_APP_TOKEN"]) delete env[name];
-  startedAtSeconds = Math.floor(Date.now() / 1000);
-  server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "start.ts"), "--service"], {
-    cwd: process.cwd(),
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+  const service = await spawnService({
+    tmpPrefix: "checkin-slack-e2e-",
+    env: { SLACK_BOT_TOKEN: fake.token, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, SLACK_TEAM: "T0ACME001" },
+    unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "CHECKIN_DEMO", "SLACK_APP_TOKEN"],
+    output,
   });
-  server.stdout?.on("data", (c: Buffer) => output.push(c.toString()));
-  server.stderr?.on("data", (c: Buffer) => output.push(c.toString()));
-  const deadline = Date.now() + 280_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the Slack service exited:\n${output.join("").slice(-4000)}`);
-    if (/is ready/.test(output.join(""))) break;
-    if (Date.now() > deadline) throw new Error(`the Slack service did not start:\n${output.join("").slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  ({ server, dataDir, base } = service);
+  startedAtSeconds = Math.floor(service.startedAt / 1000);
+  await service.ready("the Slack service", 280_000);
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as {
     dashboard: { email: string; password: string };
     api_keys: { admin: DemoKey; member: DemoKey };

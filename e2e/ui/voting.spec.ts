@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, expectNoSeriousA11yViolations, screenshot, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoCredentials, expectAccessibleScreenshot, expectNoSeriousA11yViolations, signIn, uniqueSuffix } from "./helpers";
 
 test("an admin creates a poll, a member votes from My check-ins and changes the vote, the creator sees live results", async ({
   page,
@@ -56,8 +56,7 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   await member.getByLabel("Anything else for the team lunch?").fill("More vegetables please");
   await member.getByRole("button", { name: "Vote", exact: true }).click();
   await expect(member.getByText("Your vote is saved.")).toBeVisible();
-  await expectNoSeriousA11yViolations(member);
-  await screenshot(member, "poll-vote");
+  await expectAccessibleScreenshot(member, "poll-vote");
 
   // Changing the vote replaces it.
   await member.reload();
@@ -87,6 +86,5 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Ask now" }).click();
   await expect(page.getByTestId("ask-now")).toContainText(/Asked \d+ recipients? who had not voted yet/);
-  await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "poll-live-results");
+  await expectAccessibleScreenshot(page, "poll-live-results");
 });

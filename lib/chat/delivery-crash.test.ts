@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -35,7 +35,6 @@ afterAll(async () => {
   child?.kill("SIGKILL");
   await worker?.stop();
   await fake?.close();
-  await disconnectDb();
 });
 
 describe("a worker killed mid-delivery", () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { retryFailedMessage } from "@/lib/chat/retry";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -65,7 +65,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await fake?.close();
-  await disconnectDb();
 });
 
 describe("delivery to Slack", () => {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAnswerToken } from "@/lib/chat/answer-link";
 import type { DeliveryConfig } from "@/lib/chat/config";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { openAnswerLink, submitWithAnswerLink } from "@/lib/domain/answer-links";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -45,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await sink?.close();
-  await disconnectDb();
 });
 
 describe("questions by e-mail", () => {

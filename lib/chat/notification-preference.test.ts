@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { directRoute } from "@/lib/chat/delivery";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
@@ -73,7 +73,6 @@ afterAll(async () => {
   await worker?.stop();
   await fake?.close();
   await sink?.close();
-  await disconnectDb();
 });
 
 describe("directRoute", () => {

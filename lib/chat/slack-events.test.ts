@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
 import { signSlackRequest } from "@/lib/chat/slack-verify";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
 import { createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -23,19 +24,12 @@ beforeAll(async () => {
   await useIsolatedDatabase("slackevents");
   team = await createTestTeam({ members: 1 });
   fake = await startFakeSlack({ users: [], channels: [] });
-  const t = await db.team.findUniqueOrThrow({ where: { id: team.id } });
-  Object.assign(process.env, {
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_BOT_TOKEN: fake.token,
-    SLACK_API_URL: fake.apiUrl,
-    SLACK_TEAM: t.chat_id,
-  });
+  await pointSlackEnvAtFake(fake, team.id, SECRET);
 });
 
 afterAll(async () => {
   await worker?.stop();
   await fake?.close();
-  await disconnectDb();
 });
 
 function postEvent(event: Record<string, unknown>) {

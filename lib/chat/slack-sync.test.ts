@@ -4,17 +4,13 @@
  * people matched by e-mail take Slack's ids, others are created as members, channels and
  * memberships follow Slack, deleted Slack users are deactivated, and a second run changes nothing.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { syncSlackWorkspace } from "@/lib/chat/slack-sync";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
 import { startFakeSlack } from "@/tests/fakes/slack";
 import { createTestTeam } from "@/tests/fixtures";
-
-afterAll(async () => {
-  await disconnectDb();
-});
 
 describe("slack sync", () => {
   it("imports people, channels and memberships, deactivates deleted users, and is idempotent", async () => {
@@ -35,8 +31,10 @@ describe("slack sync", () => {
         { id: `CX${s}`, name: `old-${s}`, members: [`UA${s}`], is_archived: true },
       ],
     });
+    /** One workspace sync of the test team against the fake; returns its counts. */
+    const sync = () => syncSlackWorkspace({ teamId: team.id, token: fake.token, apiUrl: fake.apiUrl });
     try {
-      const first = await syncSlackWorkspace({ teamId: team.id, token: fake.token, apiUrl: fake.apiUrl });
+      const first = await sync();
       expect(first).toEqual({
         usersCreated: 1,
         usersMatched: 1,
@@ -72,7 +70,7 @@ describe("slack sync", () => {
       // pages through Slack's cursors like the real API (limit 200 per call)
       expect(fake.callsOf("users.list").length).toBeGreaterThan(0);
 
-      const second = await syncSlackWorkspace({ teamId: team.id, token: fake.token, apiUrl: fake.apiUrl });
+      const second = await sync();
       expect(second).toMatchObject({
         usersCreated: 0,
         usersDeactivated: 0,
@@ -85,7 +83,7 @@ describe("slack sync", () => {
 
       // a member joins a channel in Slack: the next sync (the member_joined_channel job) adds them
       fake.channels.find((c) => c.id === `CN${s}`)?.members.push(`UA${s}`);
-      const third = await syncSlackWorkspace({ teamId: team.id, token: fake.token, apiUrl: fake.apiUrl });
+      const third = await sync();
       expect(third.membershipsAdded).toBe(1);
     } finally {
       await fake.close();

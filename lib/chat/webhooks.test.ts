@@ -4,7 +4,7 @@
  * with the `standardwebhooks` library. Retry delays are shortened to 1 s by the worker config.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { createWebhook } from "@/lib/domain/webhooks";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -40,7 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await receiver?.close();
-  await disconnectDb();
 });
 
 /** The delivery row once it left `pending` (the worker records the outcome after the answer). */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LlmConfig } from "@/lib/categorize/llm";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { CATEGORIZE_DEBOUNCE_SECONDS, onOpenEndedResponse, runCategorization, sweepCategorizations } from "@/lib/domain/categories";
 import { startWorker } from "@/lib/jobs/worker";
 import { MEETING_AND_REVIEW_ANSWERS } from "@/tests/categorize-answers";
@@ -31,7 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fake.close();
-  await disconnectDb();
 });
 
 let day = 0;

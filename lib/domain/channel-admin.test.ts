@@ -1,14 +1,10 @@
 /** Team → Channels (issue 11) against the real test database: admin-only, names, members, audit. */
-import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/lib/db";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
 import { createChannel, listChannelsForAdmin, renameChannel, setChannelArchived, setChannelMembers } from "@/lib/domain/channel-admin";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError, UserNotFoundError } from "@/lib/domain/errors";
 import { createTestTeam } from "@/tests/fixtures";
-
-afterAll(async () => {
-  await disconnectDb();
-});
 
 describe("channel administration", () => {
   it("creates, renames, archives and sets members, writing the audit log; members cannot", async () => {

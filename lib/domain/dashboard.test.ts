@@ -115,13 +115,12 @@ describe("pause / resume", () => {
     const [admin, owner, member] = team.users;
     const standup = await createTestCheckin(team, { owner, days: ALL_DAYS });
     await expect(setStandupState(member.actor, { standupId: standup.id, state: "paused" })).rejects.toBeInstanceOf(ForbiddenError);
+    /** The standup's state and next run, as stored. */
+    const schedule = () => db.checkin.findUniqueOrThrow({ where: { id: standup.id }, select: { state: true, next_run_at: true } });
     await setStandupState(owner.actor, { standupId: standup.id, state: "paused" });
-    expect(await db.checkin.findUnique({ where: { id: standup.id }, select: { state: true, next_run_at: true } })).toEqual({
-      state: "paused",
-      next_run_at: null,
-    });
+    expect(await schedule()).toEqual({ state: "paused", next_run_at: null });
     await setStandupState(admin.actor, { standupId: standup.id, state: "active" });
-    const row = await db.checkin.findUniqueOrThrow({ where: { id: standup.id }, select: { state: true, next_run_at: true } });
+    const row = await schedule();
     expect(row.state).toBe("active");
     expect(row.next_run_at?.getTime()).toBeGreaterThan(Date.now());
   });

@@ -6,18 +6,14 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { peekToken } from "@/lib/auth/tokens";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
 import { needsSetup, setupFirstTeam } from "@/lib/domain/first-run";
 import { createTestTeam } from "@/tests/fixtures";
 
 const run = promisify(execFile);
-
-afterAll(async () => {
-  await disconnectDb();
-});
 
 /** Runs `tsx scripts/<name>.ts args` against the test database; resolves with exit code and output. */
 async function command(name: string, args: string[]) {

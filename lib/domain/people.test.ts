@@ -4,11 +4,11 @@
  * 401 at once, sessions ended, removed from standups, history kept), reactivation, password reset
  * tokens, bulk lists and the audit log.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { verifyPassword } from "@/lib/auth/password";
 import { hashToken, InvalidTokenError, issueToken, peekToken, redeemToken } from "@/lib/auth/tokens";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
 import { invitePeopleFromList, parsePeopleList } from "@/lib/domain/bulk-invite";
 import { ConflictError, ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
@@ -16,10 +16,6 @@ import { changePassword, issueResetLink, resetPassword } from "@/lib/domain/pass
 import { acceptInvitation, changeRole, deactivatePerson, invitePerson, listPeople, reactivatePerson } from "@/lib/domain/people";
 import { getProfile, updateProfile } from "@/lib/domain/profile";
 import { createTestCheckin, createTestTeam } from "@/tests/fixtures";
-
-afterAll(async () => {
-  await disconnectDb();
-});
 
 const BASE = "http://checkin.test";
 const tokenOf = (link: string | null) => (link ?? "").split("/").pop() as string;
@@ -103,16 +99,12 @@ describe("roles and deactivation", () => {
     const team = await createTestTeam({ members: 1 });
     const [admin, member] = team.users;
     await expect(changeRole(admin.actor, { userId: admin.id, role: "member" })).rejects.toBeInstanceOf(ConflictError);
+    /** The member's role and is_admin flag, as stored. */
+    const roleOf = () => db.user.findUniqueOrThrow({ where: { id: member.id }, select: { role: true, is_admin: true } });
     await changeRole(admin.actor, { userId: member.id, role: "admin" });
-    expect(await db.user.findUniqueOrThrow({ where: { id: member.id }, select: { role: true, is_admin: true } })).toEqual({
-      role: "admin",
-      is_admin: true,
-    });
+    expect(await roleOf()).toEqual({ role: "admin", is_admin: true });
     await changeRole(admin.actor, { userId: member.id, role: "manager" });
-    expect(await db.user.findUniqueOrThrow({ where: { id: member.id }, select: { role: true, is_admin: true } })).toEqual({
-      role: "manager",
-      is_admin: false,
-    });
+    expect(await roleOf()).toEqual({ role: "manager", is_admin: false });
     const other = await createTestTeam({ members: 0 });
     await expect(changeRole(other.admin.actor, { userId: member.id, role: "admin" })).rejects.toThrow(/not found/);
   });

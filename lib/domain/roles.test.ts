@@ -3,17 +3,13 @@
  * standup of their team and its reports; members keep the API's rules; confidential stays
  * creator-only for everyone; the API's own lists do not change.
  */
-import { afterAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/lib/db";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { visibleStandupIds } from "@/lib/domain/dashboard";
 import { changeRole } from "@/lib/domain/people";
 import { listReports } from "@/lib/domain/reports";
 import { getStandupSettings } from "@/lib/domain/standups";
 import { createTestCheckin, createTestReport, createTestTeam } from "@/tests/fixtures";
-
-afterAll(async () => {
-  await disconnectDb();
-});
 
 const window = () => ({ since: new Date(Date.now() - 86_400_000), until: new Date(Date.now() + 60_000), limit: 50, withAnswers: false });
 

@@ -4,9 +4,9 @@
  * running in parallel (they schedule around the current date).
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
@@ -34,10 +34,6 @@ async function createTeam() {
 }
 
 describe("runDueOccurrences", () => {
-  afterAll(async () => {
-    await disconnectDb();
-  });
-
   let fixture: Awaited<ReturnType<typeof createTeam>>;
   beforeAll(async () => {
     fixture = await createTeam();

@@ -4,8 +4,8 @@
  * fire while other test files run.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/lib/db";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { CRONTAB, cleanupIdempotency } from "@/lib/jobs/tasks";
 import { startWorker } from "@/lib/jobs/worker";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
@@ -13,10 +13,6 @@ import { useIsolatedDatabase } from "@/tests/isolated-db";
 // Its own database: this file runs a job worker (see tests/isolated-db.ts).
 beforeAll(async () => {
   await useIsolatedDatabase("jobs");
-});
-
-afterAll(async () => {
-  await disconnectDb();
 });
 
 async function createUser() {

@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db, disconnectDb } from "@/lib/db";
+import { db } from "@/lib/db";
 import { requestPasswordReset } from "@/lib/domain/passwords";
 import { invitePerson } from "@/lib/domain/people";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -44,7 +44,6 @@ afterAll(async () => {
   await worker?.stop();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
   delete process.env.SMTP_URL;
-  await disconnectDb();
 });
 
 async function waitForMail(to: string): Promise<Received> {

@@ -28,6 +28,10 @@ const v2GetStandup = (key: string, id: number) =>
   call(v2Standup.GET, { path: `/v2/standups/${id}?include=questions,member_email`, key, params: { standupId: String(id) } });
 const v1GetStandup = (key: string, id: number) => call(v1Standup.GET, { path: `/v1/standups/${id}`, key, params: { id: String(id) } });
 
+/** POST `body` (as JSON) to `path`, served by `handler`, with the API key `key`. */
+const post = (handler: Parameters<typeof call>[0], path: string, key: string, body: unknown) =>
+  call(handler, { method: "POST", path, key, body });
+
 beforeAll(async () => {
   A = await createTestTeam({ members: 3 });
   [admin, m0, m1] = A.users;
@@ -35,20 +39,15 @@ beforeAll(async () => {
 
 describe("standups", () => {
   it("created via v1 is read via v2 with the same configuration", async () => {
-    const created = await call(v1Standups.POST, {
-      method: "POST",
-      path: "/v1/standups/",
-      key: m0.key,
-      body: {
-        name: "Cross v1",
-        channel: A.channels[0].name,
-        time: "08:30:00",
-        timezone: "Europe/Paris",
-        days: ["Mon", "Thu"],
-        users: [m0.id, m1.chat_id],
-        sync_channel_members: false,
-        personalised: false,
-      },
+    const created = await post(v1Standups.POST, "/v1/standups/", m0.key, {
+      name: "Cross v1",
+      channel: A.channels[0].name,
+      time: "08:30:00",
+      timezone: "Europe/Paris",
+      days: ["Mon", "Thu"],
+      users: [m0.id, m1.chat_id],
+      sync_channel_members: false,
+      personalised: false,
     });
     expect(created.status).toBe(200);
     const v2 = await v2GetStandup(m0.key, created.body.id);
@@ -86,18 +85,13 @@ describe("standups", () => {
   });
 
   it("created via v2 is read via v1", async () => {
-    const created = await call(v2Standups.POST, {
-      method: "POST",
-      path: "/v2/standups",
-      key: m1.key,
-      body: {
-        name: "Cross v2",
-        questions: [{ text: "First?" }, { text: "Second?", choices: ["a", "b"] }],
-        days: ["Tue"],
-        time: "07:45",
-        broadcast_channel: A.channels[0].chat_id,
-        users: [m1.chat_id, m0.chat_id],
-      },
+    const created = await post(v2Standups.POST, "/v2/standups", m1.key, {
+      name: "Cross v2",
+      questions: [{ text: "First?" }, { text: "Second?", choices: ["a", "b"] }],
+      days: ["Tue"],
+      time: "07:45",
+      broadcast_channel: A.channels[0].chat_id,
+      users: [m1.chat_id, m0.chat_id],
     });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
@@ -123,26 +117,19 @@ describe("standups", () => {
 
 describe("reports", () => {
   it("a report submitted via v1 appears in v2 listings and participation", async () => {
-    const standup = await call(v2Standups.POST, {
-      method: "POST",
-      path: "/v2/standups",
-      key: admin.key,
-      body: {
-        name: "Report cross",
-        questions: [{ text: "Done?" }, { text: "Next?" }],
-        days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-        time: "09:00",
-        broadcast_channel: A.channels[0].name,
-        users: [m0.chat_id, m1.chat_id],
-      },
+    const standup = await post(v2Standups.POST, "/v2/standups", admin.key, {
+      name: "Report cross",
+      questions: [{ text: "Done?" }, { text: "Next?" }],
+      days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+      time: "09:00",
+      broadcast_channel: A.channels[0].name,
+      users: [m0.chat_id, m1.chat_id],
     });
     const s = standup.body.data;
     const [q0, q1] = s.questions.map((q: { id: number }) => q.id);
-    const submitted = await call(v1Reports.POST, {
-      method: "POST",
-      path: "/v1/reports/",
-      key: m0.key,
-      body: { standup_id: String(s.id), answers: { [q0]: { text: "Shipped" }, [q1]: { text: "Test" } } },
+    const submitted = await post(v1Reports.POST, "/v1/reports/", m0.key, {
+      standup_id: String(s.id),
+      answers: { [q0]: { text: "Shipped" }, [q1]: { text: "Test" } },
     });
     expect(submitted.status).toBe(200);
 
@@ -161,17 +148,12 @@ describe("reports", () => {
     expect(participation.body.data[0]).toMatchObject({ standup_id: s.id, responded: 1, expected: 2, participation_rate: 0.5 });
 
     // And the reverse: a v2 report shows in the v1 list.
-    const v2Submitted = await call(v2Reports.POST, {
-      method: "POST",
-      path: "/v2/reports",
-      key: m1.key,
-      body: {
-        standup_id: s.id,
-        answers: [
-          { question_id: q0, text: "Reviewed" },
-          { question_id: q1, text: "Plan" },
-        ],
-      },
+    const v2Submitted = await post(v2Reports.POST, "/v2/reports", m1.key, {
+      standup_id: s.id,
+      answers: [
+        { question_id: q0, text: "Reviewed" },
+        { question_id: q1, text: "Plan" },
+      ],
     });
     expect(v2Submitted.status).toBe(200);
     const v1List = await call(v1Reports.GET, { path: `/v1/reports/?standup_id=${s.id}`, key: m0.key });
@@ -181,20 +163,10 @@ describe("reports", () => {
   });
   it("anonymity is the flag fixed at submission in both versions", async () => {
     const s = await createTestCheckin(A, { name: "Turns anonymous", owner: admin, members: [m0, m1] });
-    const named = await call(v1Reports.POST, {
-      method: "POST",
-      path: "/v1/reports/",
-      key: m0.key,
-      body: { standup_id: s.id, answers: { [s.questions[0].id]: "Before" } },
-    });
+    const named = await post(v1Reports.POST, "/v1/reports/", m0.key, { standup_id: s.id, answers: { [s.questions[0].id]: "Before" } });
     expect(named.status).toBe(200);
     await db.checkin.update({ where: { id: s.id }, data: { is_anonymous: true } });
-    const hidden = await call(v1Reports.POST, {
-      method: "POST",
-      path: "/v1/reports/",
-      key: m1.key,
-      body: { standup_id: s.id, answers: { [s.questions[0].id]: "After" } },
-    });
+    const hidden = await post(v1Reports.POST, "/v1/reports/", m1.key, { standup_id: s.id, answers: { [s.questions[0].id]: "After" } });
     expect(hidden.status).toBe(200);
     const v1 = (await call(v1Reports.GET, { path: `/v1/reports/?standup_id=${s.id}`, key: admin.key })).body;
     const v2 = (await call(v2Reports.GET, { path: `/v2/reports?standup_id=${s.id}`, key: admin.key })).body.data;
@@ -211,11 +183,12 @@ describe("reports", () => {
 
 describe("polls", () => {
   it("a poll created via v1 is read via v2 by its creator, and a v2 poll via v1", async () => {
-    const v1Created = await call(v1Polls.POST, {
-      method: "POST",
-      path: "/v1/polls",
-      key: m0.key,
-      body: { name: "v1 poll", channel: A.channels[0].name, question: "Tea?", choices: ["Yes", "No"], duration: 30 },
+    const v1Created = await post(v1Polls.POST, "/v1/polls", m0.key, {
+      name: "v1 poll",
+      channel: A.channels[0].name,
+      question: "Tea?",
+      choices: ["Yes", "No"],
+      duration: 30,
     });
     expect(v1Created.status).toBe(200);
     const v2Read = await call(v2Poll.GET, {
@@ -227,11 +200,12 @@ describe("polls", () => {
     expect(v2Read.body.data).toMatchObject({ id: v1Created.body.id, name: "v1 poll", owner: m0.chat_id });
     expect(v2Read.body.data.questions[0].choices).toEqual(["Yes", "No"]);
 
-    const v2Created = await call(v2Polls.POST, {
-      method: "POST",
-      path: "/v2/polls",
-      key: m1.key,
-      body: { name: "v2 poll", question: "Coffee?", choices: ["Yes", "No"], broadcast_channel: A.channels[0].chat_id, duration: 15 },
+    const v2Created = await post(v2Polls.POST, "/v2/polls", m1.key, {
+      name: "v2 poll",
+      question: "Coffee?",
+      choices: ["Yes", "No"],
+      broadcast_channel: A.channels[0].chat_id,
+      duration: 15,
     });
     expect(v2Created.status).toBe(201);
     const v1Read = await call(v1Poll.GET, {

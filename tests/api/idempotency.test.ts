@@ -27,6 +27,15 @@ let m1: TestUser;
 let m2: TestUser;
 
 const answersFor = (c: Checkin, prefix = "A") => c.questions.map((q, i) => ({ question_id: q.id, text: `${prefix}${i}` }));
+/** A valid POST /v2/reports body for `standup`: one answer per question, `${prefix}0`, `${prefix}1`, … */
+const reportBody = (standup: Checkin, prefix = "A") => ({ standup_id: standup.id, answers: answersFor(standup, prefix) });
+
+/** A new standup of team A whose only member is `member`, a fresh Idempotency-Key, and a valid report body for it. */
+async function reportRequest(member: TestUser) {
+  const standup = await createTestCheckin(A, { members: [member] });
+  return { standup, key: uuid(), body: reportBody(standup) };
+}
+
 const postReport = (user: TestUser | undefined, body: unknown, key?: string) =>
   call(postReportRoute, {
     method: "POST",
@@ -64,7 +73,7 @@ describe("key syntax", () => {
 
   it("400 for a malformed key, checked after authentication and before the body; nothing stored", async () => {
     const standup = await createTestCheckin(A, { members: [m0] });
-    const unauth = await postReport(undefined, { standup_id: standup.id, answers: answersFor(standup) }, "a b");
+    const unauth = await postReport(undefined, reportBody(standup), "a b");
     expect(unauth.status).toBe(401);
     for (const key of ["a b", "x".repeat(256), '"unterminated']) {
       const r = await postReport(m0, { nonsense: true }, key);
@@ -82,7 +91,7 @@ describe("key syntax", () => {
     const bad = await postReport(m0, { standup_id: standup.id, answers: answersFor(standup).slice(1) }, key);
     expect(bad.status).toBe(400);
     expect(await records(m0, key)).toHaveLength(0);
-    const good = await postReport(m0, { standup_id: standup.id, answers: answersFor(standup) }, key);
+    const good = await postReport(m0, reportBody(standup), key);
     expect(good.status).toBe(200);
     expect(good.headers.get("idempotent-replayed")).toBeNull();
   });
@@ -90,9 +99,7 @@ describe("key syntax", () => {
 
 describe("replay", () => {
   it("replays POST /v2/reports: same status and body, Idempotent-Replayed, no second report or broadcast", async () => {
-    const standup = await createTestCheckin(A, { members: [m0] });
-    const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const { standup, key, body } = await reportRequest(m0);
     const first = await postReport(m0, body, key);
     expect(first.status).toBe(200);
     const second = await postReport(m0, { answers: body.answers, standup_id: body.standup_id }, `"${key}"`);
@@ -134,7 +141,7 @@ describe("replay", () => {
 
   it("PATCH and DELETE replay too", async () => {
     const standup = await createTestCheckin(A, { members: [m1] });
-    const created = await postReport(m1, { standup_id: standup.id, answers: answersFor(standup) });
+    const created = await postReport(m1, reportBody(standup));
     const id = String(created.body.data.id);
     const patchKey = uuid();
     const patchBody = { answers: [{ question_id: standup.questions[0].id, text: "edited" }] };
@@ -182,8 +189,8 @@ describe("replay", () => {
   it("422 MISMATCHED_IDEMPOTENCY_BODY for the same key with another body", async () => {
     const standup = await createTestCheckin(A, { members: [m0] });
     const key = uuid();
-    expect((await postReport(m0, { standup_id: standup.id, answers: answersFor(standup) }, key)).status).toBe(200);
-    const r = await postReport(m0, { standup_id: standup.id, answers: answersFor(standup, "B") }, key);
+    expect((await postReport(m0, reportBody(standup), key)).status).toBe(200);
+    const r = await postReport(m0, reportBody(standup, "B"), key);
     expect(r.status).toBe(422);
     expect(r.body.error.code).toBe("MISMATCHED_IDEMPOTENCY_BODY");
     expect(await db.report.count({ where: { checkin_id: standup.id } })).toBe(1);
@@ -192,7 +199,7 @@ describe("replay", () => {
   it("keys are scoped to (team, user): another user with the same key runs their own request", async () => {
     const standup = await createTestCheckin(A, { members: [m0, m2] });
     const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const body = reportBody(standup);
     const a = await postReport(m0, body, key);
     const b = await postReport(m2, body, key);
     expect(a.status).toBe(200);
@@ -205,7 +212,7 @@ describe("replay", () => {
   it("stores deterministic business errors (404) and replays them", async () => {
     const standup = await createTestCheckin(A, { members: [m0], state: "paused" });
     const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const body = reportBody(standup);
     const first = await postReport(m0, body, key);
     expect(first.status).toBe(404);
     await db.checkin.update({ where: { id: standup.id }, data: { state: "active" } });
@@ -219,9 +226,7 @@ describe("replay", () => {
 
 describe("concurrency and locks", () => {
   it("concurrent duplicates: exactly one report and one broadcast; the others get 409 or a replay", async () => {
-    const standup = await createTestCheckin(A, { members: [m1] });
-    const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const { standup, key, body } = await reportRequest(m1);
     const results = await Promise.all(Array.from({ length: 8 }, () => postReport(m1, body, key)));
     const fresh = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") === null);
     const replayed = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") === "true");
@@ -241,9 +246,7 @@ describe("concurrency and locks", () => {
   });
 
   it("409 with Retry-After while a request holds the key; a crashed holder's lock is gone at once", async () => {
-    const standup = await createTestCheckin(A, { members: [m2] });
-    const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const { standup, key, body } = await reportRequest(m2);
     // Another process is in the middle of this request: its transaction holds the key's lock.
     const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();
@@ -273,9 +276,7 @@ describe("concurrency and locks", () => {
   });
 
   it("an unfinished record left by an older version (locked_until in the future) does not block the key", async () => {
-    const standup = await createTestCheckin(A, { members: [m1] });
-    const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const { standup, key, body } = await reportRequest(m1);
     const fingerprint = requestFingerprint({ method: "POST", route: "/v2/reports", params: {}, body });
     const now = Date.now();
     await db.idempotencyRecord.create({
@@ -296,9 +297,7 @@ describe("concurrency and locks", () => {
   });
 
   it("an expired record is ignored: the request runs again", async () => {
-    const standup = await createTestCheckin(A, { members: [m0] });
-    const key = uuid();
-    const body = { standup_id: standup.id, answers: answersFor(standup) };
+    const { standup, key, body } = await reportRequest(m0);
     expect((await postReport(m0, body, key)).status).toBe(200);
     await db.idempotencyRecord.updateMany({ where: { user_id: m0.id, key }, data: { expires_at: new Date(Date.now() - 1000) } });
     const again = await postReport(m0, body, key);

@@ -65,6 +65,7 @@ import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { buildOpenApiDocument, getOpenApiDocument } from "@/lib/openapi/document";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
 
 type Json = Record<string, unknown>;
 type Operation = { operationId?: string; tags?: string[]; summary?: string; parameters?: Json[]; responses?: Record<string, Json> };
@@ -307,29 +308,11 @@ beforeAll(async () => {
   });
   const instance = await createTestOccurrence(poll, "2026-03-15", [admin, m0, m1]);
   const vote = (user: TestUser, q: number, v: { choice?: string; text?: string; categories?: string[] }) =>
-    db.vote.create({
-      data: {
-        team_id: A.id,
-        occurrence_id: instance.id,
-        question_id: poll.questions[q].id,
-        user_id: user.id,
-        choice: v.choice ?? null,
-        text: v.text ?? null,
-        categories: v.categories ?? [],
-      },
-    });
+    createTestVote(poll, instance.id, user, q, v);
   await vote(m0, 0, { choice: "pizza" });
   await vote(m1, 0, { choice: "sushi" });
   await vote(m0, 1, { text: "tacos", categories: ["food"] });
-  await db.categorization.create({
-    data: {
-      team_id: A.id,
-      occurrence_id: instance.id,
-      question_id: poll.questions[1].id,
-      status: "completed",
-      categories: [{ name: "food", count: 1 }],
-    },
-  });
+  await createTestCategorization(poll, instance.id, 1, [{ name: "food", count: 1 }]);
 });
 
 type Case = {
@@ -344,6 +327,35 @@ type Case = {
 const get = (handler: Parameters<typeof call>[0], key: () => string, p: string) => () => call(handler, { path: p, key: key() });
 
 let hookId = "";
+
+type Handler = Parameters<typeof call>[0];
+
+/**
+ * A GET case of one resource as m0: `${collection}/${id()}${suffix}`, with `param` = id as the path
+ * parameter (the id is read when the case runs: the fixtures are made in beforeAll).
+ */
+const getById =
+  (handler: Handler, collection: string, param: string, id: () => number | string, suffix = "") =>
+  () =>
+    call(handler, { path: `${collection}/${id()}${suffix}`, key: m0.key, params: { [param]: String(id()) } });
+
+/** A v1 case as the admin on the spare standup: `method` to /v1/standups/{id}`${suffix}`, with `body` if given. */
+const onSpareStandup =
+  (handler: Handler, method: string, suffix = "", body?: unknown) =>
+  () =>
+    call(handler, {
+      method,
+      path: `/v1/standups/${spareStandup.id}${suffix}`,
+      key: admin.key,
+      params: { id: String(spareStandup.id) },
+      body,
+    });
+
+/** A v2 case as the admin on the webhook the "POST /v2/webhooks" case created: `method` to /v2/webhooks/{id}`${suffix}`. */
+const onWebhook =
+  (handler: Handler, method: string, suffix = "", body?: unknown) =>
+  () =>
+    call(handler, { method, path: `/v2/webhooks/${hookId}${suffix}`, key: admin.key, params: { webhookId: hookId }, body });
 process.env.WEBHOOKS_ALLOW_PRIVATE = "true"; // the webhook cases use the loopback's discard port, never a public address
 
 const cases: Case[] = [
@@ -358,17 +370,12 @@ const cases: Case[] = [
   },
   {
     name: "GET /v2/standups/{standupId}",
-    request: () => call(standupRoute, { path: `/v2/standups/${standup.id}`, key: m0.key, params: { standupId: String(standup.id) } }),
+    request: getById(standupRoute, "/v2/standups", "standupId", () => standup.id),
     schema: standupDataV2Schema,
   },
   {
     name: "GET /v2/standups/{standupId}/participation",
-    request: () =>
-      call(standupParticipationRoute, {
-        path: `/v2/standups/${standup.id}/participation`,
-        key: m0.key,
-        params: { standupId: String(standup.id) },
-      }),
+    request: getById(standupParticipationRoute, "/v2/standups", "standupId", () => standup.id, "/participation"),
     schema: standupParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBeGreaterThanOrEqual(1),
   },
@@ -377,11 +384,7 @@ const cases: Case[] = [
     request: async () => {
       const occurrence = await db.occurrence.findFirstOrThrow({ where: { checkin_id: standup.id } });
       await buildOccurrenceSummary(occurrence.id, null);
-      return call(standupSummariesRoute, {
-        path: `/v2/standups/${standup.id}/summaries`,
-        key: m0.key,
-        params: { standupId: String(standup.id) },
-      });
+      return getById(standupSummariesRoute, "/v2/standups", "standupId", () => standup.id, "/summaries")();
     },
     schema: summaryListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
@@ -392,26 +395,17 @@ const cases: Case[] = [
     schema: pollListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
   },
-  {
-    name: "GET /v2/polls/{pollId}",
-    request: () => call(pollRoute, { path: `/v2/polls/${poll.id}`, key: m0.key, params: { pollId: String(poll.id) } }),
-    schema: pollDataV2Schema,
-  },
+  { name: "GET /v2/polls/{pollId}", request: getById(pollRoute, "/v2/polls", "pollId", () => poll.id), schema: pollDataV2Schema },
   {
     name: "GET /v2/polls/{pollId}/votes",
-    request: () => call(votesRoute, { path: `/v2/polls/${poll.id}/votes`, key: m0.key, params: { pollId: String(poll.id) } }),
+    request: getById(votesRoute, "/v2/polls", "pollId", () => poll.id, "/votes"),
     schema: pollResultsDataV2Schema,
     check: (body: { data: { instances: Array<{ questions: Array<{ answer_type: string }> }> } }) =>
       expect(body.data.instances[0].questions.map((q) => q.answer_type)).toEqual(["multiple_choice", "open_ended"]),
   },
   {
     name: "GET /v2/polls/{pollId}/participation",
-    request: () =>
-      call(pollParticipationRoute, {
-        path: `/v2/polls/${poll.id}/participation`,
-        key: m0.key,
-        params: { pollId: String(poll.id) },
-      }),
+    request: getById(pollParticipationRoute, "/v2/polls", "pollId", () => poll.id, "/participation"),
     schema: pollParticipationListV2Schema,
     check: (body: { data: unknown[] }) => expect(body.data.length).toBe(1),
   },
@@ -449,7 +443,7 @@ const cases: Case[] = [
   },
   {
     name: "GET /v2/reports/{reportId}",
-    request: () => call(reportRoute, { path: `/v2/reports/${reportId}`, key: m0.key, params: { reportId: String(reportId) } }),
+    request: getById(reportRoute, "/v2/reports", "reportId", () => reportId),
     schema: reportDataV2Schema,
   },
   { name: "GET /v1/me", request: get(meRoute, () => m0.key, "/v1/me"), schema: meV1Schema },
@@ -462,11 +456,7 @@ const cases: Case[] = [
     schema: z.array(standupV1Schema),
     check: (body: unknown[]) => expect(body.length).toBeGreaterThanOrEqual(2),
   },
-  {
-    name: "GET /v1/standups/{id}",
-    request: () => call(standupV1Route, { path: `/v1/standups/${standup.id}`, key: m0.key, params: { id: String(standup.id) } }),
-    schema: standupV1Schema,
-  },
+  { name: "GET /v1/standups/{id}", request: getById(standupV1Route, "/v1/standups", "id", () => standup.id), schema: standupV1Schema },
   {
     name: "GET /v1/reports/",
     request: get(reportsV1Route, () => m0.key, "/v1/reports/"),
@@ -504,14 +494,10 @@ const cases: Case[] = [
     schema: z.array(pollV1Schema),
     check: (body: unknown[]) => expect(body.length).toBe(1),
   },
-  {
-    name: "GET /v1/polls/{id}",
-    request: () => call(pollV1Route, { path: `/v1/polls/${poll.id}`, key: m0.key, params: { id: String(poll.id) } }),
-    schema: pollV1Schema,
-  },
+  { name: "GET /v1/polls/{id}", request: getById(pollV1Route, "/v1/polls", "id", () => poll.id), schema: pollV1Schema },
   {
     name: "GET /v1/polls/{id}/votes",
-    request: () => call(pollVotesV1Route, { path: `/v1/polls/${poll.id}/votes`, key: m0.key, params: { id: String(poll.id) } }),
+    request: getById(pollVotesV1Route, "/v1/polls", "id", () => poll.id, "/votes"),
     schema: pollResultsV1Schema,
     check: (body: { instances: unknown[] }) => expect(body.instances.length).toBe(1),
   },
@@ -592,71 +578,31 @@ const cases: Case[] = [
   },
   {
     name: "PATCH /v1/standups/{id}",
-    request: () =>
-      call(patchStandupV1Route, {
-        method: "PATCH",
-        path: `/v1/standups/${spareStandup.id}`,
-        key: admin.key,
-        params: { id: String(spareStandup.id) },
-        body: { name: "Spare (renamed)", wait_time: 15 },
-      }),
+    request: onSpareStandup(patchStandupV1Route, "PATCH", "", { name: "Spare (renamed)", wait_time: 15 }),
     schema: standupV1Schema,
   },
   {
     name: "PUT /v1/standups/{id}",
     request: () =>
-      call(putStandupV1Route, {
-        method: "PUT",
-        path: `/v1/standups/${spareStandup.id}`,
-        key: admin.key,
-        params: { id: String(spareStandup.id) },
-        body: {
-          name: "Spare",
-          channel: A.channels[0].name,
-          time: "0930",
-          timezone: "UTC",
-          wait_time: null,
-          days: ["Mon", "Wed"],
-          users: [admin.id, m0.id],
-          sync_channel_members: false,
-        },
-      }),
+      onSpareStandup(putStandupV1Route, "PUT", "", {
+        name: "Spare",
+        channel: A.channels[0].name,
+        time: "0930",
+        timezone: "UTC",
+        wait_time: null,
+        days: ["Mon", "Wed"],
+        users: [admin.id, m0.id],
+        sync_channel_members: false,
+      })(),
     schema: standupV1Schema,
   },
   {
     name: "POST /v1/standups/{id}/duplicate",
-    request: () =>
-      call(duplicateV1Route, {
-        method: "POST",
-        path: `/v1/standups/${spareStandup.id}/duplicate`,
-        key: admin.key,
-        params: { id: String(spareStandup.id) },
-        body: { name: "Spare copy" },
-      }),
+    request: onSpareStandup(duplicateV1Route, "POST", "/duplicate", { name: "Spare copy" }),
     schema: standupV1Schema,
   },
-  {
-    name: "POST /v1/standups/{id}/start",
-    request: () =>
-      call(startV1Route, {
-        method: "POST",
-        path: `/v1/standups/${spareStandup.id}/start`,
-        key: admin.key,
-        params: { id: String(spareStandup.id) },
-      }),
-    schema: startedV1Schema,
-  },
-  {
-    name: "DELETE /v1/standups/{id}",
-    request: () =>
-      call(deleteStandupV1Route, {
-        method: "DELETE",
-        path: `/v1/standups/${spareStandup.id}`,
-        key: admin.key,
-        params: { id: String(spareStandup.id) },
-      }),
-    schema: standupV1Schema,
-  },
+  { name: "POST /v1/standups/{id}/start", request: onSpareStandup(startV1Route, "POST", "/start"), schema: startedV1Schema },
+  { name: "DELETE /v1/standups/{id}", request: onSpareStandup(deleteStandupV1Route, "DELETE"), schema: standupV1Schema },
   {
     name: "POST /v1/polls",
     request: () =>
@@ -688,41 +634,23 @@ const cases: Case[] = [
     request: () => call(webhooksRoute, { path: "/v2/webhooks", key: admin.key }),
     schema: z.strictObject({ data: z.array(webhookV2Schema), next_cursor: z.string().nullable(), has_more: z.boolean() }),
   },
-  {
-    name: "GET /v2/webhooks/{webhookId}",
-    request: () => call(webhookRoute, { path: `/v2/webhooks/${hookId}`, key: admin.key, params: { webhookId: hookId } }),
-    schema: z.strictObject({ data: webhookV2Schema }),
-  },
+  { name: "GET /v2/webhooks/{webhookId}", request: onWebhook(webhookRoute, "GET"), schema: z.strictObject({ data: webhookV2Schema }) },
   {
     name: "PATCH /v2/webhooks/{webhookId}",
-    request: () =>
-      call(patchWebhookRoute, {
-        method: "PATCH",
-        path: `/v2/webhooks/${hookId}`,
-        key: admin.key,
-        params: { webhookId: hookId },
-        body: { description: "renamed" },
-      }),
+    request: onWebhook(patchWebhookRoute, "PATCH", "", { description: "renamed" }),
     schema: z.strictObject({ data: webhookV2Schema }),
   },
   {
     name: "POST /v2/webhooks/{webhookId}/test",
-    request: () =>
-      call(testWebhookRoute, { method: "POST", path: `/v2/webhooks/${hookId}/test`, key: admin.key, params: { webhookId: hookId } }),
+    request: onWebhook(testWebhookRoute, "POST", "/test"),
     schema: z.strictObject({ data: z.strictObject({ delivery_id: z.number(), message_id: z.string() }) }),
   },
   {
     name: "GET /v2/webhooks/{webhookId}/deliveries",
-    request: () =>
-      call(webhookDeliveriesRoute, { path: `/v2/webhooks/${hookId}/deliveries`, key: admin.key, params: { webhookId: hookId } }),
+    request: onWebhook(webhookDeliveriesRoute, "GET", "/deliveries"),
     schema: z.strictObject({ data: z.array(webhookDeliveryV2Schema), next_cursor: z.null(), has_more: z.boolean() }),
   },
-  {
-    name: "DELETE /v2/webhooks/{webhookId}",
-    request: () =>
-      call(deleteWebhookRoute, { method: "DELETE", path: `/v2/webhooks/${hookId}`, key: admin.key, params: { webhookId: hookId } }),
-    schema: successV2Schema,
-  },
+  { name: "DELETE /v2/webhooks/{webhookId}", request: onWebhook(deleteWebhookRoute, "DELETE"), schema: successV2Schema },
 ];
 
 describe("real responses match the documented response schemas (strict)", () => {

@@ -34,6 +34,17 @@ type Case = { name: string; handler: Handler; path: string; params?: Record<stri
 let A: TestTeam;
 const cases: Case[] = [];
 
+/**
+ * The case "GET <template>": its path is `template` with `{id}` replaced by the value of the one
+ * path parameter in `params` (none: the template is the path).
+ */
+const read = (handler: Handler, template: string, params?: Record<string, string>): Case => ({
+  name: `GET ${template}`,
+  handler,
+  path: params ? template.replace("{id}", Object.values(params)[0]) : template,
+  params,
+});
+
 beforeAll(async () => {
   A = await createTestTeam({ members: 4 });
   const standup = await createTestCheckin(A, { name: "Round trips" });
@@ -67,45 +78,26 @@ beforeAll(async () => {
   const s = String(standup.id);
   const p = String(poll.id);
   cases.push(
-    { name: "GET /v1/me", handler: meRoute, path: "/v1/me" },
-    { name: "GET /v2/reports?limit=100", handler: reportsRoute, path: "/v2/reports?limit=100" },
-    { name: "GET /v2/reports?view=summary", handler: reportsRoute, path: "/v2/reports?view=summary" },
-    { name: "GET /v2/reports/{id}", handler: reportRoute, path: `/v2/reports/${report}`, params: { reportId: String(report) } },
-    {
-      name: "GET /v2/standups?include=questions,member_email",
-      handler: standupsRoute,
-      path: "/v2/standups?include=questions,member_email",
-    },
-    {
-      name: "GET /v2/standups/{id}?include=questions",
-      handler: standupRoute,
-      path: `/v2/standups/${s}?include=questions`,
-      params: { standupId: s },
-    },
-    {
-      name: "GET /v2/standups/{id}/participation",
-      handler: standupParticipationRoute,
-      path: `/v2/standups/${s}/participation`,
-      params: { standupId: s },
-    },
-    { name: "GET /v2/polls?include=questions", handler: pollsRoute, path: "/v2/polls?include=questions" },
-    { name: "GET /v2/polls/{id}", handler: pollRoute, path: `/v2/polls/${p}`, params: { pollId: p } },
+    read(meRoute, "/v1/me"),
+    read(reportsRoute, "/v2/reports?limit=100"),
+    read(reportsRoute, "/v2/reports?view=summary"),
+    read(reportRoute, "/v2/reports/{id}", { reportId: String(report) }),
+    read(standupsRoute, "/v2/standups?include=questions,member_email"),
+    read(standupRoute, "/v2/standups/{id}?include=questions", { standupId: s }),
+    read(standupParticipationRoute, "/v2/standups/{id}/participation", { standupId: s }),
+    read(pollsRoute, "/v2/polls?include=questions"),
+    read(pollRoute, "/v2/polls/{id}", { pollId: p }),
     {
       name: "GET /v2/polls/{id}/votes (range)",
       handler: pollVotesRoute,
       path: `/v2/polls/${p}/votes?since=2026-11-01T00:00:00Z`,
       params: { pollId: p },
     },
-    {
-      name: "GET /v2/polls/{id}/participation",
-      handler: pollParticipationRoute,
-      path: `/v2/polls/${p}/participation`,
-      params: { pollId: p },
-    },
-    { name: "GET /v1/reports/?limit=100", handler: v1ReportsRoute, path: "/v1/reports/?limit=100" },
-    { name: "GET /v1/standups/", handler: v1StandupsRoute, path: "/v1/standups/" },
-    { name: "GET /v1/standups/{id}", handler: v1StandupRoute, path: `/v1/standups/${s}`, params: { id: s } },
-    { name: "GET /v1/polls/{id}/votes", handler: v1PollVotesRoute, path: `/v1/polls/${p}/votes`, params: { id: p } },
+    read(pollParticipationRoute, "/v2/polls/{id}/participation", { pollId: p }),
+    read(v1ReportsRoute, "/v1/reports/?limit=100"),
+    read(v1StandupsRoute, "/v1/standups/"),
+    read(v1StandupRoute, "/v1/standups/{id}", { id: s }),
+    read(v1PollVotesRoute, "/v1/polls/{id}/votes", { id: p }),
   );
   // Warm the key cache: its LISTEN connection comes up on first use, the next lookup is kept.
   for (let i = 0; i < 2; i++) {

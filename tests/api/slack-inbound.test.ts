@@ -9,6 +9,7 @@ import { POST as interactionsRoute } from "@/app/integrations/slack/interactions
 import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
@@ -18,13 +19,7 @@ let team: TestTeam;
 beforeAll(async () => {
   team = await createTestTeam({ members: 2 });
   fake = await startFakeSlack();
-  const t = await db.team.findUniqueOrThrow({ where: { id: team.id } });
-  Object.assign(process.env, {
-    SLACK_SIGNING_SECRET: SECRET,
-    SLACK_BOT_TOKEN: fake.token,
-    SLACK_API_URL: fake.apiUrl,
-    SLACK_TEAM: t.chat_id,
-  });
+  await pointSlackEnvAtFake(fake, team.id, SECRET);
 });
 afterAll(() => fake?.close());
 

@@ -228,6 +228,19 @@ describe("JSON bodies", () => {
 });
 
 describe("PATCH and DELETE /v2/reports/{id} on reports that are not visible (spec §3, §7)", () => {
+  /** PATCH /v2/reports/{reportId} with `key`: the first answer (first question of `standup`) becomes "edited". */
+  const editFirstAnswer = (key: string, reportId: number, standup: Checkin) =>
+    call(reportWrite.PATCH, {
+      method: "PATCH",
+      path: "/v2/x",
+      key,
+      params: { reportId: String(reportId) },
+      body: { answers: [{ question_id: standup.questions[0].id, text: "edited" }] },
+    });
+  /** DELETE /v2/reports/{reportId} with `key`. */
+  const discard = (key: string, reportId: number) =>
+    call(reportWrite.DELETE, { method: "DELETE", path: "/v2/x", key, params: { reportId: String(reportId) } });
+
   it("the author's report of a draft or archived standup is 404 for GET, PATCH and DELETE, and stays unchanged", async () => {
     const author = A.users[1];
     for (const state of ["draft", "archived"] as const) {
@@ -236,20 +249,8 @@ describe("PATCH and DELETE /v2/reports/{id} on reports that are not visible (spe
       await db.checkin.update({ where: { id: s.id }, data: { state } });
       const params = { reportId: String(report.id) };
       expectError(await call(reportOne.GET, { path: "/v2/x", key: author.key, params }), 404, "NOT_FOUND", `GET ${state}`);
-      const patch = await call(reportWrite.PATCH, {
-        method: "PATCH",
-        path: "/v2/x",
-        key: author.key,
-        params,
-        body: { answers: [{ question_id: s.questions[0].id, text: "edited" }] },
-      });
-      expectError(patch, 404, "NOT_FOUND", `PATCH ${state}`);
-      expectError(
-        await call(reportWrite.DELETE, { method: "DELETE", path: "/v2/x", key: author.key, params }),
-        404,
-        "NOT_FOUND",
-        `DELETE ${state}`,
-      );
+      expectError(await editFirstAnswer(author.key, report.id, s), 404, "NOT_FOUND", `PATCH ${state}`);
+      expectError(await discard(author.key, report.id), 404, "NOT_FOUND", `DELETE ${state}`);
       const row = await db.report.findUniqueOrThrow({
         where: { id: report.id },
         include: { answers: { orderBy: { question_id: "asc" } } },
@@ -264,17 +265,10 @@ describe("PATCH and DELETE /v2/reports/{id} on reports that are not visible (spe
     const s = await createTestCheckin(A, { name: "Paused later", members: [author] });
     const report = await createTestReport(s, author);
     await db.checkin.update({ where: { id: s.id }, data: { state: "paused" } });
-    const params = { reportId: String(report.id) };
-    const patch = await call(reportWrite.PATCH, {
-      method: "PATCH",
-      path: "/v2/x",
-      key: author.key,
-      params,
-      body: { answers: [{ question_id: s.questions[0].id, text: "edited" }] },
-    });
+    const patch = await editFirstAnswer(author.key, report.id, s);
     expect(patch.status).toBe(200);
     expect(patch.body.data.answers[0].answer).toBe("edited");
-    const del = await call(reportWrite.DELETE, { method: "DELETE", path: "/v2/x", key: author.key, params });
+    const del = await discard(author.key, report.id);
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ success: true });
   });

@@ -6,8 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { db } from "@/lib/db";
-import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
 
@@ -18,26 +19,6 @@ let { A, B, admin, m0, m1 } = {} as StandardTeams;
 let named: Checkin;
 let anon: Checkin;
 const occ: Record<string, number> = {};
-
-async function vote(
-  poll: Checkin,
-  occurrenceId: number,
-  user: TestUser,
-  q: number,
-  v: { choice?: string; text?: string; categories?: string[] },
-) {
-  await db.vote.create({
-    data: {
-      team_id: A.id,
-      occurrence_id: occurrenceId,
-      question_id: poll.questions[q].id,
-      user_id: user.id,
-      choice: v.choice ?? null,
-      text: v.text ?? null,
-      categories: v.categories ?? [],
-    },
-  });
-}
 
 beforeAll(async () => {
   ({ A, B, admin, m0, m1 } = await standardTeams({ members: 2 }));
@@ -51,34 +32,26 @@ beforeAll(async () => {
   occ.i1 = (await createTestOccurrence(named, "2026-03-01", members)).id;
   occ.i2 = (await createTestOccurrence(named, "2026-03-08", members)).id;
   occ.i3 = (await createTestOccurrence(named, "2026-03-15", members)).id;
-  await vote(named, occ.i1, m0, 0, { choice: "a" });
-  await vote(named, occ.i1, m1, 0, { choice: "a" });
-  await vote(named, occ.i1, admin, 0, { choice: "b" });
-  await vote(named, occ.i1, m0, 1, { text: "more coffee", categories: ["food"] });
-  await vote(named, occ.i1, m1, 1, { text: "fewer meetings", categories: ["process", "time"] });
-  await db.categorization.create({
-    data: {
-      team_id: A.id,
-      occurrence_id: occ.i1,
-      question_id: named.questions[1].id,
-      status: "completed",
-      categories: [
-        { name: "food", count: 1 },
-        { name: "process", count: 1 },
-        { name: "time", count: 1 },
-      ],
-    },
-  });
-  await vote(named, occ.i2, m0, 0, { choice: "c" });
-  await vote(named, occ.i2, m0, 0, { choice: "a" });
-  await vote(named, occ.i3, m1, 0, { choice: "b" });
-  await vote(named, occ.i3, admin, 0, { choice: "own idea" });
-  await vote(named, occ.i3, m0, 1, { text: "hi", categories: ["ignored until completed"] });
+  await createTestVote(named, occ.i1, m0, 0, { choice: "a" });
+  await createTestVote(named, occ.i1, m1, 0, { choice: "a" });
+  await createTestVote(named, occ.i1, admin, 0, { choice: "b" });
+  await createTestVote(named, occ.i1, m0, 1, { text: "more coffee", categories: ["food"] });
+  await createTestVote(named, occ.i1, m1, 1, { text: "fewer meetings", categories: ["process", "time"] });
+  await createTestCategorization(named, occ.i1, 1, [
+    { name: "food", count: 1 },
+    { name: "process", count: 1 },
+    { name: "time", count: 1 },
+  ]);
+  await createTestVote(named, occ.i2, m0, 0, { choice: "c" });
+  await createTestVote(named, occ.i2, m0, 0, { choice: "a" });
+  await createTestVote(named, occ.i3, m1, 0, { choice: "b" });
+  await createTestVote(named, occ.i3, admin, 0, { choice: "own idea" });
+  await createTestVote(named, occ.i3, m0, 1, { text: "hi", categories: ["ignored until completed"] });
 
   occ.a1 = (await createTestOccurrence(anon, "2026-03-02", members)).id;
-  await vote(anon, occ.a1, m0, 0, { choice: "c" });
-  await vote(anon, occ.a1, m1, 0, { choice: "c" });
-  await vote(anon, occ.a1, m1, 1, { text: "secret", categories: ["x"] });
+  await createTestVote(anon, occ.a1, m0, 0, { choice: "c" });
+  await createTestVote(anon, occ.a1, m1, 0, { choice: "c" });
+  await createTestVote(anon, occ.a1, m1, 1, { text: "secret", categories: ["x"] });
   await db.categorization.create({
     data: { team_id: A.id, occurrence_id: occ.a1, question_id: anon.questions[1].id, status: "processing" },
   });
