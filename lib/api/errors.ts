@@ -59,6 +59,7 @@ export const API_HEADERS: Record<string, string> = {
   "Content-Type": "application/json; charset=utf-8",
   "Access-Control-Allow-Origin": "*",
   "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
 };
 
 /** A JSON response with the API headers. */
