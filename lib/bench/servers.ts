@@ -4,14 +4,16 @@
  *   dynamic, no database), built with the project's own `next` into `.bench/empty-route/` (git-
  *   ignored; rebuilt only when the Next.js version changes) and served by `next start`;
  * - the app itself: `npm start` (scripts/start.ts) with a throwaway data folder, unless the caller
- *   already has one running.
+ *   already has one running; measured only once its start-up jobs have run (`waitForIdleJobs`).
  * Both run as child processes in their own process group; `stop()` sends SIGTERM, then SIGKILL.
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { childEnv } from "@/lib/env";
+import { runningDatabaseUrl } from "@/lib/runtime/embedded-postgres";
 import { stopProcess, waitForHttp } from "@/lib/runtime/processes";
 
 export type Server = { url: string; stop: () => Promise<void> };
@@ -81,6 +83,7 @@ export async function startApp(
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/`, child, 600_000);
+  await waitForIdleJobs(dataDir, log);
   return {
     url,
     dataDir,
@@ -89,4 +92,37 @@ export async function startApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the job worker of the app whose data folder is `dir` has no job ready to run (none
+ * due and unfinished) twice in a row, one second apart, or `timeoutMs` (default 180 s) passed:
+ * right after the demo seed the worker summarizes and categorizes the demo history, and a
+ * measurement taken meanwhile would share the CPU with it. Silently returns when the app's
+ * database cannot be found (an external DATABASE_URL).
+ */
+export async function waitForIdleJobs(dir: string, log: (l: string) => void, timeoutMs = 180_000): Promise<void> {
+  const url = runningDatabaseUrl(dir);
+  if (!url) return;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const started = Date.now();
+    let idleChecks = 0;
+    let said = false;
+    while (idleChecks < 2 && Date.now() - started < timeoutMs) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE run_at <= now() AND attempts < max_attempts",
+      );
+      const ready = rows[0]?.n ?? 0;
+      idleChecks = ready === 0 ? idleChecks + 1 : 0;
+      if (ready > 0 && !said) {
+        log(`Waiting for the app's start-up jobs to finish (${ready} ready to run) …`);
+        said = true;
+      }
+      if (idleChecks < 2) await new Promise((r) => setTimeout(r, 1_000));
+    }
+  } finally {
+    await client.end();
+  }
 }
