@@ -69,7 +69,8 @@ afterAll(async () => {
 
 describe("delivery to Slack", () => {
   it("a scheduled run DMs every asked member with an Answer button", async () => {
-    const standup = await createTestCheckin(team, { days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] });
+    // Slot 00:00 UTC: already past at any time of day, so the run asks at once (it asks at slot + wait_time).
+    const standup = await createTestCheckin(team, { days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], time: "00:00:00" });
     await db.checkin.update({ where: { id: standup.id }, data: { next_run_at: new Date(Date.now() - 60_000) } });
     const run = await runDueOccurrences(new Date());
     expect(run.created.length).toBeGreaterThanOrEqual(1);

@@ -31,7 +31,12 @@ const config = (smtp: boolean): DeliveryConfig => ({
 
 async function runStandup(members = 2) {
   const team = await createTestTeam({ members });
-  const standup = await createTestCheckin(team, { days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], name: `Mail ${team.id}` });
+  // Slot 00:00 UTC: already past at any time of day, so the run asks at once (it asks at slot + wait_time).
+  const standup = await createTestCheckin(team, {
+    days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+    time: "00:00:00",
+    name: `Mail ${team.id}`,
+  });
   await db.checkin.update({ where: { id: standup.id }, data: { next_run_at: new Date(Date.now() - 60_000) } });
   await runDueOccurrences(new Date());
   return { team, standup };

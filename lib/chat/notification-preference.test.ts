@@ -38,7 +38,8 @@ async function useWorker(smtp: boolean) {
 
 /** Runs a fresh standup of the team now and waits until every question left the outbox. */
 async function runStandup(name: string) {
-  const standup = await createTestCheckin(team, { name, days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] });
+  // Slot 00:00 UTC: already past at any time of day, so the run asks at once (it asks at slot + wait_time).
+  const standup = await createTestCheckin(team, { name, days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], time: "00:00:00" });
   await db.checkin.update({ where: { id: standup.id }, data: { next_run_at: new Date(Date.now() - 60_000) } });
   await runDueOccurrences(new Date());
   const deadline = Date.now() + 30_000;
