@@ -34,24 +34,30 @@ const CLIENT_IP_HEADER = "x-checkin-client-ip";
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
-/** Answers a request whose method no route can serve; true when it did. */
-function refuseUnservedMethod(req, res) {
-  if (SERVED_METHODS.has(req.method)) return false;
-  const v1 = /^\/v1(\/|\?|$)/.test(req.url ?? "");
-  const body = v1
-    ? { error: "Not found" }
-    : { error: { code: "METHOD_NOT_ALLOWED", message: `Method ${String(req.method).slice(0, 20)} is not supported (allowed: ${ALLOW})` } };
+/** True for legacy API paths (`/v1`, `/v1/...`, `/v1?...`): they answer in the v1 error shape. */
+const isV1 = (url) => /^\/v1(\/|\?|$)/.test(url ?? "");
+
+/** Sends a JSON API error answer (the API's headers) and drains the request. */
+function sendJson(req, res, status, body, headers = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(v1 ? 404 : 405, {
+  res.writeHead(status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
     "Access-Control-Allow-Origin": "*",
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
-    ...(v1 ? {} : { Allow: ALLOW }),
+    ...headers,
   });
   res.end(text);
   req.resume();
+}
+
+/** Answers a request whose method no route can serve; true when it did. */
+function refuseUnservedMethod(req, res) {
+  if (SERVED_METHODS.has(req.method)) return false;
+  const message = `Method ${String(req.method).slice(0, 20)} is not supported (allowed: ${ALLOW})`;
+  if (isV1(req.url)) sendJson(req, res, 404, { error: "Not found" });
+  else sendJson(req, res, 405, { error: { code: "METHOD_NOT_ALLOWED", message } }, { Allow: ALLOW });
   return true;
 }
 
@@ -74,17 +80,7 @@ function refuseMalformedPath(req, res) {
   const url = req.url ?? "/";
   if (decodesCleanly(url)) return false;
   const message = "Malformed percent-encoding in the path";
-  const v1 = /^\/v1(\/|\?|$)/.test(url);
-  const text = JSON.stringify(v1 ? { error: message } : { error: { code: "INVALID_PARAMETER", message } });
-  res.writeHead(400, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    "Access-Control-Allow-Origin": "*",
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-  });
-  res.end(text);
-  req.resume();
+  sendJson(req, res, 400, isV1(url) ? { error: message } : { error: { code: "INVALID_PARAMETER", message } });
   return true;
 }
 
