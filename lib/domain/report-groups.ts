@@ -40,7 +40,7 @@ export async function getReportGroups(
   >`
     SELECT r.id, r.occurrence_id, r.checkin_id, r.user_id,
            to_char(COALESCE(o.date, (r.submitted_at AT TIME ZONE 'UTC')::date), 'YYYY-MM-DD') AS date,
-           COALESCE((SELECT max(a.updated_at) FROM answers a WHERE a.report_id = r.id) > r.submitted_at + ${EDIT_SLACK_MS} * interval '1 millisecond', false) AS edited
+           COALESCE((SELECT max(a.updated_at) FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id) > r.submitted_at + ${EDIT_SLACK_MS} * interval '1 millisecond', false) AS edited
     FROM reports r LEFT JOIN occurrences o ON o.id = r.occurrence_id
     WHERE r.team_id = ${actor.teamId} AND r.id = ANY(${reportIds}::int[])`;
   for (const r of rows) meta.set(r.id, { occurrenceId: r.occurrence_id, date: r.date, edited: r.edited, own: r.user_id === actor.userId });

@@ -27,12 +27,15 @@ function pageCte(where: Prisma.Sql, limit: number): Prisma.Sql {
     LIMIT ${limit})`;
 }
 
-/** The answers of report `r` as a JSON array of `answerFields`, optionally only some questions'. */
+/**
+ * The answers of report `r` as a JSON array of `answerFields`, optionally only some questions'.
+ * Matches on (team_id, report_id), the leading columns of answers' unique index.
+ */
 function answersJson(answerFields: Prisma.Sql, questionIds?: number[]): Prisma.Sql {
   const only = questionIds ? Prisma.sql`AND a.question_id = ANY(${questionIds}::int[])` : Prisma.empty;
   return Prisma.sql`(SELECT COALESCE(json_agg(${answerFields} ORDER BY q.position, a.question_id), '[]'::json)
     FROM answers a JOIN questions q ON q.id = a.question_id
-    WHERE a.report_id = r.id ${only})`;
+    WHERE a.team_id = r.team_id AND a.report_id = r.id ${only})`;
 }
 
 /**

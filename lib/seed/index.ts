@@ -165,6 +165,9 @@ export async function seedDemoData(options: SeedOptions): Promise<SeedResult> {
     { timeout: 180_000, maxWait: 20_000 },
   );
 
+  // Planner statistics now: autovacuum never analyzes a table of under 50 rows (questions,
+  // checkins, users of a small team), and without statistics the planner guesses 500 rows each.
+  await options.db.$executeRawUnsafe("ANALYZE");
   const file = options.credentialsFile === undefined ? defaultCredentialsFile() : options.credentialsFile;
   if (file) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
