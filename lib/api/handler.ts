@@ -65,7 +65,7 @@ export function apiRoute<P = Record<string, never>>(version: ApiVersion, handler
             ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
             : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
         }
-        limit = await consumeRateLimit(ratePolicies().apiKey, String(actor.apiKeyId ?? `user-${actor.userId}`));
+        limit = await consumeRateLimit(ratePolicies().apiKey, String(actor.apiKeyId ?? `user-${actor.userId}`), { batched: true });
         if (!limit.allowed) return tooManyRequests(version, limit);
         const params = (context?.params ? await context.params : {}) as P;
         const args = { request, url: new URL(request.url), actor, params };

@@ -23,10 +23,15 @@
  * "N failures then blocked" (sign-in); `resetRateLimit` clears a subject (e.g. after success).
  * When the store is unreachable an in-memory limiter per process takes over (the request then
  * usually fails with 503 on its own database access anyway).
+ *
+ * The per-key API quota counts in batches (`{ batched: true }`, lib/api/rate-limit-batch.ts): one
+ * upsert per key every 100 ms while the key is busy instead of one per request; exact within one
+ * process, and across instances a key can overshoot by what the others admitted in the last second.
  */
 import pg from "pg";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { databaseUrl, limitSettings } from "@/lib/env";
+import { BatchedCounter } from "@/lib/api/rate-limit-batch";
+import { databaseUrl, directDatabaseUrl, limitSettings } from "@/lib/env";
 
 /** A named limit: at most `points` per `windowSeconds` for one subject. `points` 0 = off. */
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
@@ -54,19 +59,23 @@ export function ratePolicies() {
   } satisfies Record<string, RateLimitPolicy>;
 }
 
-type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract> };
+type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract>; counters: Map<string, BatchedCounter> };
 const globalState = globalThis as unknown as { __checkinRateLimit?: State };
 
 function state(): State {
-  globalState.__checkinRateLimit ??= { pool: null, limiters: new Map() };
+  globalState.__checkinRateLimit ??= { pool: null, limiters: new Map(), counters: new Map() };
   return globalState.__checkinRateLimit;
 }
 
-/** A small pool of its own: one atomic upsert per count (the Prisma pool stays for domain work). */
+/**
+ * A small pool of its own: one atomic upsert per count (the Prisma pool stays for domain work). It
+ * connects to `DIRECT_DATABASE_URL` when set: the limiter's upsert is a named (prepared) statement,
+ * which PgBouncer in transaction mode cannot keep on one server connection.
+ */
 function pool(): pg.Pool {
   const s = state();
   if (s.pool) return s.pool;
-  const url = databaseUrl();
+  const url = directDatabaseUrl() ?? databaseUrl();
   if (!url) throw new Error("DATABASE_URL is not set");
   s.pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000 });
   s.pool.on("error", () => {}); // an idle connection was terminated: the pool replaces it
@@ -94,6 +103,17 @@ function limiterFor(policy: RateLimitPolicy): RateLimiterAbstract {
   return limiter;
 }
 
+function counterFor(policy: RateLimitPolicy): BatchedCounter {
+  const id = `${policy.name}:${policy.points}:${policy.windowSeconds}`;
+  const s = state();
+  let counter = s.counters.get(id);
+  if (!counter) {
+    counter = new BatchedCounter(limiterFor(policy), policy.windowSeconds * 1000);
+    s.counters.set(id, counter);
+  }
+  return counter;
+}
+
 function toResult(policy: RateLimitPolicy, res: RateLimiterRes | null, allowed: boolean): RateLimitResult {
   const consumed = res?.consumedPoints ?? 0;
   const ms = res && res.msBeforeNext > 0 ? res.msBeforeNext : policy.windowSeconds * 1000;
@@ -106,10 +126,20 @@ function unlimited(policy: RateLimitPolicy): RateLimitResult {
 
 /**
  * Counts one request of `subject` (an API key id, an IP, an email…) under `policy`.
+ * With `batched`, counted through the process's batched counter (see the module comment).
  * @returns allowed = false once more than `policy.points` were counted in the window.
  */
-export async function consumeRateLimit(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
+export async function consumeRateLimit(
+  policy: RateLimitPolicy,
+  subject: string,
+  opts: { batched?: boolean } = {},
+): Promise<RateLimitResult> {
   if (policy.points <= 0) return unlimited(policy);
+  if (opts.batched) {
+    const { consumed, resetAt } = await counterFor(policy).consume(subject);
+    const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+    return { policy, allowed: consumed <= policy.points, remaining: Math.max(policy.points - consumed, 0), resetSeconds };
+  }
   try {
     return toResult(policy, await limiterFor(policy).consume(subject, 1), true);
   } catch (rejected) {
@@ -169,6 +199,8 @@ export function rateLimitHeaders(result: RateLimitResult): Record<string, string
 /** Closes the store's pool (scripts and tests before exiting). */
 export async function closeRateLimitStore(): Promise<void> {
   const s = state();
+  await Promise.all([...s.counters.values()].map((c) => c.flushAll()));
+  s.counters.clear();
   const p = s.pool;
   s.pool = null;
   s.limiters.clear();
