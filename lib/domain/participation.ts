@@ -118,14 +118,19 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${opts.limit}`;
   // Set-based (hash joins over the page's occurrences), not one index probe per member and flag:
   // responders = distinct (occurrence, user) with a submitted report (standups) or any vote (polls);
-  // people = the asked members plus responders; on leave = people with an absence on that date.
+  // people = the asked members FULL JOIN the responders (one pass, each with its responded flag);
+  // on leave = people who did not respond with an absence on that date (absences overlapping the
+  // page's dates only).
   const responders = isPoll
     ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id IN (SELECT id FROM occ)`
     : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r WHERE r.occurrence_id IN (SELECT id FROM occ) AND r.status = 'submitted'`;
   const onLeave = isPoll
     ? Prisma.sql`SELECT NULL::int AS occurrence_id, NULL::int AS user_id WHERE false`
     : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN occ ON occ.id = p.occurrence_id
-        JOIN absences a ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date`;
+        JOIN (SELECT a.user_id, a.start_date, a.end_date FROM absences a
+              WHERE a.end_date >= (SELECT min(date) FROM occ) AND a.start_date <= (SELECT max(date) FROM occ)) a
+          ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date
+        WHERE NOT p.responded`;
   return Prisma.sql`
     WITH occ AS MATERIALIZED (
       SELECT o.id, o.checkin_id, o.date FROM occurrences o
@@ -136,18 +141,18 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
     ),
     responders AS MATERIALIZED (${responders}),
     people AS MATERIALIZED (
-      SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id IN (SELECT id FROM occ)
-      UNION
-      SELECT occurrence_id, user_id FROM responders
+      SELECT coalesce(m.occurrence_id, r.occurrence_id) AS occurrence_id, coalesce(m.user_id, r.user_id) AS user_id,
+             r.user_id IS NOT NULL AS responded
+      FROM (SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id IN (SELECT id FROM occ)) m
+      FULL JOIN responders r ON r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id
     ),
     on_leave AS MATERIALIZED (${onLeave})
     SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date,
-           count(p.user_id) FILTER (WHERE r.user_id IS NOT NULL OR l.user_id IS NULL) AS expected,
-           count(r.user_id) AS responded,
-           count(l.user_id) FILTER (WHERE r.user_id IS NULL) AS vacation
+           count(p.user_id) FILTER (WHERE p.responded OR l.user_id IS NULL) AS expected,
+           count(p.user_id) FILTER (WHERE p.responded) AS responded,
+           count(l.user_id) AS vacation
     FROM occ
     LEFT JOIN people p ON p.occurrence_id = occ.id
-    LEFT JOIN responders r ON r.occurrence_id = p.occurrence_id AND r.user_id = p.user_id
     LEFT JOIN on_leave l ON l.occurrence_id = p.occurrence_id AND l.user_id = p.user_id
     GROUP BY occ.id, occ.checkin_id, occ.date
     ORDER BY occ.date ${direction}, occ.id ${direction}`;
