@@ -17,7 +17,8 @@
  *
  * Env: BENCH_REPORTS (team-A report target, default 1000000; sets the history length),
  * BENCH_REPS (measured repetitions per case, default 40), BENCH_OFFSET_REPS (default 7),
- * BENCH_WALK (cursors to follow in the walk, default 2000), BENCH_KEEP_PLANS=1 prints every plan.
+ * BENCH_WALK (cursors to follow in the walk, default 2000), BENCH_KEEP_PLANS=1 prints every plan,
+ * BENCH_KEEP_DB=1 keeps the database running at the end (its URL is printed) until Ctrl-C.
  */
 import fs from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -452,6 +453,10 @@ try {
   await plain.$disconnect().catch(() => {});
   await logged.$disconnect().catch(() => {});
   await raw.end().catch(() => {});
+  if (process.env.BENCH_KEEP_DB) {
+    console.log(`\nBENCH_KEEP_DB: the database stays up at ${database.url} (folder ${dir}); stop it with Ctrl-C.`);
+    await new Promise(() => {});
+  }
   await stop();
 }
 process.exit(exitCode);

@@ -77,11 +77,13 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
   await client.query("SELECT setseed(0.42)");
 
   // Secondary indexes of the big tables: drop now, re-create (same definitions) after the load.
+  // Kept: indexes a constraint owns or depends on (primary keys, and the (team_id, id) unique
+  // indexes that the composite foreign keys reference).
   const big = ["reports", "answers", "occurrence_members", "occurrences", "votes"];
   const { rows: idx } = await client.query<{ indexname: string; indexdef: string }>(
     `SELECT i.indexname, i.indexdef FROM pg_indexes i
      WHERE i.schemaname = 'public' AND i.tablename = ANY($1)
-       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname OR c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
     [big],
   );
   for (const i of idx) await client.query(`DROP INDEX "${i.indexname}"`);
