@@ -25,6 +25,17 @@ export function databasePoolSize(): number {
 }
 
 /**
+ * A yes/no variable: true for `true`/`1`/`on`/`yes`, false for `false`/`0`/`off`/`no` (any case,
+ * surrounding spaces ignored), undefined when unset, empty or anything else (the caller's default).
+ */
+function flag(name: string): boolean | undefined {
+  const value = process.env[name]?.trim().toLowerCase();
+  if (value === "true" || value === "1" || value === "on" || value === "yes") return true;
+  if (value === "false" || value === "0" || value === "off" || value === "no") return false;
+  return undefined;
+}
+
+/**
  * Whether the Prisma pool names its SQL statements, so each connection prepares a statement once
  * and PostgreSQL can reuse its plan (`DATABASE_PREPARED_STATEMENTS`: "on" | "off"). Default: on,
  * unless `DIRECT_DATABASE_URL` is set to another address than `DATABASE_URL` — the sign that
@@ -32,9 +43,8 @@ export function databasePoolSize(): number {
  * `max_prepared_statements`) cannot keep a statement prepared on one server connection.
  */
 export function preparedStatements(): boolean {
-  const set = process.env.DATABASE_PREPARED_STATEMENTS?.toLowerCase();
-  if (set === "on" || set === "true" || set === "1") return true;
-  if (set === "off" || set === "false" || set === "0") return false;
+  const set = flag("DATABASE_PREPARED_STATEMENTS");
+  if (set !== undefined) return set;
   const direct = directDatabaseUrl();
   return !direct || direct === databaseUrl();
 }
@@ -124,9 +134,9 @@ export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS
   return { ...process.env, ...extra };
 }
 
-/** False when `CHECKIN_DEMO` is `false`/`0` (`npm start -- --no-demo`): an empty database is not seeded and shows /setup. */
+/** False when `CHECKIN_DEMO` is `false`/`0`/`off`/`no` (`npm start -- --no-demo`): an empty database is not seeded and shows /setup. */
 export function demoEnabled(): boolean {
-  return !["false", "0"].includes((process.env.CHECKIN_DEMO ?? "").trim().toLowerCase());
+  return flag("CHECKIN_DEMO") !== false;
 }
 
 /** `npm start -- --no-demo`: sets `CHECKIN_DEMO=false` for this process and the service it starts. */
@@ -193,7 +203,7 @@ export function limitSettings(): LimitSettings {
     signInMaxFailures: intSetting(e.SIGN_IN_MAX_FAILURES, 10),
     signInWindowMinutes: intSetting(e.SIGN_IN_FAILURE_WINDOW_MINUTES, 15, 1),
     linkRequestsPerHour: intSetting(e.LINK_REQUESTS_PER_HOUR, 5),
-    trustProxy: /^(true|1)$/i.test(e.TRUST_PROXY ?? ""),
+    trustProxy: flag("TRUST_PROXY") === true,
   };
 }
 
@@ -237,7 +247,7 @@ export type DeliverySettings = {
 
 /**
  * `PUBLIC_URL`, `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_API_URL`,
- * `SLACK_TEAM`, `SMTP_URL`, `MAIL_FROM`, `WEBHOOKS_ALLOW_PRIVATE` (true/1), `WEBHOOK_RETRY_DELAYS`
+ * `SLACK_TEAM`, `SMTP_URL`, `MAIL_FROM`, `WEBHOOKS_ALLOW_PRIVATE` (yes/no, see `flag`), `WEBHOOK_RETRY_DELAYS`
  * (comma-separated seconds). Empty values count as unset.
  * @throws Error naming the variable when `WEBHOOK_RETRY_DELAYS` is not a list of whole seconds.
  */
@@ -256,7 +266,7 @@ export function deliverySettings(): DeliverySettings {
     slackTeam: v("SLACK_TEAM"),
     smtpUrl: v("SMTP_URL"),
     mailFrom: v("MAIL_FROM") ?? "Check-in <checkin@localhost>",
-    webhooksAllowPrivate: ["true", "1"].includes(v("WEBHOOKS_ALLOW_PRIVATE")?.toLowerCase() ?? ""),
+    webhooksAllowPrivate: flag("WEBHOOKS_ALLOW_PRIVATE") === true,
     webhookRetryDelays: delays ? delays.split(",").map(Number) : undefined,
   };
 }
