@@ -14,6 +14,8 @@ import {
   pollWhere,
   reportListSql,
   reportListWhere,
+  reportReadSql,
+  reportReadWhere,
   standupSql,
   standupWhere,
 } from "@/lib/domain/access";
@@ -126,6 +128,7 @@ describe("report rules: SQL twins select what the Prisma rules select", () => {
       (a: Actor) => ({ AND: [reportListWhere(a), authorFilterWhere(a)] }),
       (a: Actor) => Prisma.sql`${reportListSql(a, {}, "r", "c")} AND ${authorFilterSql(a, "r", "c")}`,
     ],
+    ["one readable report (API)", (a: Actor) => reportReadWhere(a), (a: Actor) => reportReadSql(a, "r", "c")],
   ] as const)("%s", async (_name, where, sql) => {
     expect(await actorsWhereTwinsAgree(reportIds, where, (c) => sqlIds("reports", c), sql)).toBeGreaterThan(1);
   });

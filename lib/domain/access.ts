@@ -21,7 +21,8 @@
  * - Reports: `reportListWhere` (submitted reports of ACTIVE visible standups; with
  *   `{ teamWide: "readers" }` for admins and managers also every non-confidential standup's) and
  *   `reportReadWhere` (one submitted report: own standup, own report, or member of an active
- *   non-confidential standup).
+ *   non-confidential standup), with their SQL twins `reportListSql` and `reportReadSql` for the
+ *   one-statement report reads (lib/domain/report-pages.ts).
  * - Channel messages: `channelMessageWhere` (messages about a confidential standup: creator only).
  * - Editing a standup: `canEditStandup` (creator or team admin) and `editableStandup`, which loads,
  *   optionally locks, and checks it.
@@ -207,6 +208,17 @@ export function reportReadWhere(actor: Actor): Prisma.ReportWhereInput {
       { checkin: { state: "active", is_confidential: false, members: { some: { user_id: actor.userId } } } },
     ],
   };
+}
+
+/** `reportReadWhere(actor)` as SQL over the reports alias `r` and its standup's checkins alias `c` (GET /v2/reports/{id}). */
+export function reportReadSql(actor: Actor, r: string, c: string): Prisma.Sql {
+  const [R, C] = [Prisma.raw(`"${r}"`), Prisma.raw(`"${c}"`)];
+  const open = Prisma.sql`${C}.state = 'active' AND NOT ${C}.is_confidential`;
+  return Prisma.sql`(${R}.team_id = ${actor.teamId} AND ${R}.status = 'submitted' AND ${R}.submitted_at IS NOT NULL
+    AND ${C}.team_id = ${actor.teamId} AND ${C}.kind = 'standup' AND ${C}.state IN ('active', 'paused')
+    AND (${C}.owner_id = ${actor.userId}
+      OR (${open} AND ${R}.user_id = ${actor.userId})
+      OR (${open} AND EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${C}.id AND vm.user_id = ${actor.userId}))))`;
 }
 
 /**

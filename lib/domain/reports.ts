@@ -15,7 +15,7 @@
  *   never attributes reports of an anonymous standup to a person.
  */
 import { db, type Tx } from "@/lib/db";
-import { authorFilterSql, reportListSql, reportReadWhere } from "@/lib/domain/access";
+import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
@@ -141,12 +141,9 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
  * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
  */
 export async function getReport(actor: Actor, id: number, client: Tx = db): Promise<ReportView> {
-  const row = await client.report.findFirst({
-    where: { AND: [{ id }, reportReadWhere(actor)] },
-    select: reportViewSelect({ withAnswers: true }),
-  });
+  const [row] = await reportViewPage(Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")}`, 1, { withAnswers: true }, client);
   if (!row) throw new NotFoundError("Report");
-  return asReportView(row);
+  return row;
 }
 
 /** The Prisma select of a report with its channel message and author card (legacy shapes, spec §2.8). */

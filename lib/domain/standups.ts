@@ -3,14 +3,15 @@
  * §4.3 GET /v1/standups/ and /v1/standups/{id}, the dashboard), and the list reads shared with polls
  * (`listCheckins` / `getCheckin`, which lib/domain/polls.ts calls with kind "poll"). Visibility
  * comes from lib/domain/access.ts and is applied in the queries. Lists are keyset-paginated,
- * newest first (created_at desc, id desc), and load members/questions with nested selects, so the
- * number of SQL queries per call is fixed whatever the page size.
+ * newest first (created_at desc, id desc); the v2 reads are one statement each whatever the page
+ * size (lib/domain/checkin-pages.ts), the settings reads load members/questions with nested selects.
  */
 import { db, type Tx } from "@/lib/db";
-import { type CheckinKind, checkinWhere, type StandupScope, standupWhere } from "@/lib/domain/access";
+import { type CheckinKind, checkinSql, type StandupScope, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { checkinViewPage } from "@/lib/domain/checkin-pages";
 import { NotFoundError } from "@/lib/domain/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * The current questions of a standup or poll (not archived), in position order (then id), with
@@ -85,37 +86,33 @@ export type StandupListFilters = {
   withQuestions: boolean;
 };
 
-/** Keyset condition "strictly after (createdAt, id)" in (created_at desc, id desc) order, with the redundant bound. */
-function createdKeyset(after: { createdAt: Date; id: number } | undefined): Prisma.CheckinWhereInput[] {
-  if (!after) return [];
-  return [{ created_at: { lte: after.createdAt } }, { OR: [{ created_at: { lt: after.createdAt } }, { id: { lt: after.id } }] }];
-}
-
 /**
- * Lists the standups or polls visible to `actor` (`checkinWhere` of
- * lib/domain/access.ts), filtered, newest first (created_at desc, id desc), keyset paginated:
- * the one list query behind `listStandups` and `listPolls` (lib/domain/polls.ts).
+ * Lists the standups or polls visible to `actor` (`checkinSql` of lib/domain/access.ts, the twin
+ * of `checkinWhere`), filtered, newest first (created_at desc, id desc), keyset paginated: the one
+ * list query behind `listStandups` and `listPolls` (lib/domain/polls.ts). One statement
+ * (lib/domain/checkin-pages.ts).
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listCheckins(actor: Actor, kind: CheckinKind, filters: StandupListFilters, client: Tx = db): Promise<CheckinView[]> {
-  const and: Prisma.CheckinWhereInput[] = [checkinWhere(actor, kind), { state: { in: filters.states } }];
-  if (filters.isAnonymous !== undefined) and.push({ is_anonymous: filters.isAnonymous });
-  if (filters.broadcastChannel !== undefined) and.push({ broadcast_channel: { chat_id: filters.broadcastChannel } });
-  if (filters.createdSince) and.push({ created_at: { gte: filters.createdSince } });
-  if (filters.createdUntil) and.push({ created_at: { lt: filters.createdUntil } });
-  and.push(...createdKeyset(filters.after));
-  const rows = await client.checkin.findMany({
-    where: { AND: and },
-    orderBy: [{ created_at: "desc" }, { id: "desc" }],
-    take: filters.limit + 1,
-    select: checkinViewSelect({ withQuestions: filters.withQuestions }),
-  });
-  return rows;
+  const and: Prisma.Sql[] = [checkinSql(actor, kind, "c"), Prisma.sql`c.state::text = ANY(${filters.states}::text[])`];
+  if (filters.isAnonymous !== undefined) and.push(Prisma.sql`c.is_anonymous = ${filters.isAnonymous}`);
+  if (filters.broadcastChannel !== undefined) {
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM channels ch WHERE ch.team_id = c.team_id AND ch.id = c.broadcast_channel_id
+      AND ch.chat_id = ${filters.broadcastChannel})`);
+  }
+  if (filters.createdSince) and.push(Prisma.sql`c.created_at >= ${filters.createdSince}`);
+  if (filters.createdUntil) and.push(Prisma.sql`c.created_at < ${filters.createdUntil}`);
+  if (filters.after) {
+    // Keyset "strictly after (createdAt, id)" in (created_at desc, id desc) order, with the redundant bound.
+    const { createdAt, id } = filters.after;
+    and.push(Prisma.sql`c.created_at <= ${createdAt} AND (c.created_at < ${createdAt} OR c.id < ${id})`);
+  }
+  return checkinViewPage(Prisma.join(and, " AND "), filters.limit + 1, { withQuestions: filters.withQuestions }, client);
 }
 
 /**
- * One standup or poll visible to `actor` (`checkinWhere`): the one read behind
- * `getStandup` and `getPoll` (lib/domain/polls.ts).
+ * One standup or poll visible to `actor` (`checkinSql`): the one read behind `getStandup` and
+ * `getPoll` (lib/domain/polls.ts). One statement.
  * @throws NotFoundError ("Standup" / "Poll") for anything not visible.
  */
 export async function getCheckin(
@@ -125,10 +122,7 @@ export async function getCheckin(
   opts: { withQuestions: boolean },
   client: Tx = db,
 ): Promise<CheckinView> {
-  const row = await client.checkin.findFirst({
-    where: { AND: [{ id }, checkinWhere(actor, kind)] },
-    select: checkinViewSelect(opts),
-  });
+  const [row] = await checkinViewPage(Prisma.sql`c.id = ${id} AND ${checkinSql(actor, kind, "c")}`, 1, opts, client);
   if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
   return row;
 }

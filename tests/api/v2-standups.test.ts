@@ -8,7 +8,7 @@ import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
 import { GET as listStandupsRoute } from "@/app/v2/standups/route";
 import { serializeCheckinV2 } from "@/lib/api/v2/standups";
 import { db } from "@/lib/db";
-import { type CheckinView, checkinViewSelect } from "@/lib/domain/standups";
+import { type CheckinView, checkinViewSelect, getCheckin, listCheckins } from "@/lib/domain/standups";
 import { walkPages } from "@/tests/cursor-walk";
 import { createTestCheckin, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -255,6 +255,31 @@ describe("serialization (spec §2.2)", () => {
       { id: m0.chat_id, email: m0.email },
     ]);
     expect(item.questions.map((q: { position: number }) => q.position)).toEqual([0, 1, 2]);
+  });
+
+  it("the one-statement reads return exactly the rows of the Prisma select (checkinViewSelect)", async () => {
+    for (const actor of [admin, m0, m1, m2]) {
+      const who = { teamId: A.id, userId: actor.id, userChatId: actor.chat_id, isAdmin: actor.is_admin };
+      for (const kind of ["standup", "poll"] as const) {
+        for (const withQuestions of [true, false]) {
+          const rows = await listCheckins(who, kind, { states: ["active", "paused"], limit: 50, withQuestions });
+          const expected = await db.checkin.findMany({
+            where: { id: { in: rows.map((r) => r.id) } },
+            orderBy: [{ created_at: "desc" }, { id: "desc" }],
+            select: checkinViewSelect({ withQuestions }),
+          });
+          expect(rows, `${actor.username} ${kind} ${withQuestions}`).toEqual(expected);
+          for (const row of rows) expect(await getCheckin(who, kind, row.id, { withQuestions })).toEqual(row);
+        }
+      }
+    }
+    // The fixture exercises archived and reordered questions, channel-less and paused standups.
+    const all = await listCheckins({ teamId: A.id, userId: m2.id, userChatId: m2.chat_id, isAdmin: false }, "standup", {
+      states: ["active", "paused"],
+      limit: 50,
+      withQuestions: true,
+    });
+    expect(all.find((r) => r.id === s.s6.id)?.questions?.map((q) => q.text)).toEqual(["Plans?", "Mood?"]);
   });
 
   it("poll variant (spec §2.3) has no wait_time and no is_confidential", async () => {
