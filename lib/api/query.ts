@@ -165,7 +165,8 @@ function tooLarge(limit: number): ApiError {
  * Reads the body as UTF-8 text, refusing more than `limit` bytes (API_BODY_LIMIT_BYTES, default
  * 1 MB): first on `Content-Length`, then by counting while streaming (chunked bodies, lying
  * headers), so an oversized body is never held in memory.
- * @throws ApiError 413 PAYLOAD_TOO_LARGE
+ * @throws ApiError 413 PAYLOAD_TOO_LARGE; InvalidParameterError when the client closed the
+ *   connection before the body was complete
  */
 export async function readBodyText(request: Request, limit = limitSettings().bodyLimitBytes): Promise<string> {
   const declared = request.headers.get("content-length");
@@ -178,7 +179,15 @@ export async function readBodyText(request: Request, limit = limitSettings().bod
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client closed the connection mid-body (Node's "aborted", code ECONNRESET): a client
+      // error, not a lost database connection (which the same code would otherwise suggest).
+      throw new InvalidParameterError("The request body was not received completely (the connection was closed)");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

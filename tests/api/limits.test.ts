@@ -78,6 +78,27 @@ describe("request body cap (413)", () => {
     expect(r.body.error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("a body the client stops sending (connection closed) is a 400, not a 503 'database unavailable'", async () => {
+    const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" }); // what Node's request stream raises
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(Buffer.from('{"standup_id": '));
+        controller.error(aborted);
+      },
+    });
+    const request = new Request("http://localhost/v2/reports", {
+      method: "POST",
+      headers: { authorization: A.users[2].key, "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    const response = await (reports.POST as Handler)(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: "INVALID_PARAMETER", message: expect.stringContaining("not received completely") },
+    });
+  });
+
   it("v1 answers 413 with its own error shape", async () => {
     const r = await postStreamed(v1Reports.POST as Handler, "/v1/reports/", paddedReportBody(3 * MB), A.users[2].key);
     expect(r.status).toBe(413);
