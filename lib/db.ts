@@ -8,7 +8,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { databasePoolSize, databaseUrl, preparedStatements } from "@/lib/env";
-import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
+import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
 
 export type Db = PrismaClient;
@@ -22,21 +22,6 @@ const MAX_NAMED_STATEMENTS = 500;
 const statementNames = new Map<string, string>();
 
 /**
- * Leading comment of a raw statement that must be planned for its actual parameters on every run
- * (`customPlan`): `statementName` leaves it unnamed.
- */
-const CUSTOM_PLAN_MARK = "/* custom plan */";
-
-/**
- * Marks a raw statement (prepend it: `` $queryRaw`${customPlan}SELECT …` ``) to run unnamed, so
- * PostgreSQL plans it with the actual parameters each time instead of caching a generic plan. For
- * statements whose best plan depends on the parameter values: the participation page over 365
- * occurrences took 29.7 ms with the cached generic plan and 21.9 ms planned each time (1M-report
- * data set, `npm run bench:data`).
- */
-export const customPlan = Prisma.raw(`${CUSTOM_PLAN_MARK} `);
-
-/**
  * The statement name of one SQL text (`s1`, `s2`, … in order of first use in this process), or ""
  * (pg's unnamed statement) once `MAX_NAMED_STATEMENTS` texts are named. pg prepares a named statement once per
  * connection and then only binds and executes it, and PostgreSQL may reuse its plan: the list
@@ -44,7 +29,6 @@ export const customPlan = Prisma.raw(`${CUSTOM_PLAN_MARK} `);
  * The map is process-wide, so one name never stands for two texts.
  */
 export function statementName(query: { sql: string }): string {
-  if (query.sql.startsWith(CUSTOM_PLAN_MARK)) return "";
   let name = statementNames.get(query.sql);
   if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
     name = `s${statementNames.size + 1}`;

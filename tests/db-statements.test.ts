@@ -1,11 +1,10 @@
 /**
  * Named statements of the shared Prisma pool (lib/db.ts `statementName`, lib/env.ts
  * `preparedStatements`): one name per SQL text, prepared once per connection on the real test
- * database, none for statements marked `customPlan`, and off when DATABASE_URL goes through a
- * transaction-mode pooler.
+ * database, and off when DATABASE_URL goes through a transaction-mode pooler.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { customPlan, db, statementName } from "@/lib/db";
+import { db, statementName } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
 
 const saved = { direct: process.env.DIRECT_DATABASE_URL, setting: process.env.DATABASE_PREPARED_STATEMENTS };
@@ -39,21 +38,6 @@ describe("statementName", () => {
     });
     expect(names).toHaveLength(1);
     expect(names[0].name).toMatch(/^s\d+$/);
-  });
-
-  it("leaves a statement marked with customPlan unnamed: never prepared, planned on every run", async () => {
-    const marker = `custom-${Date.now()}`;
-    const [named, custom] = await db.$transaction(async (tx) => {
-      await tx.$queryRaw`${customPlan}SELECT ${marker}::text AS custom_marker`;
-      await tx.$queryRaw`${customPlan}SELECT ${marker}::text AS custom_marker`;
-      await tx.$queryRaw`SELECT ${marker}::text AS named_marker`;
-      const rows = await tx.$queryRaw<Array<{ statement: string }>>`
-        SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%_marker%' AND statement NOT LIKE '%pg_prepared_statements%'`;
-      return [rows.filter((r) => r.statement.includes("named_marker")), rows.filter((r) => r.statement.includes("custom_marker"))];
-    });
-    expect(named).toHaveLength(1);
-    expect(custom).toHaveLength(0);
-    expect(statementName({ sql: "/* custom plan */ SELECT 1" })).toBe("");
   });
 });
 

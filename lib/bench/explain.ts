@@ -39,10 +39,42 @@ export function bindValues(params: string): unknown[] {
   return values.map((v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : v));
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of one captured statement, as JSON (summary) and text (for printing). */
-export async function explain(client: pg.Client, q: CapturedQuery): Promise<PlanSummary> {
-  const values = bindValues(q.params);
-  const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${q.query}`, values);
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of one captured statement, as JSON (summary) and text (for printing).
+ * With `generic`, of its generic plan: the plan PostgreSQL may cache for a named statement (the
+ * server names its statements, lib/db.ts) and reuse whatever the parameter values, which can be far
+ * worse than the plan made for the values at hand.
+ */
+export async function explain(client: pg.Client, q: CapturedQuery, opts: { generic?: boolean } = {}): Promise<PlanSummary> {
+  if (opts.generic) {
+    // EXECUTE takes no bind parameters: the values go in as literals.
+    const args = bindValues(q.params).map((v) => sqlLiteral(client, v));
+    await client.query("BEGIN");
+    try {
+      await client.query(`PREPARE bench_generic AS ${q.query}`);
+      await client.query("SET LOCAL plan_cache_mode = force_generic_plan");
+      return await summarize(client, `EXECUTE bench_generic${args.length ? `(${args.join(", ")})` : ""}`, []);
+    } finally {
+      await client.query("ROLLBACK");
+      await client.query("DEALLOCATE ALL");
+    }
+  }
+  return summarize(client, q.query, bindValues(q.params));
+}
+
+/** A bind value as an SQL literal (arrays as PostgreSQL array literals). */
+function sqlLiteral(client: pg.Client, v: unknown): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (x === null ? "NULL" : `"${String(x).replace(/(["\\])/g, "\\$1")}"`));
+    return client.escapeLiteral(`{${items.join(",")}}`);
+  }
+  return client.escapeLiteral(String(v));
+}
+
+async function summarize(client: pg.Client, sql: string, values: unknown[]): Promise<PlanSummary> {
+  const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, values);
   const root = (rows[0]["QUERY PLAN"] as Array<{ Plan: PlanNode; "Execution Time": number }>)[0];
   const scans: string[] = [];
   const seqScans: string[] = [];
@@ -55,7 +87,7 @@ export async function explain(client: pg.Client, q: CapturedQuery): Promise<Plan
     if (n["Relation Name"] === "reports") reportsAccess.push(type);
   });
   const plan = root.Plan as unknown as Record<string, number>;
-  const { rows: textRows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.query}`, values);
+  const { rows: textRows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values);
   return {
     scans,
     seqScans,

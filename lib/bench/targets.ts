@@ -8,8 +8,9 @@
  * - GET /v2/polls/{id}/votes over 52 broadcasts: ≤ 25 ms;
  * - GET /v1/reports/?limit=100 ≤ 2× limit=10;
  * - SQL statements per request (≤ 2, the API-key lookup included);
- * and EXPLAIN (ANALYZE) of every statement those requests issue: a Seq Scan on a table of more
- * than 10,000 rows is a failure. `runTargets` returns false when a check fails (the script then
+ * and EXPLAIN (ANALYZE) of every statement those requests issue, planned for its values and as the
+ * generic plan a named statement may cache: a Seq Scan on a table of more than 10,000 rows in
+ * either is a failure. `runTargets` returns false when a check fails (the script then
  * exits 1); the latency targets are printed with a verdict but do not fail the run (timings on a
  * shared machine vary; the plans do not).
  */
@@ -149,13 +150,15 @@ export async function runTargets(t: TargetInput): Promise<boolean> {
     rows.push([c.name, String(items), String(statements.length), ms(median(times)), ms(p95(times))]);
     if (statements.length > 2) ok = false;
     for (const s of statements) {
-      const plan = await explain(t.raw, s);
-      const seq = plan.seqScans.filter((rel) => bigTables.has(rel));
+      // The plan for these values and the generic plan a named statement may cache: both must be good.
+      const [plan, generic] = [await explain(t.raw, s), await explain(t.raw, s, { generic: true })];
+      const seq = [...new Set([...plan.seqScans, ...generic.seqScans])].filter((rel) => bigTables.has(rel));
       if (seq.length) ok = false;
       planRows.push([
         c.name,
         seq.length ? `SEQ SCAN on ${seq.join(",")}` : "ok",
         ms(plan.executionMs, 3),
+        ms(generic.executionMs, 3),
         plan.scans.join("; ").slice(0, 150),
       ]);
     }
@@ -181,7 +184,10 @@ export async function runTargets(t: TargetInput): Promise<boolean> {
       ["SQL statements per request (max)", String(maxStatements), "≤ 2", verdict(maxStatements <= 2)],
     ],
   );
-  t.log("\n== EXPLAIN (ANALYZE) of every statement above (Seq Scan on a table over 10,000 rows fails the run)");
-  printTable(["request", "check", "exec ms", "scans"], planRows);
+  t.log(
+    "\n== EXPLAIN (ANALYZE) of every statement above, with the plan for its values and the generic plan a named" +
+      "\n   statement may cache (a Seq Scan on a table over 10,000 rows in either fails the run)",
+  );
+  printTable(["request", "check", "exec ms", "generic ms", "scans"], planRows);
   return ok;
 }

@@ -14,6 +14,7 @@
  * compare the serialized bodies. Callers pass the filter as SQL over the checkins alias `c`.
  */
 import { db, type Tx } from "@/lib/db";
+import { literalLimit } from "@/lib/domain/report-pages";
 import type { CheckinView } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -33,7 +34,7 @@ export async function checkinViewPage(
         FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) AS questions`
     : Prisma.empty;
   return client.$queryRaw<CheckinView[]>`WITH page AS MATERIALIZED (
-      SELECT c.id FROM checkins c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit})
+      SELECT c.id FROM checkins c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC ${literalLimit(limit)})
     SELECT c.id, c.kind::text AS kind, c.name, c.state::text AS state, c.time, c.wait_time, c.timezone, c.days,
       c.is_anonymous, c.is_confidential, c.created_at, c.updated_at,
       json_build_object('chat_id', o.chat_id) AS owner,

@@ -18,7 +18,7 @@
  * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
  * The whole page, the visibility check included, is computed by one SQL statement.
  */
-import { customPlan, db, type Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -127,10 +127,17 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   const onLeave = isPoll
     ? Prisma.sql`SELECT NULL::int AS occurrence_id, NULL::int AS user_id WHERE false`
     : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN occ ON occ.id = p.occurrence_id
-        JOIN (SELECT a.user_id, a.start_date, a.end_date FROM absences a
-              WHERE a.end_date >= (SELECT min(date) FROM occ) AND a.start_date <= (SELECT max(date) FROM occ)) a
-          ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date
+        JOIN page_absences a ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date
         WHERE NOT p.responded`;
+  // The absences overlapping the page's dates, materialized: joined by hash whatever plan is
+  // cached (a generic plan otherwise probed the absences index once per non-responder: 2,701
+  // probes, +8 ms, over 100 occurrences × 100 members).
+  const pageAbsences = isPoll
+    ? Prisma.empty
+    : Prisma.sql`page_absences AS MATERIALIZED (
+      SELECT a.user_id, a.start_date, a.end_date FROM absences a
+      WHERE a.end_date >= (SELECT min(date) FROM occ) AND a.start_date <= (SELECT max(date) FROM occ)
+    ),`;
   return Prisma.sql`
     WITH occ AS MATERIALIZED (
       SELECT o.id, o.checkin_id, o.date FROM occurrences o
@@ -146,6 +153,7 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
       FROM (SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id IN (SELECT id FROM occ)) m
       FULL JOIN responders r ON r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id
     ),
+    ${pageAbsences}
     on_leave AS MATERIALIZED (${onLeave})
     SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date,
            count(p.user_id) FILTER (WHERE p.responded OR l.user_id IS NULL) AS expected,
@@ -202,8 +210,7 @@ export async function listParticipation(
     where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
   }
   const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
-  // Planned per run (customPlan): the cached generic plan was 35% slower over 365 occurrences.
-  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`${customPlan}
+  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`
     SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
     LEFT JOIN LATERAL (${counts}) p ON true
     ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
