@@ -2,7 +2,7 @@
  * EXPLAIN (ANALYZE, BUFFERS) of SQL captured from Prisma query events, summarised per plan:
  * how each table is accessed, whether any Seq Scan happens, execution time and buffers.
  */
-import type pg from "pg";
+import pg from "pg";
 
 export type CapturedQuery = { query: string; params: string };
 
@@ -62,15 +62,13 @@ export async function explain(client: pg.Client, q: CapturedQuery, opts: { gener
   return summarize(client, q.query, bindValues(q.params));
 }
 
-/** A bind value as an SQL literal (arrays as PostgreSQL array literals). */
+/** pg's own conversion of a bind value to its text form (arrays as PostgreSQL array literals); untyped in @types/pg. */
+const prepareValue = (pg as unknown as { utils: { prepareValue: (v: unknown) => unknown } }).utils.prepareValue;
+
+/** A bind value as an SQL literal, converted as pg converts bind values. */
 function sqlLiteral(client: pg.Client, v: unknown): string {
-  if (v === null || v === undefined) return "NULL";
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) {
-    const items = v.map((x) => (x === null ? "NULL" : `"${String(x).replace(/(["\\])/g, "\\$1")}"`));
-    return client.escapeLiteral(`{${items.join(",")}}`);
-  }
-  return client.escapeLiteral(String(v));
+  const text = prepareValue(v);
+  return text === null || text === undefined ? "NULL" : client.escapeLiteral(String(text));
 }
 
 async function summarize(client: pg.Client, sql: string, values: unknown[]): Promise<PlanSummary> {

@@ -62,14 +62,9 @@ async function serve(
 }
 
 /** `serve`, then the body parsed as JSON (the client's part, outside the timed calls); throws on a non-200. */
-async function get(
-  handler: Handler,
-  key: string,
-  path: string,
-  params: Record<string, string> = {},
-): Promise<{ status: number; body: Body }> {
-  const { status, text } = await serve(handler, key, path, params);
-  if (status !== 200) throw new Error(`${path} answered ${status}: ${text.slice(0, 300)}`);
+async function get(...args: Parameters<typeof serve>): Promise<{ status: number; body: Body }> {
+  const { status, text } = await serve(...args);
+  if (status !== 200) throw new Error(`${args[2]} answered ${status}: ${text.slice(0, 300)}`);
   return { status, body: JSON.parse(text) as Body };
 }
 
@@ -151,7 +146,8 @@ export async function runTargets(t: TargetInput): Promise<boolean> {
     if (statements.length > 2) ok = false;
     for (const s of statements) {
       // The plan for these values and the generic plan a named statement may cache: both must be good.
-      const [plan, generic] = [await explain(t.raw, s), await explain(t.raw, s, { generic: true })];
+      const plan = await explain(t.raw, s);
+      const generic = await explain(t.raw, s, { generic: true });
       const seq = [...new Set([...plan.seqScans, ...generic.seqScans])].filter((rel) => bigTables.has(rel));
       if (seq.length) ok = false;
       planRows.push([
