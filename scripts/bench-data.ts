@@ -74,11 +74,12 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 
 const raw = new pg.Client({ connectionString: database.url });
 const plain = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 4 }) });
-// Configured as the server's client (lib/db.ts: pool, named statements), with query events.
-const logged = newPrismaClient(database.url, { log: [{ emit: "event", level: "query" }] });
+// Configured as the server's client (lib/db.ts: pool, named statements), seeing every statement it sends.
 let captured: CapturedQuery[] = [];
-logged.$on("query", (e) => {
-  captured.push({ query: e.query, params: e.params });
+const logged = newPrismaClient(database.url, {
+  onStatement: (s) => {
+    captured.push({ query: s.text, values: s.values });
+  },
 });
 /** Runs `fn` on the logging client and returns the statements it issued. */
 async function capture(fn: (client: typeof logged) => Promise<unknown>): Promise<CapturedQuery[]> {
@@ -268,7 +269,7 @@ try {
         }
       }
       if ((c.name === "reports: 90-day window" && page === "deep") || (c.name === "reports: 90-day, user_id (own)" && page === "first")) {
-        hotPlans.push({ title: `${c.name}, ${page} page — SQL`, text: `${main.query}\nparams: ${main.params}` });
+        hotPlans.push({ title: `${c.name}, ${page} page — SQL`, text: `${main.query}\nparams: ${JSON.stringify(main.values)}` });
         hotPlans.push({ title: `${c.name}, ${page} page — EXPLAIN (ANALYZE, BUFFERS)`, text: plan.text });
       }
       if (process.env.BENCH_KEEP_PLANS) hotPlans.push({ title: `${c.name}, ${page}`, text: `${main.query}\n${plan.text}` });

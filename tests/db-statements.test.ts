@@ -1,11 +1,13 @@
 /**
  * Named statements of the shared Prisma pool (lib/db.ts `statementName`, lib/env.ts
  * `preparedStatements`): one name per SQL text, prepared once per connection on the real test
- * database, and off when DATABASE_URL goes through a transaction-mode pooler.
+ * database, and off when DATABASE_URL goes through a transaction-mode pooler; `queryRows` returns
+ * the same values straight from the pool as through Prisma's `$queryRaw` in a transaction.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { db, statementName } from "@/lib/db";
+import { db, queryRows, statementName } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const saved = { direct: process.env.DIRECT_DATABASE_URL, setting: process.env.DATABASE_PREPARED_STATEMENTS };
 afterEach(() => {
@@ -59,5 +61,46 @@ describe("preparedStatements", () => {
     process.env.DATABASE_PREPARED_STATEMENTS = "off";
     delete process.env.DIRECT_DATABASE_URL;
     expect(preparedStatements()).toBe(false);
+  });
+});
+
+describe("queryRows", () => {
+  const at = new Date("2026-03-29T01:30:00.123Z");
+  /** Every column type our reads return, nulls, and bound Dates, arrays and text. */
+  const everyType = () => Prisma.sql`
+    SELECT 1::int2 AS i2, 2::int4 AS i4, 9007199254740993::int8 AS i8, (SELECT count(*) FROM generate_series(1, 3)) AS n,
+      1.50::numeric AS num, 0.5::float8 AS f8, true AS b, 'x'::text AS t, 'v'::varchar AS vc,
+      DATE '2026-03-29' AS d, TIMESTAMP '2026-03-29 01:30:00.123' AS ts, TIMESTAMPTZ '2026-03-29 03:30:00.123+02' AS tstz,
+      '{"a":[1,"b"],"n":null}'::json AS j, '{"a":1}'::jsonb AS jb, ARRAY['a', NULL, 'c'] AS ta, ARRAY[1, 2] AS ia,
+      ARRAY[1::int8, NULL] AS i8a, ARRAY[TIMESTAMP '2026-01-01 00:00:00'] AS tsa, ARRAY[DATE '2026-01-01'] AS da,
+      ARRAY[1.5::numeric] AS numa, NULL::timestamp AS nts, NULL::int8 AS ni8, NULL::json AS nj,
+      'active'::"CheckinState" AS en, ARRAY['active', 'paused']::"CheckinState"[] AS ena,
+      ${at}::timestamp AS bound_ts, ${at}::timestamptz AS bound_tstz, ${at}::date AS bound_d,
+      ${[3, 4]}::int[] AS bound_ia, ${"it's"}::text AS bound_t, ${null}::int AS bound_null`;
+
+  it("returns the values $queryRaw returns, for every column type (straight from the pool vs in a transaction)", async () => {
+    const direct = await queryRows<Record<string, unknown>>(everyType());
+    const viaPrisma = await db.$transaction((tx) => queryRows<Record<string, unknown>>(everyType(), tx));
+    expect(direct).toStrictEqual(viaPrisma);
+    const [row] = direct;
+    expect(row.i8).toBe(9007199254740993n);
+    expect(row.n).toBe(3n);
+    expect(row.num).toStrictEqual(new Prisma.Decimal("1.50"));
+    expect(row.ts).toStrictEqual(at);
+    expect(row.tstz).toStrictEqual(at);
+    expect(row.bound_ts).toStrictEqual(at);
+    expect(row.bound_tstz).toStrictEqual(at);
+    expect(row.d).toStrictEqual(new Date("2026-03-29T00:00:00Z"));
+    expect(row.bound_d).toStrictEqual(new Date("2026-03-29T00:00:00Z"));
+    expect(row.i8a).toStrictEqual([1n, null]);
+    expect(row.tsa).toStrictEqual([new Date("2026-01-01T00:00:00Z")]);
+    expect(row.j).toStrictEqual({ a: [1, "b"], n: null });
+    expect(row.bound_ia).toStrictEqual([3, 4]);
+    expect(row.bound_t).toBe("it's");
+    expect(row.en).toBe("active");
+  });
+
+  it("passes database errors through (a statement that fails fails the call)", async () => {
+    await expect(queryRows(Prisma.sql`SELECT 1 / ${0}::int AS x`)).rejects.toThrow(/division by zero/);
   });
 });

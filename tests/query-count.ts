@@ -1,12 +1,12 @@
 /**
- * Counting SQL statements in an integration test file: installs a query-logging Prisma client as
- * the process's shared client (the one lib/db.ts hands out), so every domain call of the test
- * file is counted. Each test file runs in its own worker, so this affects only the file that
+ * Counting SQL statements in an integration test file: installs a client configured as the
+ * server's (lib/db.ts `newPrismaClient`: named statements, `queryRows` straight on its pool) that
+ * counts every statement it sends, as the process's shared client (the one lib/db.ts hands out),
+ * so every domain call of the test file is counted. Each test file runs in its own worker, so this affects only the file that
  * calls it.
  */
-import { PrismaPg } from "@prisma/adapter-pg";
 import { expect } from "vitest";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { newPrismaClient } from "@/lib/db";
 import type { CallResult } from "@/tests/http";
 
 /**
@@ -21,12 +21,10 @@ export type QueryCounter = { readonly count: number; reset(): void; during(fn: (
  */
 export function installQueryCounter(): QueryCounter {
   let count = 0;
-  const client = new PrismaClient({
-    adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL as string }),
-    log: [{ emit: "event", level: "query" }],
-  });
-  client.$on("query", () => {
-    count++;
+  const client = newPrismaClient(process.env.DATABASE_URL as string, {
+    onStatement: () => {
+      count++;
+    },
   });
   (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
   return {

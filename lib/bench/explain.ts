@@ -1,10 +1,12 @@
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of SQL captured from Prisma query events, summarised per plan:
+ * EXPLAIN (ANALYZE, BUFFERS) of SQL captured as the server's client sends it (lib/db.ts
+ * `newPrismaClient`'s `onStatement`), summarised per plan:
  * how each table is accessed, whether any Seq Scan happens, execution time and buffers.
  */
 import pg from "pg";
 
-export type CapturedQuery = { query: string; params: string };
+/** One statement as sent to pg: its text and bind values. */
+export type CapturedQuery = { query: string; values: unknown[] };
 
 type PlanNode = {
   "Node Type": string;
@@ -33,12 +35,6 @@ function walk(node: PlanNode, visit: (n: PlanNode) => void) {
   for (const child of node.Plans ?? []) walk(child, visit);
 }
 
-/** Parses Prisma's `params` (a JSON array string) into pg bind values. */
-export function bindValues(params: string): unknown[] {
-  const values = JSON.parse(params) as unknown[];
-  return values.map((v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : v));
-}
-
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of one captured statement, as JSON (summary) and text (for printing).
  * With `generic`, of its generic plan: the plan PostgreSQL may cache for a named statement (the
@@ -48,7 +44,7 @@ export function bindValues(params: string): unknown[] {
 export async function explain(client: pg.Client, q: CapturedQuery, opts: { generic?: boolean } = {}): Promise<PlanSummary> {
   if (opts.generic) {
     // EXECUTE takes no bind parameters: the values go in as literals.
-    const args = bindValues(q.params).map((v) => sqlLiteral(client, v));
+    const args = q.values.map((v) => sqlLiteral(client, v));
     await client.query("BEGIN");
     try {
       await client.query(`PREPARE bench_generic AS ${q.query}`);
@@ -59,7 +55,7 @@ export async function explain(client: pg.Client, q: CapturedQuery, opts: { gener
       await client.query("DEALLOCATE ALL");
     }
   }
-  return summarize(client, q.query, bindValues(q.params));
+  return summarize(client, q.query, q.values);
 }
 
 /** pg's own conversion of a bind value to its text form (arrays as PostgreSQL array literals); untyped in @types/pg. */

@@ -9,7 +9,7 @@
  * anonymous standups) are never named, and no "blocked for" run is computed for them (it would
  * link anonymous answers to one person).
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { canResolveBlocker, reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
@@ -119,7 +119,8 @@ export async function listBlockers(actor: Actor, filters: BlockerFilters, client
   if (wanted.length === 0) return [];
   const since = filters.since ?? new Date(Date.now() - 30 * 86_400_000);
   const limit = Math.min(Math.max(filters.limit ?? 200, 1), 1000);
-  const rows = await client.$queryRaw<Row[]>`
+  const rows = await queryRows<Row>(
+    Prisma.sql`
     WITH answered AS (
       SELECT a.id AS answer_id, r.id AS report_id, r.checkin_id, c.name AS checkin_name, q.text AS question_text,
              a.text, COALESCE(o.date, (r.submitted_at AT TIME ZONE c.timezone)::date) AS day, r.submitted_at,
@@ -152,7 +153,9 @@ export async function listBlockers(actor: Actor, filters: BlockerFilters, client
       ${filters.status === "resolved" ? Prisma.sql`AND resolved_at IS NOT NULL` : Prisma.empty}
       ${filters.userChatId !== undefined ? Prisma.sql`AND chat_id = ${filters.userChatId} AND (NOT anonymous OR user_id = ${actor.userId})` : Prisma.empty}
     ORDER BY day DESC, submitted_at DESC, answer_id DESC
-    LIMIT ${limit}`;
+    LIMIT ${limit}`,
+    client,
+  );
   return rows.map((r) => toItem(actor, r));
 }
 

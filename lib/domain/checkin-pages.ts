@@ -13,7 +13,7 @@
  * (then user id), current (non-archived) questions in position order (then id). The API tests
  * compare the serialized bodies. Callers pass the filter as SQL over the checkins alias `c`.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { literalLimit } from "@/lib/domain/report-pages";
 import type { CheckinView } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -33,7 +33,8 @@ export async function checkinViewPage(
           'answer_type', q.answer_type, 'choices', q.choices) ORDER BY q.position, q.id), '[]'::json)
         FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) AS questions`
     : Prisma.empty;
-  return client.$queryRaw<CheckinView[]>`WITH page AS MATERIALIZED (
+  return queryRows<CheckinView>(
+    Prisma.sql`WITH page AS MATERIALIZED (
       SELECT c.id FROM checkins c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC ${literalLimit(limit)})
     SELECT c.id, c.kind::text AS kind, c.name, c.state::text AS state, c.time, c.wait_time, c.timezone, c.days,
       c.is_anonymous, c.is_confidential, c.created_at, c.updated_at,
@@ -45,5 +46,7 @@ export async function checkinViewPage(
         FROM checkin_members m JOIN users u ON u.id = m.user_id WHERE m.checkin_id = c.id) AS members
       ${questions}
     FROM page JOIN checkins c ON c.id = page.id JOIN users o ON o.id = c.owner_id
-    ORDER BY c.created_at DESC, c.id DESC`;
+    ORDER BY c.created_at DESC, c.id DESC`,
+    client,
+  );
 }

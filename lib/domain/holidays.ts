@@ -5,9 +5,11 @@
  * its author (lib/domain/occurrence-resolution.ts). A holiday date is compared with each standup's
  * own occurrence date (its local date). Every member reads the calendar; only admins change it.
  */
-import { db, type Tx } from "@/lib/db";
+
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** One holiday: `date` "YYYY-MM-DD". */
 export type Holiday = { id: number; date: string; name: string };
@@ -66,7 +68,10 @@ export async function removeHoliday(actor: Actor, input: { holidayId: number }, 
 
 /** True when local date `date` ("YYYY-MM-DD") is a holiday of team `teamId`. One indexed query. */
 export async function isTeamHoliday(client: Tx, teamId: number, date: string): Promise<boolean> {
-  const rows = await client.$queryRaw<Array<{ one: number }>>`
-    SELECT 1 AS one FROM team_holidays WHERE team_id = ${teamId} AND date = ${date}::date LIMIT 1`;
+  const rows = await queryRows<{ one: number }>(
+    Prisma.sql`
+    SELECT 1 AS one FROM team_holidays WHERE team_id = ${teamId} AND date = ${date}::date LIMIT 1`,
+    client,
+  );
   return rows.length > 0;
 }

@@ -6,11 +6,11 @@
  * - `getTeamWithUsers`: the team and the users taking part in at least one standup visible to the
  *   caller (deactivated users excluded), ordered by user id.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** User fields the v1 user serializers need (lib/api/v1/users.ts). */
 export const userProfileSelect = {
@@ -37,11 +37,14 @@ export type TeamSummary = { id: number; name: string };
 export async function getMe(actor: Actor, client: Tx = db): Promise<{ user: UserProfile; team: TeamSummary }> {
   // One raw statement (issue 14): the same row as `userProfileSelect` plus the team, without the
   // query compiler's cost per call.
-  const [row] = await client.$queryRaw<Array<UserProfile & { team_name: string }>>`
+  const [row] = await queryRows<UserProfile & { team_name: string }>(
+    Prisma.sql`
     SELECT u.id, u.chat_id, u.username, u.realname, u.firstname, u.email, u.avatar_url, u.timezone, u.title,
       u.is_admin, u.is_billing_admin, t.name AS team_name
     FROM users u JOIN teams t ON t.id = u.team_id
-    WHERE u.id = ${actor.userId} AND u.team_id = ${actor.teamId}`;
+    WHERE u.id = ${actor.userId} AND u.team_id = ${actor.teamId}`,
+    client,
+  );
   if (!row) throw new NotFoundError("User");
   const { team_name, ...user } = row;
   return { user, team: { id: actor.teamId, name: team_name } };

@@ -8,7 +8,7 @@
  * Callers pass standup ids they have already checked for visibility (`dashboardStandupWhere`).
  * Rows of anonymous standups carry `anonymous: true`; callers must not show names for them.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { dashboardStandupWhere } from "@/lib/domain/dashboard";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -69,7 +69,8 @@ export async function listMemberOccurrences(teamId: number, f: MemberOccurrenceF
     : Prisma.empty;
   const limit = f.occurrenceLimit ? Prisma.sql`LIMIT ${f.occurrenceLimit}` : Prisma.empty;
   const onlyUser = f.userId === undefined ? Prisma.empty : Prisma.sql`WHERE x.user_id = ${f.userId}`;
-  const rows = await client.$queryRaw<Row[]>`
+  const rows = await queryRows<Row>(
+    Prisma.sql`
     WITH occ AS (
       SELECT o.id, o.checkin_id, o.date, o.team_id, COALESCE(o.started_at, o.scheduled_at) AS started, c.is_anonymous
       FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
@@ -96,7 +97,9 @@ export async function listMemberOccurrences(teamId: number, f: MemberOccurrenceF
       WHERE r.occurrence_id = occ.id AND r.user_id = x.user_id AND r.status = 'submitted'
     ) rep ON true
     ${onlyUser}
-    ORDER BY occ.date, occ.id, us.realname, x.user_id`;
+    ORDER BY occ.date, occ.id, us.realname, x.user_id`,
+    client,
+  );
   return rows.map((r) => ({
     occurrenceId: r.occurrence_id,
     checkinId: r.checkin_id,

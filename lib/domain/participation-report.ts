@@ -5,7 +5,8 @@
  * `dashboardStandupWhere`; per-member figures leave anonymous standups out (they would name who
  * answered) while per-standup and weekly totals include them.
  */
-import { db, type Tx } from "@/lib/db";
+
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import {
@@ -19,6 +20,7 @@ import {
   responseTimeDistribution,
   weekStartOf,
 } from "@/lib/domain/member-participation";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A range of local dates, inclusive, "YYYY-MM-DD"; at most `MAX_RANGE_DAYS` days. */
 export type DateRange = { since: string; until: string };
@@ -99,18 +101,17 @@ export async function getParticipationReport(
 /** Weekly answer counts of the multiple-choice questions of `checkinIds` (submitted reports). */
 async function listChoiceTrends(teamId: number, checkinIds: number[], since: string, until: string, client: Tx): Promise<ChoiceTrend[]> {
   if (checkinIds.length === 0) return [];
-  const rows = await client.$queryRaw<
-    Array<{
-      question_id: number;
-      checkin_id: number;
-      checkin_name: string;
-      question: string;
-      choices: string[];
-      day: string;
-      text: string;
-      n: bigint;
-    }>
-  >`
+  const rows = await queryRows<{
+    question_id: number;
+    checkin_id: number;
+    checkin_name: string;
+    question: string;
+    choices: string[];
+    day: string;
+    text: string;
+    n: bigint;
+  }>(
+    Prisma.sql`
     SELECT q.id AS question_id, q.checkin_id, c.name AS checkin_name, q.text AS question, q.choices,
            to_char(COALESCE(o.date, (r.submitted_at AT TIME ZONE c.timezone)::date), 'YYYY-MM-DD') AS day, a.text, count(*) AS n
     FROM answers a
@@ -121,7 +122,9 @@ async function listChoiceTrends(teamId: number, checkinIds: number[], since: str
     WHERE a.team_id = ${teamId} AND r.checkin_id = ANY(${checkinIds}::int[])
       AND COALESCE(o.date, (r.submitted_at AT TIME ZONE c.timezone)::date) BETWEEN ${since}::date AND ${until}::date
     GROUP BY 1, 2, 3, 4, 5, 6, 7
-    ORDER BY 1, 6`;
+    ORDER BY 1, 6`,
+    client,
+  );
   const trends = new Map<number, ChoiceTrend>();
   for (const r of rows) {
     let t = trends.get(r.question_id);

@@ -18,7 +18,7 @@
  * since <= D < until. Order: date desc, id desc; keyset pagination on (date, id).
  * The whole page, the visibility check included, is computed by one SQL statement.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -182,7 +182,7 @@ function toCounts(rows: CountsRow[], isPoll: boolean): OccurrenceCounts[] {
  * one statement. The caller checks visibility.
  */
 export async function countOccurrenceParticipation(client: Tx, opts: CountsOptions): Promise<OccurrenceCounts[]> {
-  return toCounts(await client.$queryRaw<CountsRow[]>(occurrenceCountsSql(opts)), opts.isPoll);
+  return toCounts(await queryRows<CountsRow>(occurrenceCountsSql(opts), client), opts.isPoll);
 }
 
 /**
@@ -210,10 +210,13 @@ export async function listParticipation(
     where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
   }
   const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
-  const rows = await client.$queryRaw<Array<Omit<CountsRow, "id"> & { id: number | null }>>`
+  const rows = await queryRows<Omit<CountsRow, "id"> & { id: number | null }>(
+    Prisma.sql`
     SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
     LEFT JOIN LATERAL (${counts}) p ON true
-    ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
+    ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`,
+    client,
+  );
   if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
   const found = rows.filter((r): r is CountsRow => r.id !== null);
   return toCounts(found, isPoll).map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));

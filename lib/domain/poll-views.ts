@@ -13,7 +13,8 @@
  * lib/domain/vote-writes.ts `castVote` records votes on. It is closed when `closed_at` is set,
  * `closes_at` has passed, or the poll is paused. Instants are UTC.
  */
-import { db, inTransaction, type Tx } from "@/lib/db";
+
+import { db, inTransaction, queryRows, type Tx } from "@/lib/db";
 import { canManagePoll, livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
@@ -21,6 +22,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/domain/error
 import { pollPageHeadSelect } from "@/lib/domain/polls";
 import { broadcastClosed, currentBroadcastArgs } from "@/lib/domain/vote-writes";
 import { getPollVotes, type PollResults } from "@/lib/domain/votes";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A poll as one person may use it (see the module comment). */
 export type PollOverview = {
@@ -151,9 +153,15 @@ export type MyOpenPoll = { pollId: number; name: string; occurrenceId: number; d
  * recipient, closing soonest first (no closing time last), with whether the actor voted.
  */
 export async function listMyOpenPolls(actor: Actor, client: Tx = db, now: Date = new Date()): Promise<MyOpenPoll[]> {
-  const rows = await client.$queryRaw<
-    Array<{ poll_id: number; name: string; occurrence_id: number; date: string; closes_at: Date | null; voted: boolean }>
-  >`
+  const rows = await queryRows<{
+    poll_id: number;
+    name: string;
+    occurrence_id: number;
+    date: string;
+    closes_at: Date | null;
+    voted: boolean;
+  }>(
+    Prisma.sql`
     SELECT c.id AS poll_id, c.name, o.id AS occurrence_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
            EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = o.id AND v.user_id = ${actor.userId}) AS voted
     FROM checkins c
@@ -161,7 +169,9 @@ export async function listMyOpenPolls(actor: Actor, client: Tx = db, now: Date =
     JOIN occurrence_members om ON om.occurrence_id = o.id AND om.user_id = ${actor.userId}
     WHERE c.team_id = ${actor.teamId} AND c.kind = 'poll' AND c.state = 'active'
       AND o.closed_at IS NULL AND (o.closes_at IS NULL OR o.closes_at > ${now})
-    ORDER BY o.closes_at ASC NULLS LAST, c.id ASC`;
+    ORDER BY o.closes_at ASC NULLS LAST, c.id ASC`,
+    client,
+  );
   return rows.map((r) => ({
     pollId: r.poll_id,
     name: r.name,

@@ -4,9 +4,11 @@
  * submission ("(edited)"), and per occurrence who answered, who was excused and who did not
  * answer (names never for anonymous standups). Two queries per page, whatever its size.
  */
-import { db, type Tx } from "@/lib/db";
+
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { listMemberOccurrences } from "@/lib/domain/member-participation";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Extra facts of one listed report. `date` is the occurrence's local date (else the UTC day of posting). */
 export type ReportMeta = { occurrenceId: number | null; date: string; edited: boolean; own: boolean };
@@ -35,14 +37,22 @@ export async function getReportGroups(
   const meta = new Map<number, ReportMeta>();
   const rollCalls = new Map<number, OccurrenceRollCall>();
   if (reportIds.length === 0) return { meta, rollCalls };
-  const rows = await client.$queryRaw<
-    Array<{ id: number; occurrence_id: number | null; checkin_id: number; date: string; edited: boolean; user_id: number }>
-  >`
+  const rows = await queryRows<{
+    id: number;
+    occurrence_id: number | null;
+    checkin_id: number;
+    date: string;
+    edited: boolean;
+    user_id: number;
+  }>(
+    Prisma.sql`
     SELECT r.id, r.occurrence_id, r.checkin_id, r.user_id,
            to_char(COALESCE(o.date, (r.submitted_at AT TIME ZONE 'UTC')::date), 'YYYY-MM-DD') AS date,
            COALESCE((SELECT max(a.updated_at) FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id) > r.submitted_at + ${EDIT_SLACK_MS} * interval '1 millisecond', false) AS edited
     FROM reports r LEFT JOIN occurrences o ON o.id = r.occurrence_id
-    WHERE r.team_id = ${actor.teamId} AND r.id = ANY(${reportIds}::int[])`;
+    WHERE r.team_id = ${actor.teamId} AND r.id = ANY(${reportIds}::int[])`,
+    client,
+  );
   for (const r of rows) meta.set(r.id, { occurrenceId: r.occurrence_id, date: r.date, edited: r.edited, own: r.user_id === actor.userId });
   const withOccurrence = rows.filter((r) => r.occurrence_id !== null);
   if (withOccurrence.length === 0) return { meta, rollCalls };

@@ -14,7 +14,7 @@
  * question id. The API tests compare the serialized bodies. Callers pass the filter as SQL over
  * the reports alias `r` and its standup's checkins alias `c` (lib/domain/access.ts `reportListSql`).
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -63,13 +63,16 @@ export async function reportViewPage(
   const answers = opts.withAnswers
     ? Prisma.sql`, ${answersJson(Prisma.sql`json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text, 'question', json_build_object('text', q.text))`)} AS answers`
     : Prisma.empty;
-  return client.$queryRaw<ReportView[]>`${pageCte(where, limit)}
+  return queryRows<ReportView>(
+    Prisma.sql`${pageCte(where, limit)}
     SELECT r.id, r.checkin_id, r.submitted_at, r.is_anonymous,
       json_build_object('name', c.name, 'is_anonymous', c.is_anonymous, 'is_confidential', c.is_confidential) AS checkin,
       json_build_object('chat_id', u.chat_id) AS "user"
       ${answers}
     FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id
-    ORDER BY r.submitted_at DESC, r.id DESC`;
+    ORDER BY r.submitted_at DESC, r.id DESC`,
+    client,
+  );
 }
 
 type DetailRow = Omit<ReportDetailView, "chat_messages"> & { chat_messages: Array<{ ts: string; created_at: string }> };
@@ -86,7 +89,8 @@ export async function reportDetailPage(
 ): Promise<ReportDetailView[]> {
   const answer = Prisma.sql`json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text,
     'question', json_build_object('text', q.text, 'color', q.color))`;
-  const rows = await client.$queryRaw<DetailRow[]>`${pageCte(where, limit)}
+  const rows = await queryRows<DetailRow>(
+    Prisma.sql`${pageCte(where, limit)}
     SELECT r.id, r.checkin_id, r.status::text AS status, r.is_anonymous, r.started_at, r.submitted_at, r.created_at,
       json_build_object('name', c.name, 'is_confidential', c.is_confidential, 'broadcast_thread', c.broadcast_thread,
         'broadcast_channel', (SELECT json_build_object('chat_id', ch.chat_id, 'name', ch.name) FROM channels ch WHERE ch.id = c.broadcast_channel_id)) AS checkin,
@@ -97,7 +101,9 @@ export async function reportDetailPage(
         FROM (SELECT m.ts, m.created_at FROM chat_messages m
               WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) m) AS chat_messages
     FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id
-    ORDER BY r.submitted_at DESC, r.id DESC`;
+    ORDER BY r.submitted_at DESC, r.id DESC`,
+    client,
+  );
   // JSON carries timestamps as text: the one nested timestamp becomes a Date like Prisma's.
   return rows.map((row) => ({
     ...row,

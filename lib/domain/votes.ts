@@ -21,7 +21,7 @@
  * rule in SQL), its questions, the instances and, for all instances at once, totals, choices,
  * responses and categorizations, each aggregated to JSON by PostgreSQL.
  */
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { pollSql as accessiblePollSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
@@ -162,7 +162,8 @@ export async function getPollVotes(
     if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
     conditions.push(Prisma.sql`o.date < ${utcCeilDay(until)}::date`);
   }
-  const rows = await client.$queryRaw<VotesRow[]>`
+  const rows = await queryRows<VotesRow>(
+    Prisma.sql`
     WITH poll AS MATERIALIZED (
       SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
     ),
@@ -204,7 +205,9 @@ export async function getPollVotes(
     UNION ALL
     SELECT 1, v.id, NULL, v.occurrence_id, v.question_id, v.text, v.categories, v.user_id, u.chat_id
     FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.text IS NOT NULL
-    ORDER BY kind, ord`;
+    ORDER BY kind, ord`,
+    client,
+  );
   const header = rows[0]?.header;
   const poll = header?.poll;
   if (!header || !poll) throw new NotFoundError("Poll");
