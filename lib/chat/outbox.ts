@@ -12,10 +12,11 @@
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
  */
 import { newChatTs } from "@/lib/chat/ts";
-import type { Tx } from "@/lib/db";
+import { queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
+import { NotFoundError } from "@/lib/domain/errors";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The outbox row of a broadcast: its id and `ts` (the `chat_ts` updates and deletes refer to). */
 export type BroadcastRef = { id: number; ts: string; channel_id: number | null };
@@ -78,26 +79,32 @@ export function renderPollText(input: { pollName: string; question: string; choi
 }
 
 async function reportText(tx: Tx, reportId: number, edited = false) {
-  const report = await tx.report.findUniqueOrThrow({
-    where: { id: reportId },
-    select: {
-      id: true,
-      team_id: true,
-      checkin_id: true,
-      occurrence_id: true,
-      is_anonymous: true,
-      user: { select: { realname: true, username: true } },
-      checkin: { select: { name: true, broadcast_channel_id: true } },
-      answers: { select: { text: true, question: { select: { text: true, position: true, id: true } } } },
-    },
-  });
-  const answers = [...report.answers]
-    .sort((a, b) => a.question.position - b.question.position || a.question.id - b.question.id)
-    .map((a) => ({ question: a.question.text, answer: a.text }));
+  // One raw statement (no query compiler per submission): the report, its author's names, its
+  // standup's name and channel, and its answers in question order.
+  const [report] = await queryRows<{
+    id: number;
+    team_id: number;
+    checkin_id: number;
+    occurrence_id: number;
+    is_anonymous: boolean;
+    author_name: string;
+    standup_name: string;
+    broadcast_channel_id: number | null;
+    answers: Array<{ question: string; answer: string }>;
+  }>(
+    Prisma.sql`SELECT r.id, r.team_id, r.checkin_id, r.occurrence_id, r.is_anonymous,
+        COALESCE(NULLIF(u.realname, ''), u.username) AS author_name, c.name AS standup_name, c.broadcast_channel_id,
+        (SELECT COALESCE(json_agg(json_build_object('question', q.text, 'answer', a.text) ORDER BY q.position, q.id), '[]'::json)
+          FROM answers a JOIN questions q ON q.id = a.question_id WHERE a.team_id = r.team_id AND a.report_id = r.id) AS answers
+      FROM reports r JOIN users u ON u.id = r.user_id JOIN checkins c ON c.id = r.checkin_id
+      WHERE r.id = ${reportId}`,
+    tx,
+  );
+  if (!report) throw new NotFoundError("Report");
   const text = renderReportText({
-    standupName: report.checkin.name,
-    authorName: reportAuthor(report, report.user.realname || report.user.username),
-    answers,
+    standupName: report.standup_name,
+    authorName: reportAuthor(report, report.author_name),
+    answers: report.answers,
     edited,
   });
   return { report, text };
@@ -110,9 +117,9 @@ async function reportText(tx: Tx, reportId: number, edited = false) {
  */
 export async function broadcastReport(tx: Tx, reportId: number, now: Date = new Date()): Promise<BroadcastRef | null> {
   const { report, text } = await reportText(tx, reportId);
-  if (report.checkin.broadcast_channel_id === null) return null;
+  if (report.broadcast_channel_id === null) return null;
   const { team_id: teamId, checkin_id: checkinId, occurrence_id: occurrenceId } = report;
-  const channelId = report.checkin.broadcast_channel_id;
+  const channelId = report.broadcast_channel_id;
   return postToChannel(tx, { teamId, kind: "report", channelId, checkinId, occurrenceId, reportId: report.id, text }, now);
 }
 

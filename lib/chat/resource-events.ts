@@ -8,10 +8,11 @@ import { serializePollV2 } from "@/lib/api/v2/polls";
 import { serializeReportV2 } from "@/lib/api/v2/reports";
 import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
 import { emitEvent } from "@/lib/chat/events";
-import type { Tx } from "@/lib/db";
+import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { getPoll } from "@/lib/domain/polls";
 import { loadReportView } from "@/lib/domain/report-writes";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Emits `report.submitted|updated|deleted` with the v2 report (as it is after the change; for
@@ -22,10 +23,14 @@ export async function emitReportEvent(
   type: "report.submitted" | "report.updated" | "report.deleted",
   reportId: number,
 ): Promise<number> {
-  const report = await tx.report.findUnique({ where: { id: reportId }, select: { team_id: true } });
-  if (!report) return 0;
-  const listening = await tx.webhookEndpoint.count({ where: { team_id: report.team_id, disabled_at: null, events: { has: type } } });
-  if (listening === 0) return 0;
+  // One raw statement: the report's team and whether an enabled endpoint of it subscribes to `type`.
+  const [report] = await queryRows<{ team_id: number; listening: boolean }>(
+    Prisma.sql`SELECT r.team_id, EXISTS (SELECT 1 FROM webhook_endpoints w
+        WHERE w.team_id = r.team_id AND w.disabled_at IS NULL AND ${type}::text = ANY(w.events)) AS listening
+      FROM reports r WHERE r.id = ${reportId}`,
+    tx,
+  );
+  if (!report?.listening) return 0;
   return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
 }
 

@@ -16,15 +16,7 @@
  *    and never changes another member's participation. It has no window and never closes.
  */
 import type { Tx } from "@/lib/db";
-import {
-  activeMembersSelect,
-  askingScheduleOf,
-  askingScheduleSelect,
-  runsOn,
-  type ScheduleColumns,
-  slotOn,
-  slotTimezone,
-} from "@/lib/domain/asking-times";
+import { activeMembersSelect, askingScheduleOf, runsOn, type ScheduleColumns, slotOn, slotTimezone } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { openOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf } from "@/lib/domain/schedule";
@@ -38,9 +30,6 @@ export type ResolvedOccurrence = {
   /** Local date of the occurrence, "YYYY-MM-DD". */
   date: string;
 };
-
-/** The Prisma select of the standup fields the resolution reads. */
-export const resolvableStandupSelect = { ...askingScheduleSelect, late_answer_days: true } as const;
 
 /** The standup fields the resolution reads. */
 export type ResolvableStandup = ScheduleColumns & { id: number; team_id: number; late_answer_days: number; duration: number | null };

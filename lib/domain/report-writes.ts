@@ -8,13 +8,15 @@
  * that expects nobody else.
  */
 import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/chat/outbox";
-import { db, inTransaction, type Tx } from "@/lib/db";
+import { db, inTransaction, queryRows, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { resolvableStandupSelect, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
-import { asReportView, type ReportView, reportViewSelect } from "@/lib/domain/reports";
+import { type ResolvableStandup, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { reportViewPage } from "@/lib/domain/report-pages";
+import { asReportView, type ReportView } from "@/lib/domain/reports";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** One answer: the question's id and the plain-text answer. */
 export type AnswerInput = { questionId: number; text: string };
@@ -80,24 +82,36 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
   if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    const standup = await t.checkin.findFirst({
-      where: { id: input.standupId, team_id: actor.teamId, kind: "standup", state: "active" },
-      select: {
-        ...resolvableStandupSelect,
-        owner_id: true,
-        is_anonymous: true,
-        questions: { where: { archived_at: null }, select: { id: true } },
-        members: { where: { user_id: actor.userId }, select: { user_id: true } },
-      },
-    });
+    // One raw statement (no query compiler per submission): the active standup with the columns
+    // the occurrence rule reads, its current question ids, whether the actor is a member, and the
+    // actor's timezone.
+    const [standup] = await queryRows<
+      ResolvableStandup & {
+        owner_id: number;
+        is_anonymous: boolean;
+        question_ids: number[];
+        is_member: boolean;
+        author_timezone: string | null;
+      }
+    >(
+      Prisma.sql`SELECT c.id, c.team_id, c.kind::text AS kind, c.time, c.timezone, c.days, c.personalised, c.wait_time,
+          c.response_window_minutes, c.duration, c.late_answer_days, c.owner_id, c.is_anonymous,
+          ARRAY(SELECT q.id FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL ORDER BY q.id) AS question_ids,
+          EXISTS (SELECT 1 FROM checkin_members m WHERE m.checkin_id = c.id AND m.user_id = ${actor.userId}) AS is_member,
+          (SELECT u.timezone FROM users u WHERE u.id = ${actor.userId} AND u.team_id = c.team_id) AS author_timezone
+        FROM checkins c
+        WHERE c.id = ${input.standupId} AND c.team_id = ${actor.teamId} AND c.kind = 'standup' AND c.state = 'active'`,
+      t,
+    );
     if (!standup) throw new NotFoundError("Standup");
-    const isMember = standup.members.length > 0 || (input.allowOwner === true && standup.owner_id === actor.userId);
+    const isMember = standup.is_member || (input.allowOwner === true && standup.owner_id === actor.userId);
     if (!isMember) throw new NotFoundError("Standup");
 
-    const questionIds = new Set(standup.questions.map((q) => q.id));
+    const questionIds = new Set(standup.question_ids);
     checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
 
-    const author = await t.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, timezone: true } });
+    if (standup.author_timezone === null) throw new NotFoundError("User");
+    const author = { id: actor.userId, timezone: standup.author_timezone };
     const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
 
     const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
@@ -196,7 +210,8 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
  * @throws NotFoundError when the id does not exist.
  */
 export async function loadReportView(reportId: number, tx: Tx = db): Promise<ReportView> {
-  const row = await tx.report.findUnique({ where: { id: reportId }, select: reportViewSelect({ withAnswers: true }) });
+  // The list's one raw statement (no query compiler per write), filtered to this id only.
+  const [row] = await reportViewPage(Prisma.sql`r.id = ${reportId}`, 1, { withAnswers: true }, tx);
   if (!row) throw new NotFoundError("Report");
   return asReportView(row);
 }
