@@ -105,33 +105,32 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
  * `numeric` as `Prisma.Decimal`, and their arrays. Everything else (int4, float8, bool, text,
  * timestamptz, json/jsonb, enums, int4[]/text[] …) already matches.
  */
-const ARRAY_OIDS = { timestamp: 1115, date: 1182, int8: 1016, numeric: 1231 } as const;
 const SCALAR_PARSERS: Record<number, (text: string) => unknown> = {
   1114: (text) => new Date(`${text.replace(" ", "T")}Z`),
   1082: (text) => new Date(`${text}T00:00:00Z`),
   20: (text) => BigInt(text),
   1700: (text) => new Prisma.Decimal(text),
 };
-const ELEMENT_OF: Record<number, number> = {
-  [ARRAY_OIDS.timestamp]: 1114,
-  [ARRAY_OIDS.date]: 1082,
-  [ARRAY_OIDS.int8]: 20,
-  [ARRAY_OIDS.numeric]: 1700,
-};
 /** pg's parser of a `text[]` literal: the element texts of any array type, before element parsing. */
 const textArray = (pg.types.getTypeParser as (oid: number, format: "text") => (text: string) => Array<string | null>)(1009, "text");
+/** The array types of those four (timestamp[], date[], int8[], numeric[]), parsed element by element. */
+const ARRAY_PARSERS: Record<number, (text: string) => unknown> = Object.fromEntries(
+  (
+    [
+      [1115, 1114],
+      [1182, 1082],
+      [1016, 20],
+      [1231, 1700],
+    ] as const
+  ).map(([arrayOid, elementOid]) => {
+    const parse = SCALAR_PARSERS[elementOid];
+    return [arrayOid, (text: string) => textArray(text).map((v) => (v === null ? null : parse(v)))];
+  }),
+);
 const ROW_TYPES = {
   getTypeParser(oid: number, format?: "text" | "binary") {
-    if (format !== "binary") {
-      const scalar = SCALAR_PARSERS[oid];
-      if (scalar) return scalar;
-      const element = ELEMENT_OF[oid];
-      if (element !== undefined) {
-        const parse = SCALAR_PARSERS[element];
-        return (text: string) => textArray(text).map((v) => (v === null ? null : parse(v)));
-      }
-    }
-    return pg.types.getTypeParser(oid, format);
+    const own = format === "binary" ? undefined : (SCALAR_PARSERS[oid] ?? ARRAY_PARSERS[oid]);
+    return own ?? pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 
@@ -144,14 +143,15 @@ function bindValue(value: unknown): unknown {
 
 /**
  * The rows of one read statement, as objects keyed by column name with the same values
- * `client.$queryRaw` returns (see ROW_TYPES; `tests/db-rows.test.ts` compares the two paths).
+ * `client.$queryRaw` returns (see ROW_TYPES; `tests/db-statements.test.ts` compares the two paths).
  *
  * On a client made by `newPrismaClient` (the shared `db` included) the statement goes straight to
  * the pg pool under it, named like the adapter names it: Prisma's raw-query path costs about
  * 130 µs of Node CPU per call on top (measured: 198 vs 64 µs per call for `/v1/me`'s statement,
  * issue 14), as much as an API read's own SQL. Inside an interactive transaction (`tx`) it runs
  * through `tx.$queryRaw`, on the transaction's connection.
- * @throws pg's DatabaseError (or a connection error) as the adapter would throw it wrapped.
+ * @throws pg's DatabaseError or connection error as is (the API maps lost connections to 503 like
+ *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx`, Prisma's error.
  */
 export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
   const direct = poolOfClient.get(client === db ? getDb() : client);
