@@ -38,7 +38,7 @@ import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
-import { getReport, listReports, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
+import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listStandups } from "@/lib/domain/standups";
 import { getPollVotes } from "@/lib/domain/votes";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
@@ -203,7 +203,7 @@ try {
   for (const c of reportCases) {
     const q = reportListQuerySchema.parse(c.query);
     const first = toReportListFilters(q, now);
-    const all = await listReports(c.actor, { ...first.filters, limit: 1_000_000, withAnswers: false }, plain);
+    const all = await listReportWires(c.actor, { ...first.filters, limit: 1_000_000, withAnswers: false }, plain);
     const total = all.length;
     // Deep page: the cursor after ~95% of the list (at most 50,000 rows = 2,000 pages of 25).
     // An empty list (nothing visible) has no deep page: its "deep" row repeats the first page.
@@ -219,8 +219,8 @@ try {
       : first;
     const limit = first.filters.limit;
 
-    const tFirst = await timeIt(() => listReports(c.actor, first.filters, plain), REPS);
-    const tDeep = await timeIt(() => listReports(c.actor, deep.filters, plain), REPS);
+    const tFirst = await timeIt(() => listReportWires(c.actor, first.filters, plain), REPS);
+    const tDeep = await timeIt(() => listReportWires(c.actor, deep.filters, plain), REPS);
     const offsetArgs = {
       where: offsetWhere(c.actor, first.filters),
       orderBy: [{ submitted_at: "desc" as const }, { id: "desc" as const }],
@@ -229,13 +229,13 @@ try {
       select: reportViewSelect({ withAnswers: first.filters.withAnswers }),
     };
     const check = await plain.report.findMany(offsetArgs);
-    const deepRows = await listReports(c.actor, deep.filters, plain);
+    const deepRows = await listReportWires(c.actor, deep.filters, plain);
     if (check[0]?.id !== deepRows[0]?.id) console.log(`warning: OFFSET and keyset disagree for ${c.name}`);
     const tOffset = await timeIt(() => plain.report.findMany(offsetArgs), OFFSET_REPS, 1);
 
-    const q5 = await capture((cl) => listReports(c.actor, { ...first.filters, limit: 5 }, cl));
-    const q100 = await capture((cl) => listReports(c.actor, { ...first.filters, limit: 100 }, cl));
-    const q100deep = await capture((cl) => listReports(c.actor, { ...deep.filters, limit: 100 }, cl));
+    const q5 = await capture((cl) => listReportWires(c.actor, { ...first.filters, limit: 5 }, cl));
+    const q100 = await capture((cl) => listReportWires(c.actor, { ...first.filters, limit: 100 }, cl));
+    const q100deep = await capture((cl) => listReportWires(c.actor, { ...deep.filters, limit: 100 }, cl));
 
     rows.push(
       latencyRow(c.name, {
@@ -253,7 +253,7 @@ try {
       ["first", first.filters],
       ["deep", deep.filters],
     ] as const) {
-      const statements = await capture((cl) => listReports(c.actor, filters, cl));
+      const statements = await capture((cl) => listReportWires(c.actor, filters, cl));
       const main = statements.find((s) => /FROM "public"\."reports"/.test(s.query)) ?? statements[0];
       const plan = await explain(raw, main);
       explains.push({ name: c.name, page, plan, statements: statements.length });
@@ -289,8 +289,8 @@ try {
     )
   ).rows.map((r) => r.id);
   let k = 0;
-  const tGet = await timeIt(() => getReport(lead, ids[k++ % ids.length], plain), REPS);
-  const qGet = await capture((cl) => getReport(lead, ids[0], cl));
+  const tGet = await timeIt(() => getReportWire(lead, ids[k++ % ids.length], plain), REPS);
+  const qGet = await capture((cl) => getReportWire(lead, ids[0], cl));
   rows.push(latencyRow("reports/{id} (random ids)", { first: tGet, sql5: String(qGet.length), sql100: String(qGet.length) }));
 
   // ---------------------------------------------------------------- GET /v2/standups
@@ -353,7 +353,7 @@ try {
   const tw = performance.now();
   for (let i = 0; i <= WALK; i++) {
     const t = performance.now();
-    const rowsPage = await listReports(lead, walkFilters.filters, plain);
+    const rowsPage = await listReportWires(lead, walkFilters.filters, plain);
     pageTimes.push(performance.now() - t);
     const page = pageOf(rowsPage, walkFilters.filters.limit);
     walked += page.items.length;

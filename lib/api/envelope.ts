@@ -31,6 +31,20 @@ export function listEnvelope<T, S>(
   };
 }
 
+/**
+ * `JSON.stringify(listEnvelope(...))` for items that are already JSON text (`itemJson` returns
+ * one item's JSON, e.g. built in SQL): the same bytes, without parsing the items.
+ */
+export function listEnvelopeText<T>(
+  page: Page<T>,
+  itemJson: (item: T) => string,
+  positionOf: (item: T) => CursorPosition,
+  binding: unknown,
+): string {
+  const cursor = page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null;
+  return `{"data":[${page.items.map(itemJson).join(",")}],"next_cursor":${JSON.stringify(cursor)},"has_more":${page.hasMore}}`;
+}
+
 /** v2 list envelope (spec §2.1) around `item`. */
 export function listEnvelopeSchema<T extends z.ZodType>(item: T, id: string) {
   return z

@@ -14,8 +14,8 @@
 
 import type { z } from "zod";
 import type { CursorPosition } from "@/lib/api/cursor";
-import { listEnvelope, pageOf } from "@/lib/api/envelope";
-import { errorResponse, json } from "@/lib/api/errors";
+import { listEnvelope, listEnvelopeText, pageOf } from "@/lib/api/envelope";
+import { errorResponse, json, jsonText } from "@/lib/api/errors";
 import { apiRoute, type HandlerArgs, methodNotAllowed, preflight } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
@@ -154,14 +154,15 @@ function readMethod<Q extends z.ZodType | undefined, R>(
  * How a v2 list loads one page: the declared query, the filters and cursor binding from the
  * parsed query and the path id, the load of `limit + 1` rows (one object argument, as in `ReadSpec`), the serializer of one row and the
  * keyset position of a row (given the filters, for positions that depend on the window).
+ * Instead of `serialize`, `wire` gives a row's wire JSON when the load returns it already
+ * serialized (built in SQL); the envelope is then written around the texts as they are.
  */
 export type ListSpec<Q extends z.ZodType, F extends { limit: number }, R> = {
   query: Q;
   filters: (query: z.output<Q>, id: number) => { filters: F; binding: unknown };
   load: (args: { actor: Actor; filters: F; id: number }) => Promise<R[]>;
-  serialize: (row: R, query: z.output<Q>) => unknown;
   position: (row: R, filters: F) => CursorPosition;
-};
+} & ({ serialize: (row: R, query: z.output<Q>) => unknown } | { wire: (row: R) => string });
 
 /**
  * A v2 cursor-paginated GET: documents `head`, `response` (a list envelope schema), `list.query`,
@@ -177,9 +178,11 @@ export function listRoute<Q extends z.ZodType, F extends { limit: number }, R>(
   const errors: V2Errors = { 400: ["INVALID_PARAMETER"], ...(head.path && { 404: true }) };
   const run = async ({ actor, id, query }: RunArgs<z.output<Q>>) => {
     const { filters, binding } = list.filters(query, id);
-    const rows = await list.load({ actor, filters, id });
-    const serialize = (row: R) => list.serialize(row, query);
-    return json(listEnvelope(pageOf(rows, filters.limit), serialize, (row) => list.position(row, filters), binding));
+    const page = pageOf(await list.load({ actor, filters, id }), filters.limit);
+    const position = (row: R) => list.position(row, filters);
+    if ("wire" in list) return jsonText(listEnvelopeText(page, list.wire, position, binding));
+    const serialize = list.serialize;
+    return json(listEnvelope(page, (row) => serialize(row, query), position, binding));
   };
   return { doc: { ...head, query: list.query, response, errors }, run };
 }

@@ -13,6 +13,9 @@
  * keys, the same nesting, `Date` for timestamps, answers ordered by question position then
  * question id. The API tests compare the serialized bodies. Callers pass the filter as SQL over
  * the reports alias `r` and its standup's checkins alias `c` (lib/domain/access.ts `reportListSql`).
+ *
+ * `reportWirePage` goes one step further for the v2 API reads: PostgreSQL returns each report as
+ * its finished wire JSON text (spec §2.4), so Node neither parses nor re-serializes the rows.
  */
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
@@ -109,4 +112,43 @@ export async function reportDetailPage(
     ...row,
     chat_messages: row.chat_messages.map((m) => ({ ts: m.ts, created_at: new Date(m.created_at) })),
   }));
+}
+
+/** A report of a `reportWirePage`: its keyset position and its v2 wire JSON (spec §2.4) as text. */
+export type ReportWireRow = { id: number; submitted_at: Date; json: string };
+
+/**
+ * Up to `limit` reports matching `where`, newest first, each as the exact JSON text that
+ * `JSON.stringify(serializeReportV2(view))` (lib/api/v2/reports.ts) gives for it: the same keys in
+ * the same order, no whitespace, `user_id` null when the report is anonymous (`reportAuthor`),
+ * `posted_at` as `Date.toISOString()` prints it, and `answers` (question position, then question
+ * id) only when `withAnswers`. One statement; `row_to_json` of a row writes compact JSON with
+ * JSON.stringify's escaping. tests/report-wire.test.ts compares both renderings byte for byte.
+ *
+ * Why (issue 14): parsing the nested rows into objects and serializing them again was the largest
+ * per-report cost in Node (~12 µs of Node CPU per report over HTTP).
+ */
+export async function reportWirePage(
+  where: Prisma.Sql,
+  limit: number,
+  opts: { withAnswers: boolean },
+  client: Tx = db,
+): Promise<ReportWireRow[]> {
+  const answers = opts.withAnswers
+    ? Prisma.sql`, (SELECT ('[' || COALESCE(string_agg(row_to_json(aw)::text, ',' ORDER BY q.position, a.question_id), '') || ']')::json
+        FROM answers a JOIN questions q ON q.id = a.question_id,
+          LATERAL (SELECT a.id, a.question_id, q.text AS question, a.text AS answer) aw
+        WHERE a.team_id = r.team_id AND a.report_id = r.id) AS answers`
+    : Prisma.empty;
+  return queryRows<ReportWireRow>(
+    Prisma.sql`${pageCte(where, limit)}
+    SELECT r.id, r.submitted_at, row_to_json(w)::text AS json
+    FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id,
+      LATERAL (SELECT r.id, r.checkin_id AS standup_id, c.name AS standup_name,
+        CASE WHEN r.is_anonymous THEN NULL ELSE u.chat_id END AS user_id,
+        to_char(r.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at,
+        r.is_anonymous, c.is_confidential ${answers}) w
+    ORDER BY r.submitted_at DESC, r.id DESC`,
+    client,
+  );
 }

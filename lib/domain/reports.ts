@@ -18,7 +18,7 @@ import { db, type Tx } from "@/lib/db";
 import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
+import { type ReportWireRow, reportDetailPage, reportViewPage, reportWirePage } from "@/lib/domain/report-pages";
 import { matchingReportsSql } from "@/lib/domain/report-search";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -117,6 +117,20 @@ export type ReportListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReports(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportView[]> {
+  return reportViewPage(reportListFilterSql(actor, filters), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
+}
+
+/**
+ * `listReports` with each report as its v2 wire JSON text (lib/domain/report-pages.ts
+ * `reportWirePage`), for GET /v2/reports.
+ * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ */
+export async function listReportWires(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportWireRow[]> {
+  return reportWirePage(reportListFilterSql(actor, filters), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
+}
+
+/** The SQL condition (over `r` and `c`) of the reports `filters` select for `actor`. */
+function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [
     reportListSql(actor, { teamWide: filters.teamWide }, "r", "c"),
     Prisma.sql`r.submitted_at >= ${filters.since} AND r.submitted_at < ${filters.until}`,
@@ -132,18 +146,19 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
     const { postedAt, id } = filters.after;
     and.push(Prisma.sql`r.submitted_at <= ${postedAt} AND (r.submitted_at < ${postedAt} OR r.id < ${id})`);
   }
-  return reportViewPage(Prisma.join(and, " AND "), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
+  return Prisma.join(and, " AND ");
 }
 
 /**
- * One report readable by `actor` (spec §4.2 GET /v2/reports/{id}), with its answers.
+ * One report readable by `actor` (spec §4.2 GET /v2/reports/{id}), with its answers, as its v2
+ * wire JSON text (spec §2.4; lib/domain/report-pages.ts `reportWirePage`).
  * @throws NotFoundError for pending or discarded reports, other teams, draft/archived standups,
  * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
  */
-export async function getReport(actor: Actor, id: number, client: Tx = db): Promise<ReportView> {
-  const [row] = await reportViewPage(Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")}`, 1, { withAnswers: true }, client);
+export async function getReportWire(actor: Actor, id: number, client: Tx = db): Promise<string> {
+  const [row] = await reportWirePage(Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")}`, 1, { withAnswers: true }, client);
   if (!row) throw new NotFoundError("Report");
-  return row;
+  return row.json;
 }
 
 /** The Prisma select of a report with its channel message and author card (legacy shapes, spec §2.8). */

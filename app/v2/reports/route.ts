@@ -16,7 +16,7 @@ import {
   toReportListFilters,
 } from "@/lib/api/v2/reports";
 import { loadReportView, submitReport } from "@/lib/domain/report-writes";
-import { listReports } from "@/lib/domain/reports";
+import { listReportWires } from "@/lib/domain/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
   GET: listRoute(
@@ -30,8 +30,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
     {
       query: reportListQuerySchema,
       filters: (query) => toReportListFilters(query),
-      load: ({ actor, filters }) => listReports(actor, filters),
-      serialize: (row) => serializeReportV2(row),
+      load: ({ actor, filters }) => listReportWires(actor, filters),
+      wire: (row) => row.json,
       position: (row, filters) => reportCursorPosition(filters)(row),
     },
   ),

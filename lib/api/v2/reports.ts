@@ -76,7 +76,7 @@ export function toReportListFilters(q: ReportListQuery, now: Date = new Date()):
 
 /** Keyset position of a report (posted_at desc, id desc) plus the window it was listed in. */
 export function reportCursorPosition(filters: Pick<ReportListFilters, "since" | "until">) {
-  return (row: ReportView): CursorPosition => [
+  return (row: { submitted_at: Date; id: number }): CursorPosition => [
     row.submitted_at.toISOString(),
     row.id,
     filters.since.toISOString(),

@@ -6,14 +6,14 @@
  */
 
 import { successV2Schema } from "@/lib/api/envelope";
-import { json } from "@/lib/api/errors";
+import { jsonText } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
 import { apiPath, served } from "@/lib/api/route";
 import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
 import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
 import { discardReport, loadReportView, updateReportAnswers } from "@/lib/domain/report-writes";
-import { getReport } from "@/lib/domain/reports";
+import { getReportWire } from "@/lib/domain/reports";
 
 type Params = { reportId: string };
 
@@ -28,8 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
       errors: { 404: true },
     },
     async ({ actor, id }) => {
-      const row = await getReport(actor, id);
-      return json({ data: serializeReportV2(row) });
+      return jsonText(`{"data":${await getReportWire(actor, id)}}`);
     },
   ),
   PATCH: {

@@ -1,0 +1,86 @@
+/**
+ * The v2 report JSON built in SQL (lib/domain/report-pages.ts `reportWirePage`, issue 14) is byte
+ * for byte what the TypeScript serializer gives (`JSON.stringify(serializeReportV2(view))`,
+ * lib/api/v2/reports.ts) for the same reports: key order, anonymity, timestamps, answer order and
+ * JSON string escaping, with and without answers, whatever the session's time zone. The routes
+ * (GET /v2/reports, GET /v2/reports/{id}) send these texts as they are; their contract is tested
+ * in tests/api/v2-reports.test.ts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { serializeReportV2 } from "@/lib/api/v2/reports";
+import { db } from "@/lib/db";
+import { reportViewPage, reportWirePage } from "@/lib/domain/report-pages";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { createTestCheckin, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+
+/** Answer texts that JSON escaping must get right: quotes, backslashes, control characters, non-BMP. */
+const TRICKY = [
+  'He said "ship it" \\ then left',
+  "line one\nline two\r\n\ttabbed \b \f end",
+  "control \u0001 \u001f and del \u007f",
+  "emoji 🚀, accents éü, CJK 漢字, separators \u2028 \u2029",
+  "",
+  "<script>alert('x')</script> & </p>",
+];
+
+let A: TestTeam;
+let where: Prisma.Sql;
+
+beforeAll(async () => {
+  A = await createTestTeam({ members: 3 });
+  const [admin, m0, m1] = A.users;
+  const plain = await createTestCheckin(A, {
+    name: 'Daily "core" \\ standup',
+    questions: TRICKY.slice(0, 3).map((text) => ({ text: `Q ${text}` })),
+  });
+  // Positions opposite to id order: answers must come by position, then question id.
+  await db.$transaction(
+    plain.questions.map((q, i) => db.question.update({ where: { id: q.id }, data: { position: plain.questions.length - 1 - i } })),
+  );
+  const anonymous = await createTestCheckin(A, { name: "Pulse", is_anonymous: true });
+  const confidential = await createTestCheckin(A, { name: "1:1 notes", is_confidential: true });
+  const times = ["2026-03-02T09:00:00.000Z", "2026-03-02T09:00:00.007Z", "2026-03-29T01:30:59.999Z", "2026-12-31T23:59:59.120Z"];
+  await createTestReport(plain, admin, { submitted_at: new Date(times[0]), answers: TRICKY.slice(0, 3) });
+  await createTestReport(plain, m0, { submitted_at: new Date(times[1]), answers: TRICKY.slice(3, 6) });
+  await createTestReport(plain, m1, { submitted_at: new Date(times[1]), is_anonymous: true });
+  await createTestReport(anonymous, m0, { submitted_at: new Date(times[2]) });
+  await createTestReport(anonymous, m1, { submitted_at: new Date(times[2]), is_anonymous: false });
+  await createTestReport(confidential, admin, { submitted_at: new Date(times[3]), answers: ["x", "y", "z"] });
+  where = Prisma.sql`r.team_id = ${A.id} AND r.status = 'submitted'`;
+});
+
+describe("reportWirePage", () => {
+  for (const withAnswers of [true, false]) {
+    it(`returns JSON.stringify(serializeReportV2(view)) of every report (${withAnswers ? "with" : "without"} answers)`, async () => {
+      const views = await reportViewPage(where, 100, { withAnswers });
+      const wires = await reportWirePage(where, 100, { withAnswers });
+      expect(views).toHaveLength(6);
+      expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeReportV2(v))));
+      expect(wires.map((w) => [w.id, w.submitted_at])).toEqual(views.map((v) => [v.id, v.submitted_at]));
+    });
+  }
+
+  it("puts answers in question position order and nulls the author of anonymous reports", async () => {
+    const wires = await reportWirePage(where, 100, { withAnswers: true });
+    const parsed = wires.map((w) => JSON.parse(w.json));
+    const first = parsed.find((r) => r.answers[0]?.answer === TRICKY[2]);
+    expect(first.answers.map((a: { answer: string }) => a.answer)).toEqual([TRICKY[2], TRICKY[1], TRICKY[0]]);
+    expect(parsed.filter((r) => r.user_id === null)).toHaveLength(2);
+    expect(parsed.every((r) => r.is_anonymous === (r.user_id === null))).toBe(true);
+  });
+
+  it("prints UTC timestamps whatever the session's time zone", async () => {
+    const views = await reportViewPage(where, 100, { withAnswers: false });
+    const wires = await db.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
+      return reportWirePage(where, 100, { withAnswers: false }, tx);
+    });
+    expect(wires.map((w) => JSON.parse(w.json).posted_at)).toEqual(views.map((v) => v.submitted_at.toISOString()));
+  });
+
+  it("honours the page size and the filter", async () => {
+    const wires = await reportWirePage(Prisma.sql`${where} AND NOT r.is_anonymous`, 2, { withAnswers: true });
+    expect(wires).toHaveLength(2);
+    expect(wires.every((w) => JSON.parse(w.json).user_id !== null)).toBe(true);
+  });
+});
