@@ -17,6 +17,11 @@ export function pageOf<T>(rows: T[], limit: number): Page<T> {
   return { items, hasMore, last: items[items.length - 1] };
 }
 
+/** The cursor after the last item of `page`, or null when no page follows. */
+function nextCursor<T>(page: Page<T>, positionOf: (item: T) => CursorPosition, binding: unknown): string | null {
+  return page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null;
+}
+
 /** Builds the list envelope; `positionOf` gives the keyset position of the last item. */
 export function listEnvelope<T, S>(
   page: Page<T>,
@@ -26,7 +31,7 @@ export function listEnvelope<T, S>(
 ): ListEnvelope<S> {
   return {
     data: page.items.map(serialize),
-    next_cursor: page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null,
+    next_cursor: nextCursor(page, positionOf, binding),
     has_more: page.hasMore,
   };
 }
@@ -41,8 +46,8 @@ export function listEnvelopeText<T>(
   positionOf: (item: T) => CursorPosition,
   binding: unknown,
 ): string {
-  const cursor = page.hasMore && page.last !== undefined ? encodeCursor(positionOf(page.last), binding) : null;
-  return `{"data":[${page.items.map(itemJson).join(",")}],"next_cursor":${JSON.stringify(cursor)},"has_more":${page.hasMore}}`;
+  const cursor = JSON.stringify(nextCursor(page, positionOf, binding));
+  return `{"data":[${page.items.map(itemJson).join(",")}],"next_cursor":${cursor},"has_more":${page.hasMore}}`;
 }
 
 /** v2 list envelope (spec §2.1) around `item`. */

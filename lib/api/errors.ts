@@ -64,15 +64,15 @@ export const API_HEADERS: Record<string, string> = {
 
 /** A JSON response with the API headers. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...API_HEADERS, ...headers } });
+  return jsonText(JSON.stringify(body), status, headers);
 }
 
 /**
  * A JSON response whose body is already serialized (`text` must be valid JSON, e.g. built in SQL:
  * lib/domain/report-pages.ts `reportWirePage`), with the API headers.
  */
-export function jsonText(text: string, status = 200): Response {
-  return new Response(text, { status, headers: { ...API_HEADERS } });
+export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
 /** Builds the error response of a version for a status, code and message. */
