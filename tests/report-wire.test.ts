@@ -4,14 +4,17 @@
  * lib/api/v2/reports.ts) for the same reports: key order, anonymity, timestamps, answer order and
  * JSON string escaping, with and without answers, whatever the session's time zone. The routes
  * (GET /v2/reports, GET /v2/reports/{id}) send these texts as they are; their contract is tested
- * in tests/api/v2-reports.test.ts.
+ * in tests/api/v2-reports.test.ts. The same holds for the v1 list item built in SQL
+ * (`reportWirePageV1` + `reportListItemV1Text`, GET /v1/reports/ without html) against
+ * `JSON.stringify(serializeReportListItemV1(row))`, Gravatar URLs of unusual e-mails included.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { reportListItemV1Text, serializeReportListItemV1 } from "@/lib/api/v1/reports";
 import { serializeReportV2 } from "@/lib/api/v2/reports";
 import { db } from "@/lib/db";
-import { reportViewPage, reportWirePage } from "@/lib/domain/report-pages";
+import { reportDetailPage, reportViewPage, reportWirePage, reportWirePageV1 } from "@/lib/domain/report-pages";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { createTestCheckin, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestReport, createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
 
 /** Answer texts that JSON escaping must get right: quotes, backslashes, control characters, non-BMP. */
 const TRICKY = [
@@ -25,6 +28,10 @@ const TRICKY = [
 
 let A: TestTeam;
 let where: Prisma.Sql;
+let plainQuestionIds: number[];
+
+/** E-mails whose Gravatar hash needs JS's trim and toLowerCase (see `reportWirePageV1`), and ordinary ones. */
+const EMAILS = ["Mixed.Case@Example.COM", "  padded@example.com ", "ÜBER.straße@example.com", "İstanbul@example.com", "tab\t@example.com"];
 
 beforeAll(async () => {
   A = await createTestTeam({ members: 3 });
@@ -46,6 +53,33 @@ beforeAll(async () => {
   await createTestReport(anonymous, m0, { submitted_at: new Date(times[2]) });
   await createTestReport(anonymous, m1, { submitted_at: new Date(times[2]), is_anonymous: false });
   await createTestReport(confidential, admin, { submitted_at: new Date(times[3]), answers: ["x", "y", "z"] });
+  // v1 renderings: authors without an avatar (Gravatar), a broadcast message, a checkin without a channel.
+  const noAvatar = [];
+  for (const email of EMAILS) {
+    const u = await createTestUser(A.id, { name: "Grav" });
+    await db.user.update({ where: { id: u.id }, data: { email, avatar_url: email.startsWith("M") ? "" : null } });
+    noAvatar.push(u);
+  }
+  const unbroadcast = await createTestCheckin(A, { name: "No channel", channel: null, members: [...A.users, ...noAvatar] });
+  for (const [i, u] of noAvatar.entries()) {
+    const report = await createTestReport(unbroadcast, u, {
+      submitted_at: new Date(Date.UTC(2026, 1, 1, 8, 0, i, 999)),
+      answers: [TRICKY[i % 6]],
+    });
+    if (i < 2) {
+      // Two broadcast messages (the newest one counts) and a deleted one that must not.
+      for (const [ts, deleted] of [
+        [`170000000${i}.000100`, false],
+        [`170000000${i}.000200`, false],
+        [`170000000${i}.000300`, true],
+      ] as const) {
+        await db.chatMessage.create({
+          data: { team_id: A.id, ts, kind: "report", report_id: report.id, text: "r", deleted_at: deleted ? new Date() : null },
+        });
+      }
+    }
+  }
+  plainQuestionIds = plain.questions.map((q) => q.id);
   where = Prisma.sql`r.team_id = ${A.id} AND r.status = 'submitted'`;
 });
 
@@ -54,7 +88,7 @@ describe("reportWirePage", () => {
     it(`returns JSON.stringify(serializeReportV2(view)) of every report (${withAnswers ? "with" : "without"} answers)`, async () => {
       const views = await reportViewPage(where, 100, { withAnswers });
       const wires = await reportWirePage(where, 100, { withAnswers });
-      expect(views).toHaveLength(6);
+      expect(views).toHaveLength(11);
       expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeReportV2(v))));
       expect(wires.map((w) => [w.id, w.submitted_at])).toEqual(views.map((v) => [v.id, v.submitted_at]));
     });
@@ -82,5 +116,48 @@ describe("reportWirePage", () => {
     const wires = await reportWirePage(Prisma.sql`${where} AND NOT r.is_anonymous`, 2, { withAnswers: true });
     expect(wires).toHaveLength(2);
     expect(wires.every((w) => JSON.parse(w.json).user_id !== null)).toBe(true);
+  });
+});
+
+describe("reportWirePageV1", () => {
+  const v1Texts = async (w: Prisma.Sql, questionIds?: number[]) => {
+    const rows = await reportDetailPage(w, 100, { questionIds });
+    const wires = await reportWirePageV1(w, 100, { questionIds });
+    return { expected: rows.map((row) => JSON.stringify(serializeReportListItemV1(row))), actual: wires.map(reportListItemV1Text), wires };
+  };
+
+  it("returns JSON.stringify(serializeReportListItemV1(row)) of every report", async () => {
+    const { expected, actual } = await v1Texts(where);
+    expect(actual).toHaveLength(11);
+    expect(actual).toEqual(expected);
+  });
+
+  it("is the same with only some questions' answers", async () => {
+    const { expected, actual } = await v1Texts(where, plainQuestionIds.slice(1));
+    expect(actual).toEqual(expected);
+    expect(JSON.parse(actual.find((t) => t.includes(TRICKY[0].slice(0, 8))) ?? "null")).toBeNull();
+  });
+
+  it("hashes printable-ASCII e-mails in SQL and leaves the others to Node", async () => {
+    const { wires, actual } = await v1Texts(where);
+    const left = wires.filter((w) => w.gravatar_email !== null).map((w) => w.gravatar_email);
+    // Whitespace and non-ASCII go to Node; "Mixed.Case" (ASCII, avatar_url "") is hashed in SQL.
+    expect(left.sort()).toEqual(EMAILS.slice(1).sort());
+    const items = actual.map((t) => JSON.parse(t));
+    const mixed = items.find(
+      (i) => i.member?.profileImg.image_24.includes("gravatar") && !wires.find((w) => w.id === i.id)?.gravatar_email,
+    );
+    expect(mixed.member.profileImg.image_512).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{32}\?s=192&d=identicon$/);
+    expect(items.filter((i) => i.member === undefined)).toHaveLength(2);
+    expect(items.filter((i) => /^170000000[01]\.000200$/.test(i.chat_ts) && i.slack_ts === i.chat_ts)).toHaveLength(2);
+  });
+
+  it("prints Unix seconds whatever the session's time zone", async () => {
+    const { expected } = await v1Texts(where);
+    const wires = await db.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
+      return reportWirePageV1(where, 100, {}, tx);
+    });
+    expect(wires.map(reportListItemV1Text)).toEqual(expected);
   });
 });

@@ -153,3 +153,65 @@ export async function reportWirePage(
     client,
   );
 }
+
+/**
+ * A report of a `reportWirePageV1`: its v1 list item JSON (spec §2.8) as text, and
+ * `gravatar_email` when the author's `member.profileImg` is still to be filled in by Node (null
+ * otherwise; see `reportWirePageV1`).
+ */
+export type ReportWireRowV1 = { id: number; json: string; gravatar_email: string | null };
+
+/** ASCII upper- and lower-case letters: `translate` with them lower-cases like JS for ASCII text, under any collation. */
+const ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Up to `limit` reports matching `where`, newest first (submission time, then id), each as the
+ * exact JSON text of `JSON.stringify(serializeReportListItemV1(row))` (lib/api/v1/reports.ts; the
+ * v1 list item of spec §2.8 without `html`): the same keys in the same order, `timestamp` in whole
+ * Unix seconds (floored), `member` last and only when the report is not anonymous, the answers
+ * (optionally only those to `questionIds`) by question position then id, `images` [].
+ *
+ * `member.profileImg` is the author's avatar URL, or the Gravatar URL of the MD5 of the trimmed,
+ * lower-cased e-mail (`profileImgOf`, lib/api/v1/users.ts). PostgreSQL computes that hash when the
+ * e-mail is printable ASCII without spaces, where trimming changes nothing and ASCII lower-casing
+ * is JS's `toLowerCase`. For any other e-mail (non-ASCII, whitespace) it writes `"profileImg":null`
+ * and returns the e-mail in `gravatar_email`, and the caller fills the object in (JS and
+ * PostgreSQL disagree on trimming and case mapping outside ASCII). One statement;
+ * tests/report-wire.test.ts compares both renderings byte for byte.
+ */
+export async function reportWirePageV1(
+  where: Prisma.Sql,
+  limit: number,
+  opts: { questionIds?: number[] },
+  client: Tx = db,
+): Promise<ReportWireRowV1[]> {
+  const only = opts.questionIds ? Prisma.sql`AND a.question_id = ANY(${opts.questionIds}::int[])` : Prisma.empty;
+  const lower = Prisma.sql`translate(u.email, ${Prisma.raw(`'${ASCII_UPPER}'`)}, ${Prisma.raw(`'${ASCII_LOWER}'`)})`;
+  return queryRows<ReportWireRowV1>(
+    Prisma.sql`${pageCte(where, limit)}
+    SELECT r.id,
+      CASE WHEN r.is_anonymous THEN row_to_json(w)::text
+        ELSE left(row_to_json(w)::text, -1) || ',"member":' || row_to_json(mw)::text || '}' END AS json,
+      CASE WHEN NOT r.is_anonymous AND img.url IS NULL THEN u.email END AS gravatar_email
+    FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id,
+      LATERAL (SELECT (SELECT m.ts FROM chat_messages m
+        WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) AS ts OFFSET 0) msg,
+      LATERAL (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
+        THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) img,
+      LATERAL (SELECT r.id, r.checkin_id AS standup_id, c.name AS standup_name,
+        floor(extract(epoch FROM COALESCE(r.submitted_at, r.created_at)))::bigint AS timestamp,
+        COALESCE((SELECT ch.name FROM channels ch WHERE ch.id = c.broadcast_channel_id), '') AS channel,
+        r.is_anonymous, c.broadcast_thread, c.is_confidential, msg.ts AS chat_ts, msg.ts AS slack_ts,
+        (SELECT ('[' || COALESCE(string_agg(row_to_json(aw)::text, ',' ORDER BY q.position, a.question_id), '') || ']')::json
+          FROM answers a JOIN questions q ON q.id = a.question_id,
+            LATERAL (SELECT a.id, q.text AS question, a.question_id, q.color, a.text AS answer, '[]'::json AS images) aw
+          WHERE a.team_id = r.team_id AND a.report_id = r.id ${only}) AS questions) w,
+      LATERAL (SELECT u.chat_id AS id, u.username, u.realname,
+        CASE WHEN img.url IS NOT NULL THEN (SELECT row_to_json(p) FROM (SELECT img.url AS image_24, img.url AS image_32,
+          img.url AS image_48, img.url AS image_72, img.url AS image_192, img.url AS image_512, img.url AS image_original) p) END
+          AS "profileImg") mw
+    ORDER BY r.submitted_at DESC, r.id DESC`,
+    client,
+  );
+}

@@ -18,7 +18,14 @@ import { db, type Tx } from "@/lib/db";
 import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { type ReportWireRow, reportDetailPage, reportViewPage, reportWirePage } from "@/lib/domain/report-pages";
+import {
+  type ReportWireRow,
+  type ReportWireRowV1,
+  reportDetailPage,
+  reportViewPage,
+  reportWirePage,
+  reportWirePageV1,
+} from "@/lib/domain/report-pages";
 import { matchingReportsSql } from "@/lib/domain/report-search";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -217,6 +224,19 @@ export type ReportSearchFilters = {
  * authors other than the actor skips anonymous reports (`authorFilterWhere`).
  */
 export async function searchReports(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportDetailView[]> {
+  return reportDetailPage(reportSearchSql(actor, filters), filters.limit, { questionIds: filters.questionIds }, client);
+}
+
+/**
+ * `searchReports` with each report as its v1 list item JSON text (lib/domain/report-pages.ts
+ * `reportWirePageV1`), for GET /v1/reports/ without `html`.
+ */
+export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportWireRowV1[]> {
+  return reportWirePageV1(reportSearchSql(actor, filters), filters.limit, { questionIds: filters.questionIds }, client);
+}
+
+/** The SQL condition (over `r` and `c`) of the reports a search selects for `actor`. */
+function reportSearchSql(actor: Actor, filters: ReportSearchFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [reportListSql(actor, {}, "r", "c")];
   if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
   if (filters.after) and.push(Prisma.sql`r.submitted_at > ${filters.after}`);
@@ -229,7 +249,7 @@ export async function searchReports(actor: Actor, filters: ReportSearchFilters, 
     const onlySelf = filters.userRefs.every((r) => r === actor.userId || r === actor.userChatId);
     if (!onlySelf) and.push(authorFilterSql(actor, "r", "c"));
   }
-  return reportDetailPage(Prisma.join(and, " AND "), filters.limit, { questionIds: filters.questionIds }, client);
+  return Prisma.join(and, " AND ");
 }
 
 /**

@@ -6,14 +6,20 @@
  * create form of spec §2.8; the report is broadcast like one from POST /v2/reports.
  */
 import { z } from "zod";
-import { json } from "@/lib/api/errors";
+import { json, jsonText } from "@/lib/api/errors";
 import { readJson } from "@/lib/api/query";
 import { apiPath, served } from "@/lib/api/route";
-import { reportCreatedV1Schema, reportListItemV1Schema, serializeReportCreatedV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
+import {
+  reportCreatedV1Schema,
+  reportListItemV1Schema,
+  reportListItemV1Text,
+  serializeReportCreatedV1,
+  serializeReportListItemV1,
+} from "@/lib/api/v1/reports";
 import { parseV1ReportCreateBody, parseV1ReportListQuery, v1ReportListQuery, zReportCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
-import { getOwnReport, searchReports } from "@/lib/domain/reports";
+import { getOwnReport, searchReports, searchReportWiresV1 } from "@/lib/domain/reports";
 
 const tag = "Legacy reports (v1)";
 
@@ -29,8 +35,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/"
     },
     async ({ url, actor }) => {
       const { html, ...filters } = parseV1ReportListQuery(url);
-      const rows = await searchReports(actor, filters);
-      return json(rows.map((row) => serializeReportListItemV1(row, { html })));
+      if (html) return json((await searchReports(actor, filters)).map((row) => serializeReportListItemV1(row, { html })));
+      const rows = await searchReportWiresV1(actor, filters);
+      return jsonText(`[${rows.map(reportListItemV1Text).join(",")}]`);
     },
   ),
   POST: served(
