@@ -4,12 +4,13 @@
  * (`listCheckins` / `getCheckin`, which lib/domain/polls.ts calls with kind "poll"). Visibility
  * comes from lib/domain/access.ts and is applied in the queries. Lists are keyset-paginated,
  * newest first (created_at desc, id desc); the v2 reads are one statement each whatever the page
- * size (lib/domain/checkin-pages.ts), the settings reads load members/questions with nested selects.
+ * size (lib/domain/checkin-pages.ts; the v2 API gets each row as its finished wire JSON text, the
+ * `*Wire(s)` functions), the settings reads load members/questions with nested selects.
  */
 import { db, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql, type StandupScope, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { checkinViewPage } from "@/lib/domain/checkin-pages";
+import { type CheckinWireParts, type CheckinWireRow, checkinViewPage, checkinWirePage } from "@/lib/domain/checkin-pages";
 import { NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -94,6 +95,28 @@ export type StandupListFilters = {
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listCheckins(actor: Actor, kind: CheckinKind, filters: StandupListFilters, client: Tx = db): Promise<CheckinView[]> {
+  return checkinViewPage(checkinListSql(actor, kind, filters), filters.limit + 1, { withQuestions: filters.withQuestions }, client);
+}
+
+/**
+ * `listCheckins` with each standup or poll as its v2 wire JSON text with the optional `parts`
+ * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups and
+ * GET /v2/polls (`listStandupWires`, `listPollWires`). `filters.withQuestions` is not read:
+ * `parts.questions` says whether questions come.
+ * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ */
+export async function listCheckinWires(
+  actor: Actor,
+  kind: CheckinKind,
+  filters: StandupListFilters,
+  parts: CheckinWireParts,
+  client: Tx = db,
+): Promise<CheckinWireRow[]> {
+  return checkinWirePage(checkinListSql(actor, kind, filters), filters.limit + 1, { kind, parts }, client);
+}
+
+/** The SQL condition (over `c`) of the check-ins of `kind` that `filters` select for `actor`, keyset included. */
+function checkinListSql(actor: Actor, kind: CheckinKind, filters: StandupListFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [checkinSql(actor, kind, "c"), Prisma.sql`c.state::text = ANY(${filters.states}::text[])`];
   if (filters.isAnonymous !== undefined) and.push(Prisma.sql`c.is_anonymous = ${filters.isAnonymous}`);
   if (filters.broadcastChannel !== undefined) {
@@ -107,7 +130,7 @@ export async function listCheckins(actor: Actor, kind: CheckinKind, filters: Sta
     const { createdAt, id } = filters.after;
     and.push(Prisma.sql`c.created_at <= ${createdAt} AND (c.created_at < ${createdAt} OR c.id < ${id})`);
   }
-  return checkinViewPage(Prisma.join(and, " AND "), filters.limit + 1, { withQuestions: filters.withQuestions }, client);
+  return Prisma.join(and, " AND ");
 }
 
 /**
@@ -128,6 +151,24 @@ export async function getCheckin(
 }
 
 /**
+ * `getCheckin` as the v2 wire JSON text of the standup or poll with the optional `parts`
+ * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups/{id}
+ * and GET /v2/polls/{id} (`getStandupWire`, `getPollWire`). One statement.
+ * @throws NotFoundError ("Standup" / "Poll") for anything not visible.
+ */
+export async function getCheckinWire(
+  actor: Actor,
+  kind: CheckinKind,
+  id: number,
+  parts: CheckinWireParts,
+  client: Tx = db,
+): Promise<string> {
+  const [row] = await checkinWirePage(Prisma.sql`c.id = ${id} AND ${checkinSql(actor, kind, "c")}`, 1, { kind, parts }, client);
+  if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
+  return row.json;
+}
+
+/**
  * Lists standups visible to `actor` (spec §4.2 GET /v2/standups), newest first.
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
@@ -141,6 +182,29 @@ export async function listStandups(actor: Actor, filters: StandupListFilters, cl
  */
 export async function getStandup(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
   return getCheckin(actor, "standup", id, opts, client);
+}
+
+/**
+ * Lists standups visible to `actor` as v2 wire JSON texts with the optional `parts` (spec §4.2
+ * GET /v2/standups; `listCheckinWires`), newest first.
+ * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ */
+export async function listStandupWires(
+  actor: Actor,
+  filters: StandupListFilters,
+  parts: CheckinWireParts,
+  client: Tx = db,
+): Promise<CheckinWireRow[]> {
+  return listCheckinWires(actor, "standup", filters, parts, client);
+}
+
+/**
+ * One standup visible to `actor` as its v2 wire JSON text with the optional `parts` (spec §4.2
+ * GET /v2/standups/{id}; `getCheckinWire`).
+ * @throws NotFoundError for anything not visible: draft/archived, polls, other teams, confidential not owned.
+ */
+export async function getStandupWire(actor: Actor, id: number, parts: CheckinWireParts, client: Tx = db): Promise<string> {
+  return getCheckinWire(actor, "standup", id, parts, client);
 }
 
 /** The user fields of a user card (legacy user objects, members, owners, voters; lib/api/v1/users.ts). */

@@ -21,6 +21,7 @@ import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
 import type { ListSpec, ReadSpec } from "@/lib/api/route";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
 import type { Actor } from "@/lib/domain/actor";
+import type { CheckinWireParts } from "@/lib/domain/checkin-pages";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
 
@@ -63,6 +64,16 @@ export type CheckinListQuery = z.output<typeof checkinListQuerySchema>;
 
 /** Domain filters of a standup/poll list (`StandupListFilters` of lib/domain/standups.ts). */
 export type CheckinListFilters = StandupListFilters;
+
+/** The optional parts of a standup's or poll's wire JSON (lib/domain/checkin-pages.ts) that an `include` set asks for (spec §4.1). */
+export function checkinWireParts(include: IncludeSet): CheckinWireParts {
+  return {
+    questions: include.has("questions"),
+    memberEmail: include.has("member_email"),
+    memberUsername: include.has("member_username"),
+    memberRealname: include.has("member_realname"),
+  };
+}
 
 /**
  * Turns a parsed list query into domain filters and the cursor binding. The binding is the
