@@ -113,17 +113,21 @@ export type ReadResponse = { description: string; schema: z.ZodType };
  * the path id (0 without one) and the parsed query (one object, so a domain function cannot be
  * passed by mistake with the id in its `client` slot), and the serializer of the loaded row
  * (given the query too, for `include`). The route answers `json(serialize(row, query))` as it is.
+ * Instead of `serialize`, `wire` gives the whole response body as JSON text when the load returns
+ * the row already serialized (built in SQL); the route then sends that text as it is.
  */
 export type ReadSpec<Q extends z.ZodType | undefined, R> = {
   query?: Q;
   load: (args: { actor: Actor; id: number; query: Q extends z.ZodType ? z.output<Q> : undefined }) => Promise<R>;
-  serialize: (row: R, query: Q extends z.ZodType ? z.output<Q> : undefined) => unknown;
-};
+} & (
+  | { serialize: (row: R, query: Q extends z.ZodType ? z.output<Q> : undefined) => unknown }
+  | { wire: (row: R, query: Q extends z.ZodType ? z.output<Q> : undefined) => string }
+);
 
 /**
  * A v2 GET of one resource: documents `head`, `response`, `read.query`, 400 INVALID_PARAMETER when
  * it has a query and 404 when it has a path id, and answers `json(read.serialize(row, query))`
- * (the serializer builds the `{data}` envelope).
+ * (the serializer builds the `{data}` envelope), or `jsonText(read.wire(row, query))`.
  * @throws what `read.load` throws (NotFoundError for invisible ids), mapped by apiRoute.
  */
 export function readRoute<Q extends z.ZodType | undefined, R>(
@@ -145,8 +149,10 @@ function readMethod<Q extends z.ZodType | undefined, R>(
   response: ReadResponse,
   read: ReadSpec<Q, R>,
 ): ServedMethod {
-  const run = async ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) =>
-    json(read.serialize(await read.load({ actor, id, query }), query));
+  const run = async ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) => {
+    const row = await read.load({ actor, id, query });
+    return "wire" in read ? jsonText(read.wire(row, query)) : json(read.serialize(row, query));
+  };
   return { doc: { ...head, query: read.query, response, errors }, run };
 }
 

@@ -3,7 +3,11 @@
  * schema, the cursor binding of the list, and the serializer of spec §2.2 (standup) and §2.3
  * (poll: no `wait_time`, no `is_confidential`).
  *
- * The rows come from `checkinViewSelect` of lib/domain/standups.ts.
+ * The rows come from `checkinViewSelect` of lib/domain/standups.ts. GET /v2/standups, /v2/polls
+ * and their `{id}` reads do not call the serializer: PostgreSQL builds the same JSON text
+ * (lib/domain/checkin-pages.ts `checkinWirePage`, checked byte for byte against
+ * `serializeCheckinV2` by tests/checkin-wire.test.ts) and `checkinRead` / `checkinList` send it as
+ * it is. The writes' responses and webhook events still serialize here.
  *
  * Wire decisions where the spec is silent:
  * - `time` is rendered as stored, "HH:MM:SS" (lossless; POST accepts HH:MM or HH:MM:SS).
@@ -21,7 +25,7 @@ import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
 import type { ListSpec, ReadSpec } from "@/lib/api/route";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
 import type { Actor } from "@/lib/domain/actor";
-import type { CheckinWireParts } from "@/lib/domain/checkin-pages";
+import type { CheckinWireParts, CheckinWireRow } from "@/lib/domain/checkin-pages";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
 
@@ -62,8 +66,11 @@ export const checkinListQuerySchema = z
 
 export type CheckinListQuery = z.output<typeof checkinListQuerySchema>;
 
-/** Domain filters of a standup/poll list (`StandupListFilters` of lib/domain/standups.ts). */
-export type CheckinListFilters = StandupListFilters;
+/**
+ * Domain filters of a standup/poll list (`StandupListFilters` of lib/domain/standups.ts) plus the
+ * optional parts of each item's wire JSON that `include` asks for.
+ */
+export type CheckinListFilters = StandupListFilters & { parts: CheckinWireParts };
 
 /** The optional parts of a standup's or poll's wire JSON (lib/domain/checkin-pages.ts) that an `include` set asks for (spec §4.1). */
 export function checkinWireParts(include: IncludeSet): CheckinWireParts {
@@ -112,6 +119,7 @@ export function toCheckinListFilters(
       after,
       limit: q.limit,
       withQuestions: q.include.has("questions"),
+      parts: checkinWireParts(q.include),
     },
     binding,
   };
@@ -125,40 +133,36 @@ export function checkinCursorPosition(row: { created_at: Date; id: number }): Cu
 /** A row loaded with `checkinViewSelect` (lib/domain/standups.ts). */
 export type CheckinV2Row = CheckinView;
 
-/** Serializes a standup or poll with the `include` set (`serializeCheckinV2`, `serializePollV2`). */
-type CheckinSerializer = (row: CheckinV2Row, include: IncludeSet) => unknown;
-
 /**
  * The read of GET /v2/standups/{id} and GET /v2/polls/{id} (for `readRoute`): `include` query,
- * `load(actor, id, {withQuestions})` (getStandup / getPoll) with questions only when included,
- * answered as `{data}`.
+ * `load(actor, id, parts)` (getStandupWire / getPollWire: the item's wire JSON text with the parts
+ * `include` asks for), answered as `{"data":<text>}` without parsing the text.
  */
 export function checkinRead(
-  load: (actor: Actor, id: number, opts: { withQuestions: boolean }) => Promise<CheckinV2Row>,
-  serialize: CheckinSerializer,
-): ReadSpec<typeof checkinReadQuerySchema, CheckinV2Row> {
+  load: (actor: Actor, id: number, parts: CheckinWireParts) => Promise<string>,
+): ReadSpec<typeof checkinReadQuerySchema, string> {
   return {
     query: checkinReadQuerySchema,
-    load: ({ actor, id, query }) => load(actor, id, { withQuestions: query.include.has("questions") }),
-    serialize: (row, { include }) => ({ data: serialize(row, include) }),
+    load: ({ actor, id, query }) => load(actor, id, checkinWireParts(query.include)),
+    wire: (json) => `{"data":${json}}`,
   };
 }
 
 /**
  * The list of GET /v2/standups and GET /v2/polls (for `listRoute`): the list query of spec §4.1,
- * filters and cursor binding for `endpoint`, `load(actor, filters)` (listStandups / listPolls),
- * created-order keyset.
+ * filters and cursor binding for `endpoint`, `load(actor, filters, parts)` (listStandupWires /
+ * listPollWires: each item's wire JSON text), created-order keyset; the envelope is written
+ * around the texts as they are.
  */
 export function checkinList(
   endpoint: "v2.standups" | "v2.polls",
-  load: (actor: Actor, filters: CheckinListFilters) => Promise<CheckinV2Row[]>,
-  serialize: CheckinSerializer,
-): ListSpec<typeof checkinListQuerySchema, CheckinListFilters, CheckinV2Row> {
+  load: (actor: Actor, filters: StandupListFilters, parts: CheckinWireParts) => Promise<CheckinWireRow[]>,
+): ListSpec<typeof checkinListQuerySchema, CheckinListFilters, CheckinWireRow> {
   return {
     query: checkinListQuerySchema,
     filters: (query) => toCheckinListFilters(query, endpoint),
-    load: ({ actor, filters }) => load(actor, filters),
-    serialize: (row, { include }) => serialize(row, include),
+    load: ({ actor, filters }) => load(actor, filters, filters.parts),
+    wire: (row) => row.json,
     position: checkinCursorPosition,
   };
 }

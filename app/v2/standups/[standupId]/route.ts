@@ -1,13 +1,13 @@
 /** GET /v2/standups/{standupId} (spec §4.2): one visible standup as `{data}`; 404 otherwise. */
 import { standupIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
-import { checkinRead, serializeCheckinV2, standupDataV2Schema } from "@/lib/api/v2/standups";
-import { getStandup } from "@/lib/domain/standups";
+import { checkinRead, standupDataV2Schema } from "@/lib/api/v2/standups";
+import { getStandupWire } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}", {
   GET: readRoute(
     { tag: "Standups", id: "getStandup", summary: "Get one visible standup", path: standupIdPath },
     { description: "`{data: standup}`.", schema: standupDataV2Schema },
-    checkinRead(getStandup, serializeCheckinV2),
+    checkinRead(getStandupWire),
   ),
 });
