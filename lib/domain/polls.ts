@@ -11,7 +11,6 @@ import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
-import type { CheckinWireParts, CheckinWireRow } from "@/lib/domain/checkin-pages";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
@@ -22,9 +21,7 @@ import {
   type CheckinView,
   currentQuestionsSelect,
   getCheckin,
-  getCheckinWire,
   listCheckins,
-  listCheckinWires,
   memberUsersSelect,
   type StandupListFilters,
   userCardSelect,
@@ -49,29 +46,6 @@ export async function listPolls(actor: Actor, filters: PollListFilters, client: 
  */
 export async function getPoll(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
   return getCheckin(actor, "poll", id, opts, client);
-}
-
-/**
- * Lists the actor's polls as v2 wire JSON texts with the optional `parts` (spec §2.3, §4.2
- * GET /v2/polls; `listCheckinWires` of lib/domain/standups.ts), newest first.
- * @returns up to `limit + 1` rows (the extra one tells that more exist).
- */
-export async function listPollWires(
-  actor: Actor,
-  filters: PollListFilters,
-  parts: CheckinWireParts,
-  client: Tx = db,
-): Promise<CheckinWireRow[]> {
-  return listCheckinWires(actor, "poll", filters, parts, client);
-}
-
-/**
- * One poll visible to the actor as its v2 wire JSON text with the optional `parts` (spec §2.3,
- * §4.2 GET /v2/polls/{id}; `getCheckinWire`).
- * @throws NotFoundError for polls of other users or teams, archived/draft polls, and standups.
- */
-export async function getPollWire(actor: Actor, id: number, parts: CheckinWireParts, client: Tx = db): Promise<string> {
-  return getCheckinWire(actor, "poll", id, parts, client);
 }
 
 /** One question of a poll made by `createPoll` with `questions` (the dashboard form). */

@@ -4,8 +4,9 @@
  * (`listCheckins` / `getCheckin`, which lib/domain/polls.ts calls with kind "poll"). Visibility
  * comes from lib/domain/access.ts and is applied in the queries. Lists are keyset-paginated,
  * newest first (created_at desc, id desc); the v2 reads are one statement each whatever the page
- * size (lib/domain/checkin-pages.ts; the v2 API gets each row as its finished wire JSON text, the
- * `*Wire(s)` functions), the settings reads load members/questions with nested selects.
+ * size (lib/domain/checkin-pages.ts; the v2 API reads get each row as its finished wire JSON text
+ * through `listCheckinWires` / `getCheckinWire`), the settings reads load members/questions with
+ * nested selects.
  */
 import { db, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql, type StandupScope, standupWhere } from "@/lib/domain/access";
@@ -101,8 +102,8 @@ export async function listCheckins(actor: Actor, kind: CheckinKind, filters: Sta
 /**
  * `listCheckins` with each standup or poll as its v2 wire JSON text with the optional `parts`
  * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups and
- * GET /v2/polls (`listStandupWires`, `listPollWires`). `filters.withQuestions` is not read:
- * `parts.questions` says whether questions come.
+ * GET /v2/polls (through `checkinList` of lib/api/v2/standups.ts). `filters.withQuestions` is not
+ * read: `parts.questions` says whether questions come.
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listCheckinWires(
@@ -153,7 +154,7 @@ export async function getCheckin(
 /**
  * `getCheckin` as the v2 wire JSON text of the standup or poll with the optional `parts`
  * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups/{id}
- * and GET /v2/polls/{id} (`getStandupWire`, `getPollWire`). One statement.
+ * and GET /v2/polls/{id} (through `checkinRead` of lib/api/v2/standups.ts). One statement.
  * @throws NotFoundError ("Standup" / "Poll") for anything not visible.
  */
 export async function getCheckinWire(
@@ -182,29 +183,6 @@ export async function listStandups(actor: Actor, filters: StandupListFilters, cl
  */
 export async function getStandup(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
   return getCheckin(actor, "standup", id, opts, client);
-}
-
-/**
- * Lists standups visible to `actor` as v2 wire JSON texts with the optional `parts` (spec §4.2
- * GET /v2/standups; `listCheckinWires`), newest first.
- * @returns up to `limit + 1` rows (the extra one tells that more exist).
- */
-export async function listStandupWires(
-  actor: Actor,
-  filters: StandupListFilters,
-  parts: CheckinWireParts,
-  client: Tx = db,
-): Promise<CheckinWireRow[]> {
-  return listCheckinWires(actor, "standup", filters, parts, client);
-}
-
-/**
- * One standup visible to `actor` as its v2 wire JSON text with the optional `parts` (spec §4.2
- * GET /v2/standups/{id}; `getCheckinWire`).
- * @throws NotFoundError for anything not visible: draft/archived, polls, other teams, confidential not owned.
- */
-export async function getStandupWire(actor: Actor, id: number, parts: CheckinWireParts, client: Tx = db): Promise<string> {
-  return getCheckinWire(actor, "standup", id, parts, client);
 }
 
 /** The user fields of a user card (legacy user objects, members, owners, voters; lib/api/v1/users.ts). */

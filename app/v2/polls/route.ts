@@ -8,13 +8,14 @@ import { parseWith, queryObject } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
 import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
 import { checkinList, checkinReadQuerySchema } from "@/lib/api/v2/standups";
-import { createPoll, getPoll, listPollWires } from "@/lib/domain/polls";
+import { createPoll, getPoll } from "@/lib/domain/polls";
+import { listCheckinWires } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
   GET: listRoute(
     { tag: "Polls", id: "listPolls", summary: "List the caller's active and paused polls" },
     { description: "List envelope of polls.", schema: pollListV2Schema },
-    checkinList("v2.polls", listPollWires),
+    checkinList("v2.polls", listCheckinWires),
   ),
   POST: {
     doc: {

@@ -10,13 +10,13 @@ import { apiPath, listRoute } from "@/lib/api/route";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
 import { checkinList, checkinReadQuerySchema, serializeCheckinV2, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { createStandup } from "@/lib/domain/standup-writes";
-import { getStandup, listStandupWires } from "@/lib/domain/standups";
+import { getStandup, listCheckinWires } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups", {
   GET: listRoute(
     { tag: "Standups", id: "listStandups", summary: "List active and paused standups visible to the caller" },
     { description: "List envelope of standups.", schema: standupListV2Schema },
-    checkinList("v2.standups", listStandupWires),
+    checkinList("v2.standups", listCheckinWires),
   ),
   POST: {
     doc: {

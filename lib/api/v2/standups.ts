@@ -24,6 +24,7 @@ import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
 import type { ListSpec, ReadSpec } from "@/lib/api/route";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
+import type { CheckinKind } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import type { CheckinWireParts, CheckinWireRow } from "@/lib/domain/checkin-pages";
 import { InvalidParameterError } from "@/lib/domain/errors";
@@ -134,34 +135,37 @@ export function checkinCursorPosition(row: { created_at: Date; id: number }): Cu
 export type CheckinV2Row = CheckinView;
 
 /**
- * The read of GET /v2/standups/{id} and GET /v2/polls/{id} (for `readRoute`): `include` query,
- * `load(actor, id, parts)` (getStandupWire / getPollWire: the item's wire JSON text with the parts
- * `include` asks for), answered as `{"data":<text>}` without parsing the text.
+ * The read of GET /v2/standups/{id} (`kind` "standup") and GET /v2/polls/{id} ("poll") for
+ * `readRoute`: `include` query, `load(actor, kind, id, parts)` (`getCheckinWire` of
+ * lib/domain/standups.ts: the item's wire JSON text with the parts `include` asks for), answered
+ * as `{"data":<text>}` without parsing the text.
  */
 export function checkinRead(
-  load: (actor: Actor, id: number, parts: CheckinWireParts) => Promise<string>,
+  kind: CheckinKind,
+  load: (actor: Actor, kind: CheckinKind, id: number, parts: CheckinWireParts) => Promise<string>,
 ): ReadSpec<typeof checkinReadQuerySchema, string> {
   return {
     query: checkinReadQuerySchema,
-    load: ({ actor, id, query }) => load(actor, id, checkinWireParts(query.include)),
+    load: ({ actor, id, query }) => load(actor, kind, id, checkinWireParts(query.include)),
     wire: (json) => `{"data":${json}}`,
   };
 }
 
 /**
  * The list of GET /v2/standups and GET /v2/polls (for `listRoute`): the list query of spec §4.1,
- * filters and cursor binding for `endpoint`, `load(actor, filters, parts)` (listStandupWires /
- * listPollWires: each item's wire JSON text), created-order keyset; the envelope is written
- * around the texts as they are.
+ * filters and cursor binding for `endpoint`, `load(actor, kind, filters, parts)` with the kind of
+ * the endpoint (`listCheckinWires` of lib/domain/standups.ts: each item's wire JSON text),
+ * created-order keyset; the envelope is written around the texts as they are.
  */
 export function checkinList(
   endpoint: "v2.standups" | "v2.polls",
-  load: (actor: Actor, filters: StandupListFilters, parts: CheckinWireParts) => Promise<CheckinWireRow[]>,
+  load: (actor: Actor, kind: CheckinKind, filters: StandupListFilters, parts: CheckinWireParts) => Promise<CheckinWireRow[]>,
 ): ListSpec<typeof checkinListQuerySchema, CheckinListFilters, CheckinWireRow> {
+  const kind: CheckinKind = endpoint === "v2.polls" ? "poll" : "standup";
   return {
     query: checkinListQuerySchema,
     filters: (query) => toCheckinListFilters(query, endpoint),
-    load: ({ actor, filters }) => load(actor, filters, filters.parts),
+    load: ({ actor, filters }) => load(actor, kind, filters, filters.parts),
     wire: (row) => row.json,
     position: checkinCursorPosition,
   };

@@ -3,12 +3,12 @@ import { pollIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { pollDataV2Schema } from "@/lib/api/v2/polls";
 import { checkinRead } from "@/lib/api/v2/standups";
-import { getPollWire } from "@/lib/domain/polls";
+import { getCheckinWire } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}", {
   GET: readRoute(
     { tag: "Polls", id: "getPoll", summary: "Get one of the caller's polls", path: pollIdPath },
     { description: "`{data: poll}`.", schema: pollDataV2Schema },
-    checkinRead(getPollWire),
+    checkinRead("poll", getCheckinWire),
   ),
 });

@@ -2,12 +2,12 @@
 import { standupIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { checkinRead, standupDataV2Schema } from "@/lib/api/v2/standups";
-import { getStandupWire } from "@/lib/domain/standups";
+import { getCheckinWire } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}", {
   GET: readRoute(
     { tag: "Standups", id: "getStandup", summary: "Get one visible standup", path: standupIdPath },
     { description: "`{data: standup}`.", schema: standupDataV2Schema },
-    checkinRead(getStandupWire),
+    checkinRead("standup", getCheckinWire),
   ),
 });
