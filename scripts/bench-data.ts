@@ -27,7 +27,7 @@ import { encodeCursor } from "@/lib/api/cursor";
 import { pageOf } from "@/lib/api/envelope";
 import { participationCursorPosition, participationQuerySchema, toParticipationFilters } from "@/lib/api/v2/participation";
 import { reportCursorPosition, reportListQuerySchema, toReportListFilters } from "@/lib/api/v2/reports";
-import { checkinCursorPosition, checkinListQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { checkinCursorPosition, checkinListQuerySchema, checkinWireParts, toCheckinListFilters } from "@/lib/api/v2/standups";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/explain";
@@ -39,7 +39,7 @@ import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
 import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
-import { listStandups } from "@/lib/domain/standups";
+import { listCheckinWires } from "@/lib/domain/standups";
 import { getPollVotes } from "@/lib/domain/votes";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
@@ -296,12 +296,14 @@ try {
   // ---------------------------------------------------------------- GET /v2/standups
   {
     const query = { include: "questions" };
-    const first = toCheckinListFilters(checkinListQuerySchema.parse(query), "v2.standups");
-    const all = await listStandups(lead, { ...first.filters, limit: 10_000 }, plain);
+    const parsed = checkinListQuerySchema.parse(query);
+    const first = toCheckinListFilters(parsed, "v2.standups");
+    const parts = checkinWireParts(parsed.include);
+    const all = await listCheckinWires(lead, "standup", { ...first.filters, limit: 10_000 }, parts, plain);
     const depth = Math.max(1, Math.floor(all.length * 0.9));
     const cursor = encodeCursor(checkinCursorPosition(all[depth - 1]), first.binding);
     const deep = toCheckinListFilters(checkinListQuerySchema.parse({ ...query, cursor }), "v2.standups");
-    const list = (filters: typeof first.filters, client: Client) => listStandups(lead, filters, client);
+    const list = (filters: typeof first.filters, client: Client) => listCheckinWires(lead, "standup", filters, parts, client);
     rows.push(
       await keysetListRow("standups (include=questions)", { total: all.length, depth, first: first.filters, deep: deep.filters }, list),
     );
