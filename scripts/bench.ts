@@ -5,7 +5,9 @@
  * for every endpoint, alternates load runs — empty route, endpoint, empty route, endpoint, … —
  * `BENCH_ROUNDS` times (default 3). It prints per endpoint the median requests/s of both, the
  * median of the per-round ratios (endpoint ÷ empty route), p50 and p99 latency (ms) and p99 ÷ p50,
- * with the issue-14 targets: reads ≥ 0.6× (goal 0.8×), writes ≥ 0.4×, p99 ≤ 3× p50.
+ * with the issue-14 targets: reads ≥ 0.6× (goal 0.8×), writes ≥ 0.4×, p99 ≤ 3× p50, and the CPU
+ * time the app's Node.js and PostgreSQL processes spent per request (lib/bench/cpu.ts: which one
+ * bounds the endpoint).
  * Numbers only: the exit code is 0 unless the run itself failed.
  *
  * Every measured response must be a real answer: the app is started with a per-key quota far above
@@ -23,6 +25,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { type CpuSample, cpuPerRequest, cpuSample } from "@/lib/bench/cpu";
 import { findWrk, type LoadRequest, type LoadResult, runLoad } from "@/lib/bench/load";
 import { startApp, startEmptyRoute } from "@/lib/bench/servers";
 import { median, printTable } from "@/lib/bench/stats";
@@ -136,9 +139,13 @@ async function main(): Promise<void> {
       await load(req, 2); // warm-up (JIT, pools, route compilation)
       const base_: LoadResult[] = [];
       const mine: LoadResult[] = [];
+      const cpu: CpuSample[] = [];
       for (let r = 0; r < rounds; r++) {
         base_.push(await load(emptyReq));
+        const before = cpuSample();
         mine.push(await load(req));
+        const perRequest = cpuPerRequest(before, cpuSample(), mine[r].requests);
+        if (perRequest) cpu.push(perRequest);
       }
       const ratio = median(mine.map((m, i) => m.rps / base_[i].rps));
       const p50 = median(mine.map((m) => m.p50));
@@ -157,12 +164,35 @@ async function main(): Promise<void> {
         fmt(p99 / p50, 1),
         p99 <= 3 * p50 ? "ok" : "MISS",
         String(non2xx),
+        cpu.length ? fmt(median(cpu.map((c) => c.next)), 2) : "-",
+        cpu.length ? fmt(median(cpu.map((c) => c.postgres)), 2) : "-",
       ];
       rows.push(row);
       log(`${row[0]}: ${row[3]} req/s = ${row[4]}× the empty route (${row[2]} req/s); p50 ${row[6]} ms, p99 ${row[7]} ms`);
     }
     log("");
-    printTable(["endpoint", "kind", "empty req/s", "req/s", "ratio", "target", "p50 ms", "p99 ms", "p99/p50", "≤3×", "non-2xx"], rows);
+    printTable(
+      [
+        "endpoint",
+        "kind",
+        "empty req/s",
+        "req/s",
+        "ratio",
+        "target",
+        "p50 ms",
+        "p99 ms",
+        "p99/p50",
+        "≤3×",
+        "non-2xx",
+        "Node ms/req",
+        "PG ms/req",
+      ],
+      rows,
+    );
+    log(
+      "\nNode ms/req, PG ms/req: CPU time of the Next.js and PostgreSQL processes per request during the endpoint's runs (median;\n" +
+        "lib/bench/cpu.ts). Node's one thread bounds an endpoint when Node ms/req × req/s ≈ 1,000 ms per second.",
+    );
   } finally {
     await cleanup();
   }
