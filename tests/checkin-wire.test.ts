@@ -14,15 +14,7 @@ import { db } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
 import { getCheckin, getCheckinWire, listCheckins, listCheckinWires, type StandupListFilters } from "@/lib/domain/standups";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
-
-/** Texts that JSON escaping must get right: quotes, backslashes, control characters, non-BMP, separators. */
-const TRICKY = [
-  'He said "ship it" \\ then left',
-  "line one\nline two\r\n\ttabbed \b \f end",
-  "control \u0001 \u001f and del \u007f",
-  "emoji 🚀, accents éü, CJK 漢字, separators \u2028 \u2029",
-  "<script>alert('x')</script> & </p>",
-];
+import { TRICKY } from "@/tests/tricky-strings";
 
 /** Every subset of the `include` values (16). */
 const INCLUDES: IncludeSet[] = Array.from({ length: 1 << INCLUDE_VALUES.length }, (_, bits) => {

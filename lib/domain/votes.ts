@@ -19,7 +19,9 @@
  *
  * Cost: ONE SQL statement whatever the number of instances: the poll (gated by the visibility
  * rule in SQL), its questions, the instances and, for all instances at once, totals, choices,
- * responses and categorizations, each aggregated to JSON by PostgreSQL.
+ * responses and categorizations, each aggregated to JSON by PostgreSQL. GET /v2/polls/{id}/votes
+ * reads the same results as finished wire JSON instead (lib/domain/poll-votes-wire.ts, same scope:
+ * `pollVotesScopeSql`); v1 and the dashboard use `getPollVotes`.
  */
 import { db, queryRows, type Tx } from "@/lib/db";
 import { pollSql as accessiblePollSql } from "@/lib/domain/access";
@@ -90,6 +92,44 @@ function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
   return accessiblePollSql(actor, "c", { participants: access === "creator_or_member", managers: access === "manager" });
 }
 
+/**
+ * The scope of a poll's results as the two CTEs every results statement starts with (getPollVotes,
+ * lib/domain/poll-votes-wire.ts `pollVotesWire`): `poll` (id, name, is_anonymous; no row when the
+ * poll is not readable by `actor` with `opts.access`, default "creator") and `inst` (id, date of
+ * the instances in scope, see the module comment: the latest broadcast without bounds, else the
+ * dates in [day(since), ceil-day(until)) with `until` defaulting to `opts.now` or now; newest first).
+ * @returns SQL text starting with `WITH`, to be followed by the statement's SELECT.
+ * @throws InvalidParameterError when since is after until (until defaulting to now).
+ */
+export function pollVotesScopeSql(
+  actor: Actor,
+  pollId: number,
+  filters: PollVotesFilters,
+  opts: { access?: PollAccess; now?: Date },
+): Prisma.Sql {
+  const ranged = filters.since !== undefined || filters.until !== undefined;
+  const until = filters.until ?? opts.now ?? new Date();
+  if (filters.since && filters.since.getTime() > until.getTime()) {
+    throw new InvalidParameterError(
+      filters.until ? "since must not be after until (reversed range)" : "since must not be in the future (until defaults to now)",
+    );
+  }
+  const conditions: Prisma.Sql[] = [];
+  if (ranged) {
+    if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
+    conditions.push(Prisma.sql`o.date < ${utcCeilDay(until)}::date`);
+  }
+  return Prisma.sql`WITH poll AS MATERIALIZED (
+      SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
+    ),
+    inst AS MATERIALIZED (
+      SELECT o.id, o.date FROM occurrences o JOIN poll ON o.checkin_id = poll.id
+      ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
+      ORDER BY o.date DESC, o.id DESC
+      ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}
+    )`;
+}
+
 type PollQuestionRow = { id: number; text: string; answer_type: string; choices: string[]; archived_at: string | null };
 /** The first row of the statement (kind 0): everything but the open-ended responses, as JSON. */
 type VotesHeader = {
@@ -150,29 +190,9 @@ export async function getPollVotes(
   opts: { access?: PollAccess; now?: Date; withVoterProfiles?: boolean } = {},
   client: Tx = db,
 ): Promise<PollResults> {
-  const ranged = filters.since !== undefined || filters.until !== undefined;
-  const until = filters.until ?? opts.now ?? new Date();
-  if (filters.since && filters.since.getTime() > until.getTime()) {
-    throw new InvalidParameterError(
-      filters.until ? "since must not be after until (reversed range)" : "since must not be in the future (until defaults to now)",
-    );
-  }
-  const conditions: Prisma.Sql[] = [];
-  if (ranged) {
-    if (filters.since) conditions.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
-    conditions.push(Prisma.sql`o.date < ${utcCeilDay(until)}::date`);
-  }
   const rows = await queryRows<VotesRow>(
     Prisma.sql`
-    WITH poll AS MATERIALIZED (
-      SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
-    ),
-    inst AS MATERIALIZED (
-      SELECT o.id, o.date FROM occurrences o JOIN poll ON o.checkin_id = poll.id
-      ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
-      ORDER BY o.date DESC, o.id DESC
-      ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}
-    )
+    ${pollVotesScopeSql(actor, pollId, filters, opts)}
     SELECT 0 AS kind, 0 AS ord, json_build_object(
       'poll', (SELECT row_to_json(poll) FROM poll),
       'questions', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'text', q.text, 'answer_type', q.answer_type,

@@ -1,0 +1,126 @@
+/**
+ * Poll results as the v2 wire JSON PostgreSQL builds (spec §2.5, §4.2 GET /v2/polls/{id}/votes;
+ * issue 14): one statement returns the whole `data` object of the response as text, byte for byte
+ * `JSON.stringify(serializePollResultsV2(await getPollVotes(...)))` (lib/api/v2/votes.ts,
+ * lib/domain/votes.ts), so Node neither groups nor serializes the rows (as `reportWirePage` and
+ * `checkinWirePage` do for reports and check-ins). Same scope and visibility as `getPollVotes`
+ * (`pollVotesScopeSql`); the results rules are those of the votes.ts module comment, written in SQL.
+ * tests/votes-wire.test.ts compares both renderings byte for byte.
+ */
+import { db, queryRows, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { NotFoundError } from "@/lib/domain/errors";
+import { type PollAccess, type PollVotesFilters, pollVotesScopeSql } from "@/lib/domain/votes";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+/**
+ * A compact JSON array (as `json`) of the rows `row_to_json(alias)` in `order`, "[]" without rows;
+ * to be used as `(SELECT <this> FROM ...)`. `json_agg` would add spaces and newlines.
+ */
+function jsonArraySql(alias: string, order: string): Prisma.Sql {
+  return Prisma.raw(`('[' || coalesce(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')::json`);
+}
+
+/**
+ * The JSON text JavaScript prints for the number `Number(n)` (n: a numeric SQL expression).
+ * Exact for integers below 1e15 in magnitude and for the other numbers between 1e-4 and 1e15
+ * (float8's shortest text, the default extra_float_digits); beyond that PostgreSQL writes an
+ * exponent where JavaScript does not (or "e-07" for "e-7"). Values past the double range print
+ * "null" (JavaScript: Infinity, written as null) or "0" (instead of a denormal).
+ */
+function jsNumberSql(n: string): string {
+  return `CASE WHEN abs(${n}) < 1e15 AND ${n} = trunc(${n}) THEN trunc(${n})::text
+    WHEN abs(${n}) > 1.7976931348623157e308 THEN 'null' WHEN abs(${n}) < 1e-307 THEN '0'
+    ELSE (${n})::float8::text END`;
+}
+
+/** `String(value)` of a category's `name` (jsonb `e.item->'name'`) for the JSON types it can have; null when absent. */
+const CATEGORY_NAME = `CASE jsonb_typeof(e.item->'name') WHEN 'string' THEN e.item->>'name' WHEN 'boolean' THEN e.item->>'name'
+    WHEN 'number' THEN ${jsNumberSql("(e.item->>'name')::numeric")} WHEN 'object' THEN '[object Object]' END`;
+
+/** Numerals JavaScript's Number() reads like PostgreSQL's numeric does (decimal, optional sign, exponent, blanks around). */
+const DECIMAL_NUMERAL = String.raw`^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$`;
+
+/** The JSON text of `Number(count ?? 0)` of a category's `count` (jsonb `e.item->'count'`). */
+const CATEGORY_COUNT = `CASE jsonb_typeof(e.item->'count')
+    WHEN 'number' THEN ${jsNumberSql("(e.item->>'count')::numeric")}
+    WHEN 'boolean' THEN CASE WHEN (e.item->'count')::boolean THEN '1' ELSE '0' END
+    WHEN 'string' THEN CASE WHEN e.item->>'count' ~ '^\\s*$' THEN '0'
+      WHEN e.item->>'count' ~ '${DECIMAL_NUMERAL}' THEN ${jsNumberSql("(e.item->>'count')::numeric")} ELSE 'null' END
+    WHEN 'object' THEN 'null' WHEN 'array' THEN CASE WHEN jsonb_array_length(e.item->'count') = 0 THEN '0' ELSE 'null' END
+    ELSE '0' END`;
+
+/**
+ * The results of a poll (latest broadcast, or every broadcast in [since, until)) as the exact
+ * text of `JSON.stringify(serializePollResultsV2(await getPollVotes(actor, pollId, filters,
+ * opts)))`: `{poll_id, poll_name, is_anonymous, instances: [{instance_id, date ("YYYY-MM-DD"),
+ * questions}]}`, instances newest first; per instance the poll's questions (position, then id)
+ * that are current or have votes in it. A multiple_choice question: `{question_id, text,
+ * answer_type, total_responses, total_responders, choices: [{text, votes, voters}]}`, the declared
+ * choices in order then the other labels voted in order of their first vote, voters the voters'
+ * chat ids in vote order (null when the poll is anonymous). Any other type, as open_ended:
+ * `{question_id, text, answer_type, total_responses, total_responders, categorization_status,
+ * categories: [{name, count}], responses: [{text, categories, user_id}]}`, the status from the
+ * categorization row, else "pending" with responses, else null; categories (the row's, without
+ * non-objects and empty names, count defaulting to 0) and each response's categories only when
+ * completed; responses in vote order, user_id null when anonymous. Totals: vote rows and distinct
+ * voters. Strings go through row_to_json (JSON.stringify's escaping); see `jsNumberSql` for the
+ * range of category counts printed exactly. One statement; dates do not depend on the session's
+ * TimeZone.
+ * @throws NotFoundError ("Poll") when the poll is not readable with `opts.access` (default
+ *   "creator"); InvalidParameterError when since is after until (until defaulting to `opts.now` or now).
+ */
+export async function pollVotesWire(
+  actor: Actor,
+  pollId: number,
+  filters: PollVotesFilters = {},
+  opts: { access?: PollAccess; now?: Date } = {},
+  client: Tx = db,
+): Promise<string> {
+  const completed = Prisma.raw(`coalesce(k.status = 'completed', false)`);
+  const [row] = await queryRows<{ json: string }>(
+    Prisma.sql`${pollVotesScopeSql(actor, pollId, filters, opts)}
+    SELECT row_to_json(d)::text AS json
+    FROM poll, LATERAL (SELECT poll.id AS poll_id, poll.name AS poll_name, poll.is_anonymous,
+      (SELECT ${jsonArraySql("iw", "inst.date DESC, inst.id DESC")}
+        FROM inst, LATERAL (SELECT inst.id AS instance_id, to_char(inst.date, 'YYYY-MM-DD') AS date,
+          (SELECT ('[' || coalesce(string_agg(qw.json, ',' ORDER BY q.position, q.id), '') || ']')::json
+            FROM questions q
+              CROSS JOIN LATERAL (SELECT count(*) AS total_responses, count(DISTINCT v.user_id) AS total_responders,
+                  count(v.text) AS responses
+                FROM votes v WHERE v.occurrence_id = inst.id AND v.question_id = q.id) t
+              LEFT JOIN categorizations k ON k.occurrence_id = inst.id AND k.question_id = q.id
+              CROSS JOIN LATERAL (SELECT CASE WHEN q.answer_type = 'multiple_choice' THEN
+                (SELECT row_to_json(mw)::text FROM (SELECT q.id AS question_id, q.text, 'multiple_choice' AS answer_type,
+                    t.total_responses, t.total_responders,
+                    (SELECT ${jsonArraySql("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
+                      FROM unnest(q.choices) WITH ORDINALITY dc(label, ord)
+                        FULL JOIN (SELECT v.choice, count(*) AS votes, min(v.id) AS first_id, array_agg(u.chat_id ORDER BY v.id) AS voters
+                          FROM votes v JOIN users u ON u.id = v.user_id
+                          WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.choice IS NOT NULL
+                          GROUP BY v.choice) g ON g.choice = dc.label,
+                      LATERAL (SELECT CASE WHEN dc.ord IS NULL THEN g.choice ELSE dc.label END AS text, coalesce(g.votes, 0) AS votes,
+                          CASE WHEN poll.is_anonymous THEN NULL ELSE coalesce(g.voters, '{}') END AS voters) cw) AS choices) mw)
+              ELSE
+                (SELECT row_to_json(ow)::text FROM (SELECT q.id AS question_id, q.text, 'open_ended' AS answer_type,
+                    t.total_responses, t.total_responders,
+                    coalesce(k.status::text, CASE WHEN t.responses > 0 THEN 'pending' END) AS categorization_status,
+                    CASE WHEN ${completed} THEN
+                      (SELECT ${jsonArraySql("cw", "e.ord")}
+                        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(k.categories) = 'array' THEN k.categories ELSE '[]' END)
+                            WITH ORDINALITY e(item, ord),
+                          LATERAL (SELECT ${Prisma.raw(CATEGORY_NAME)} AS name, (${Prisma.raw(CATEGORY_COUNT)})::json AS count) cw
+                        WHERE jsonb_typeof(e.item) = 'object' AND cw.name <> '')
+                    ELSE '[]'::json END AS categories,
+                    (SELECT ${jsonArraySql("rw", "v.id")}
+                      FROM votes v JOIN users u ON u.id = v.user_id,
+                        LATERAL (SELECT v.text, CASE WHEN ${completed} THEN v.categories ELSE '{}'::text[] END AS categories,
+                          CASE WHEN poll.is_anonymous THEN NULL ELSE u.chat_id END AS user_id) rw
+                      WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.text IS NOT NULL) AS responses) ow)
+              END AS json) qw
+            WHERE q.checkin_id = poll.id AND (q.archived_at IS NULL OR t.total_responses > 0)) AS questions) iw) AS instances) d`,
+    client,
+  );
+  if (!row) throw new NotFoundError("Poll");
+  return row.json;
+}
