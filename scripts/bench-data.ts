@@ -38,9 +38,9 @@ import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupParticipation } from "@/lib/domain/participation";
+import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
 import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listCheckinWires } from "@/lib/domain/standups";
-import { getPollVotes } from "@/lib/domain/votes";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
@@ -327,11 +327,11 @@ try {
 
   // ---------------------------------------------------------------- poll votes
   {
-    const latest = await timeIt(() => getPollVotes(lead, gen.POLL_ID, {}, {}, plain), REPS);
+    const latest = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, {}, {}, plain), REPS);
     const range = { since: new Date(now.getTime() - 90 * DAY), until: now };
-    const ranged = await timeIt(() => getPollVotes(lead, gen.POLL_ID, range, {}, plain), REPS);
-    const qLatest = await capture((cl) => getPollVotes(lead, gen.POLL_ID, {}, {}, cl));
-    const qRanged = await capture((cl) => getPollVotes(lead, gen.POLL_ID, range, {}, cl));
+    const ranged = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, range, {}, plain), REPS);
+    const qLatest = await capture((cl) => pollVotesWire(lead, gen.POLL_ID, {}, {}, cl));
+    const qRanged = await capture((cl) => pollVotesWire(lead, gen.POLL_ID, range, {}, cl));
     rows.push(
       latencyRow("polls/{id}/votes (latest | 90 days)", {
         first: latest,

@@ -3,6 +3,10 @@
  * (since inclusive, until exclusive defaulting to now) and the serializer of lib/domain/votes.ts
  * results. Multiple-choice questions carry `choices`; open-ended ones `categorization_status`,
  * `categories` and `responses`; voters are chat user ids (null when the poll is anonymous).
+ *
+ * GET /v2/polls/{id}/votes does not call the serializer: PostgreSQL builds the same JSON text
+ * (lib/domain/poll-votes-wire.ts `pollVotesWire`, checked byte for byte against
+ * `serializePollResultsV2` by tests/votes-wire.test.ts) and the route sends it as it is.
  */
 import { z } from "zod";
 import { dataEnvelopeSchema } from "@/lib/api/envelope";

@@ -1,14 +1,15 @@
 /**
- * GET /v2/polls/{pollId}/votes (spec §2.5, §4.2): results of the latest broadcast, or of every broadcast in [since, until).
+ * GET /v2/polls/{pollId}/votes (spec §2.5, §4.2): results of the latest broadcast, or of every broadcast in [since, until),
+ * sent as the JSON text PostgreSQL builds (lib/domain/poll-votes-wire.ts; the same bytes as serializePollResultsV2).
  * POST /v2/polls/{pollId}/votes (v2 extension, issue 10): a recipient of the current broadcast votes; Idempotency-Key accepted.
  */
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, pollIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema, voteDataV2Schema } from "@/lib/api/v2/vote-writes";
-import { pollResultsDataV2Schema, serializePollResultsV2, votesQuerySchema } from "@/lib/api/v2/votes";
+import { pollResultsDataV2Schema, votesQuerySchema } from "@/lib/api/v2/votes";
+import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
 import { castVote } from "@/lib/domain/vote-writes";
-import { getPollVotes } from "@/lib/domain/votes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/votes", {
   GET: readRoute(
@@ -21,8 +22,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{po
     { description: "`{data: poll results}`.", schema: pollResultsDataV2Schema },
     {
       query: votesQuerySchema,
-      load: ({ actor, id, query: { since, until } }) => getPollVotes(actor, id, { since, until }),
-      serialize: (results) => ({ data: serializePollResultsV2(results) }),
+      load: ({ actor, id, query: { since, until } }) => pollVotesWire(actor, id, { since, until }),
+      wire: (json) => `{"data":${json}}`,
     },
   ),
   POST: {
