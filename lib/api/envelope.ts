@@ -50,6 +50,11 @@ export function listEnvelopeText<T>(
   return `{"data":[${page.items.map(itemJson).join(",")}],"next_cursor":${cursor},"has_more":${page.hasMore}}`;
 }
 
+/** `JSON.stringify({ data })` for a resource that is already JSON text (e.g. built in SQL): the single-resource envelope of spec §2.1. */
+export function dataEnvelopeText(json: string): string {
+  return `{"data":${json}}`;
+}
+
 /** v2 list envelope (spec §2.1) around `item`. */
 export function listEnvelopeSchema<T extends z.ZodType>(item: T, id: string) {
   return z

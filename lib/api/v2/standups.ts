@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
-import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
+import { dataEnvelopeSchema, dataEnvelopeText, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
 import type { ListSpec, ReadSpec } from "@/lib/api/route";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
@@ -147,7 +147,7 @@ export function checkinRead(
   return {
     query: checkinReadQuerySchema,
     load: ({ actor, id, query }) => load(actor, kind, id, checkinWireParts(query.include)),
-    wire: (json) => `{"data":${json}}`,
+    wire: dataEnvelopeText,
   };
 }
 

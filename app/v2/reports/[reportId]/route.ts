@@ -5,7 +5,7 @@
  * Both writes accept `Idempotency-Key`.
  */
 
-import { successV2Schema } from "@/lib/api/envelope";
+import { dataEnvelopeText, successV2Schema } from "@/lib/api/envelope";
 import { jsonText } from "@/lib/api/errors";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
@@ -28,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
       errors: { 404: true },
     },
     async ({ actor, id }) => {
-      return jsonText(`{"data":${await getReportWire(actor, id)}}`);
+      return jsonText(dataEnvelopeText(await getReportWire(actor, id)));
     },
   ),
   PATCH: {

@@ -3,6 +3,7 @@
  * sent as the JSON text PostgreSQL builds (lib/domain/poll-votes-wire.ts; the same bytes as serializePollResultsV2).
  * POST /v2/polls/{pollId}/votes (v2 extension, issue 10): a recipient of the current broadcast votes; Idempotency-Key accepted.
  */
+import { dataEnvelopeText } from "@/lib/api/envelope";
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, pollIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
@@ -23,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{po
     {
       query: votesQuerySchema,
       load: ({ actor, id, query: { since, until } }) => pollVotesWire(actor, id, { since, until }),
-      wire: (json) => `{"data":${json}}`,
+      wire: dataEnvelopeText,
     },
   ),
   POST: {
