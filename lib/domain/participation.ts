@@ -186,11 +186,37 @@ export async function countOccurrenceParticipation(client: Tx, opts: CountsOptio
 }
 
 /**
+ * The one statement of a participation page: the checkin row gated by the visibility rule
+ * (`checkinSql`) LEFT JOINed to the page of counts `p` (columns of `occurrenceCountsSql`), so an
+ * invisible checkin gives no row and a visible one without occurrences one row of nulls; `select`
+ * picks the output columns from `p` (and `tail` adds LATERAL joins over it), date desc, id desc.
+ */
+function participationPageSql(
+  actor: Actor,
+  kind: CheckinKind,
+  id: number,
+  filters: ParticipationFilters,
+  select: Prisma.Sql,
+  tail: Prisma.Sql = Prisma.empty,
+): Prisma.Sql {
+  const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${id}`];
+  if (filters.since) where.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
+  if (filters.until) where.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
+  if (filters.after) {
+    const { date, id: afterId } = filters.after;
+    where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
+  }
+  const counts = occurrenceCountsSql({ where, isPoll: kind === "poll", order: "desc", limit: filters.limit + 1 });
+  return Prisma.sql`
+    SELECT ${select} FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
+    LEFT JOIN LATERAL (${counts}) p ON true ${tail}
+    ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`;
+}
+
+/**
  * Participation of a standup (visible to the actor: member of a non-confidential standup, or its
  * creator; one entry per occurrence) or of one of the actor's polls (one entry per broadcast),
- * newest first, visibility included, in ONE statement: the checkin row gated by the visibility
- * rule (`checkinSql`) LEFT JOINed to the page of counts, so an invisible checkin gives no row (404)
- * and a visible one without occurrences one row of nulls.
+ * newest first, visibility included, in ONE statement (`participationPageSql`).
  * @returns up to `limit + 1` entries.
  * @throws NotFoundError ("Standup" / "Poll") when the checkin is not visible (spec §4.2).
  */
@@ -202,24 +228,84 @@ export async function listParticipation(
   client: Tx = db,
 ): Promise<ParticipationEntry[]> {
   const isPoll = kind === "poll";
-  const where: Prisma.Sql[] = [Prisma.sql`o.checkin_id = ${id}`];
-  if (filters.since) where.push(Prisma.sql`o.date >= ${utcDay(filters.since)}::date`);
-  if (filters.until) where.push(Prisma.sql`o.date < ${utcCeilDay(filters.until)}::date`);
-  if (filters.after) {
-    const { date, id: afterId } = filters.after;
-    where.push(Prisma.sql`o.date <= ${date}::date AND (o.date < ${date}::date OR o.id < ${afterId})`);
-  }
-  const counts = occurrenceCountsSql({ where, isPoll, order: "desc", limit: filters.limit + 1 });
   const rows = await queryRows<Omit<CountsRow, "id"> & { id: number | null }>(
-    Prisma.sql`
-    SELECT p.* FROM (SELECT 1 FROM checkins c WHERE c.id = ${id} AND ${checkinSql(actor, kind, "c")}) gate
-    LEFT JOIN LATERAL (${counts}) p ON true
-    ORDER BY p.date DESC NULLS LAST, p.id DESC NULLS LAST`,
+    participationPageSql(actor, kind, id, filters, Prisma.sql`p.*`),
     client,
   );
   if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
   const found = rows.filter((r): r is CountsRow => r.id !== null);
   return toCounts(found, isPoll).map((c) => ({ ...c, isPoll, participationRate: participationRate(c.responded, c.expected) }));
+}
+
+/**
+ * `participationRate(responded, expected)` as a PostgreSQL float8 expression over two integer
+ * (int4/int8) SQL expressions, computed with the same IEEE-754 double operations as the JS, so the
+ * value is the same double and prints (float8 output, extra_float_digits >= 1: shortest
+ * round-trip digits; values k/10000 in [0, 1] never take the exponent form) as `String()` does:
+ * - q = r / e and y = q * 10000 are single correctly rounded double operations in both
+ *   (float8div/float8mul are C double `/` and `*`; the counts convert exactly below 2^53);
+ * - Math.round(y) for y >= 0 is floor(y) + 1 when y - floor(y) >= 0.5, else floor(y); y - floor(y)
+ *   is exact (Sterbenz: floor(y) >= y / 2 for y >= 1; floor(y) = 0 for y < 1), so the CASE below is
+ *   Math.round exactly (floor(y + 0.5) is not: y + 0.5 can round up, e.g. 0.49999999999999994);
+ * - k / 10000 is again one correctly rounded division.
+ * The exact integer rounding floor((20000 r + e) / (2 e)) is NOT the same for every input: at
+ * exact halves where r / e is not a binary fraction, JS's rounded product can fall just below the
+ * half (r = 57, e = 800: y = 712.4999999999999, so JS gives 0.0712 where half-up gives 0.0713).
+ * tests/participation-wire.test.ts compares both for every 0 <= r <= e <= 400 and e = 800.
+ * 0 when e = 0.
+ */
+export function participationRateSql(responded: Prisma.Sql, expected: Prisma.Sql): Prisma.Sql {
+  const y = Prisma.sql`((${responded})::float8 / (${expected})::float8 * 10000::float8)`;
+  return Prisma.sql`(CASE WHEN (${expected}) > 0
+    THEN (floor(${y}) + CASE WHEN ${y} - floor(${y}) >= 0.5::float8 THEN 1::float8 ELSE 0::float8 END) / 10000::float8
+    ELSE 0::float8 END)`;
+}
+
+/**
+ * An occurrence of a participation page as its v2 wire JSON (spec §2.6): the keyset position
+ * (`date` "YYYY-MM-DD", occurrence `id`) and `json`, the exact text of
+ * `JSON.stringify(serializeStandupParticipation(entry))` / `serializePollParticipation(entry)`
+ * (lib/api/v2/participation.ts).
+ */
+export type ParticipationWireRow = { date: string; id: number; json: string };
+
+/**
+ * `listParticipation` with each entry as its finished v2 wire JSON text, built by PostgreSQL in
+ * the same one statement (same visibility gate, counts, range, keyset and `limit + 1` rows): the
+ * keys in the serializers' order (standup_id | poll_id, is_poll, date, expected, responded,
+ * participation_rate, and for standups excluded {vacation}), compact (`row_to_json` over LATERAL
+ * rows; the bigint counts print as plain numbers), the rate by `participationRateSql`. The routes
+ * send these texts as they are (issue 14). tests/participation-wire.test.ts compares both
+ * renderings byte for byte.
+ * @returns up to `limit + 1` rows, date desc, id desc.
+ * @throws NotFoundError ("Standup" / "Poll") when the checkin is not visible (spec §4.2).
+ */
+export async function listParticipationWires(
+  actor: Actor,
+  kind: CheckinKind,
+  id: number,
+  filters: ParticipationFilters,
+  client: Tx = db,
+): Promise<ParticipationWireRow[]> {
+  const isPoll = kind === "poll";
+  const rate = participationRateSql(Prisma.sql`p.responded`, Prisma.sql`p.expected`);
+  const entry = isPoll
+    ? Prisma.sql`SELECT p.checkin_id AS poll_id, true AS is_poll, p.date, p.expected, p.responded, ${rate} AS participation_rate`
+    : Prisma.sql`SELECT p.checkin_id AS standup_id, false AS is_poll, p.date, p.expected, p.responded, ${rate} AS participation_rate,
+        (SELECT row_to_json(x) FROM (SELECT p.vacation) x) AS excluded`;
+  const rows = await queryRows<{ date: string | null; id: number | null; json: string }>(
+    participationPageSql(
+      actor,
+      kind,
+      id,
+      filters,
+      Prisma.sql`p.date, p.id, row_to_json(w)::text AS json`,
+      Prisma.sql`, LATERAL (${entry}) w`,
+    ),
+    client,
+  );
+  if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
+  return rows.filter((r): r is ParticipationWireRow => r.id !== null);
 }
 
 /** `listParticipation` of a standup (the name the benchmarks call). */
