@@ -37,7 +37,7 @@ import { runTargets } from "@/lib/bench/targets";
 import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { listStandupParticipation } from "@/lib/domain/participation";
+import { listParticipationWires } from "@/lib/domain/participation";
 import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
 import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listCheckinWires } from "@/lib/domain/standups";
@@ -313,15 +313,15 @@ try {
   {
     const standupId = 1;
     const first = toParticipationFilters(participationQuerySchema.parse({}), "v2.standups.participation", standupId);
-    const all = await listStandupParticipation(lead, standupId, { ...first.filters, limit: 100_000 }, plain);
+    const all = await listParticipationWires(lead, "standup", standupId, { ...first.filters, limit: 100_000 }, plain);
     const depth = Math.max(1, Math.floor(all.length * 0.95));
     const cursor = encodeCursor(participationCursorPosition(all[depth - 1]), first.binding);
     const deep = toParticipationFilters(participationQuerySchema.parse({ cursor }), "v2.standups.participation", standupId);
-    const list = (filters: typeof first.filters, client: Client) => listStandupParticipation(lead, standupId, filters, client);
+    const list = (filters: typeof first.filters, client: Client) => listParticipationWires(lead, "standup", standupId, filters, client);
     rows.push(
       await keysetListRow("standups/{id}/participation", { total: all.length, depth, first: first.filters, deep: deep.filters }, list),
     );
-    const stmts = await capture((cl) => listStandupParticipation(lead, standupId, deep.filters, cl));
+    const stmts = await capture((cl) => listParticipationWires(lead, "standup", standupId, deep.filters, cl));
     for (const s of stmts) explains.push({ name: "participation", page: "deep", plan: await explain(raw, s), statements: stmts.length });
   }
 

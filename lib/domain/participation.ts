@@ -307,13 +307,3 @@ export async function listParticipationWires(
   if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
   return rows.filter((r): r is ParticipationWireRow => r.id !== null);
 }
-
-/** `listParticipation` of a standup (the name the benchmarks call). */
-export async function listStandupParticipation(
-  actor: Actor,
-  standupId: number,
-  filters: ParticipationFilters,
-  client: Tx = db,
-): Promise<ParticipationEntry[]> {
-  return listParticipation(actor, "standup", standupId, filters, client);
-}

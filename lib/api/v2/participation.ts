@@ -2,6 +2,8 @@
  * v2 participation at the HTTP edge (spec §2.6, §4.2 GET /v2/standups/{id}/participation and
  * GET /v2/polls/{id}/participation): query schema (since inclusive, until exclusive, cursor,
  * limit 1..100 default 30), cursor binding (endpoint, checkin id, since, until) and serializers.
+ * The routes send each entry as the JSON text PostgreSQL builds (`listParticipationWires`); the
+ * serializers below are its reference (tests/participation-wire.test.ts).
  */
 import { z } from "zod";
 import { type CursorPosition, decodeDateIdCursor } from "@/lib/api/cursor";
@@ -11,10 +13,11 @@ import type { ListSpec } from "@/lib/api/route";
 import { zCalendarDate, zCount, zId } from "@/lib/api/wire";
 import type { CheckinKind } from "@/lib/domain/access";
 import {
-  listParticipation,
+  listParticipationWires,
   PARTICIPATION_DEFAULT_LIMIT,
   type ParticipationEntry,
   type ParticipationFilters,
+  type ParticipationWireRow,
 } from "@/lib/domain/participation";
 
 /** Query of both participation endpoints. */
@@ -47,25 +50,26 @@ export function toParticipationFilters(
   return { filters, binding };
 }
 
-/** Keyset position of an entry (date desc, occurrence id desc). */
-export function participationCursorPosition(entry: ParticipationEntry): CursorPosition {
-  return [entry.date, entry.occurrenceId];
+/** Keyset position of a participation row (date desc, occurrence id desc): `[date, id]`. */
+export function participationCursorPosition(row: Pick<ParticipationWireRow, "date" | "id">): CursorPosition {
+  return [row.date, row.id];
 }
 
 /**
  * The list of both participation endpoints (for `listRoute`): the participation query, filters
- * and binding of the `kind`'s endpoint and the path id, `listParticipation`, date-order keyset.
+ * and binding of the `kind`'s endpoint and the path id, `listParticipationWires` (each entry's v2
+ * JSON built by PostgreSQL, byte for byte `serializeStandupParticipation` /
+ * `serializePollParticipation` below, sent as it is), date-order keyset.
  */
 export function participationList(
   kind: CheckinKind,
-  serialize: (entry: ParticipationEntry) => unknown,
-): ListSpec<typeof participationQuerySchema, ParticipationFilters, ParticipationEntry> {
+): ListSpec<typeof participationQuerySchema, ParticipationFilters, ParticipationWireRow> {
   const endpoint = kind === "poll" ? "v2.polls.participation" : "v2.standups.participation";
   return {
     query: participationQuerySchema,
     filters: (query, id) => toParticipationFilters(query, endpoint, id),
-    load: ({ actor, filters, id }) => listParticipation(actor, kind, id, filters),
-    serialize: (entry) => serialize(entry),
+    load: ({ actor, filters, id }) => listParticipationWires(actor, kind, id, filters),
+    wire: (row) => row.json,
     position: participationCursorPosition,
   };
 }
