@@ -21,6 +21,7 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
 import { literalLimit } from "@/lib/domain/report-pages";
 import type { CheckinView } from "@/lib/domain/standups";
+import { isoTimestampSql, jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The page: ids of the check-ins matching `where` (over `c`), newest first (created_at, then id). */
@@ -77,11 +78,6 @@ const MEMBER_WIRE_FIELDS = [
   ["memberRealname", "u.realname"],
 ] as const;
 
-/** `to_char` of a `timestamptz` column as `Date.toISOString()` prints it (UTC, milliseconds, "Z"), whatever the session's TimeZone. */
-function isoTimestampSql(column: string): Prisma.Sql {
-  return Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-}
-
 /**
  * Up to `limit` check-ins matching `where` (SQL over the alias `c`; it must select check-ins of
  * `kind` only, as `checkinSql` does), newest first (created_at desc, id desc), each as the exact
@@ -110,7 +106,7 @@ export async function checkinWirePage(
   const memberColumns = ["u.chat_id AS id", ...MEMBER_WIRE_FIELDS.filter(([part]) => parts[part]).map(([, column]) => column)];
   const questions = parts.questions
     ? Prisma.sql`,
-        (SELECT ('[' || COALESCE(string_agg(row_to_json(qw)::text, ',' ORDER BY qw.position), '') || ']')::json
+        (SELECT ${jsonArraySql("qw", "qw.position")}
           FROM (SELECT q.id, q.text, (row_number() OVER (ORDER BY q.position, q.id) - 1)::int AS position,
               q.answer_type::text AS answer_type,
               CASE WHEN q.answer_type = 'multiple_choice' THEN q.choices ELSE '{}'::text[] END AS choices
@@ -126,7 +122,7 @@ export async function checkinWirePage(
           WHERE ch.team_id = c.team_id AND ch.id = c.broadcast_channel_id) AS broadcast_channel,
         c.is_anonymous, ${standupOnly("c.is_confidential")}o.chat_id AS owner,
         ${isoTimestampSql("c.created_at")} AS created, ${isoTimestampSql("c.updated_at")} AS updated,
-        (SELECT ('[' || COALESCE(string_agg(row_to_json(mw)::text, ',' ORDER BY m.added_at, m.user_id), '') || ']')::json
+        (SELECT ${jsonArraySql("mw", "m.added_at, m.user_id")}
           FROM checkin_members m JOIN users u ON u.id = m.user_id, LATERAL (SELECT ${Prisma.raw(memberColumns.join(", "))}) mw
           WHERE m.checkin_id = c.id) AS members
         ${questions}) w

@@ -11,15 +11,8 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type PollAccess, type PollVotesFilters, pollVotesScopeSql } from "@/lib/domain/votes";
+import { jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";
-
-/**
- * A compact JSON array (as `json`) of the rows `row_to_json(alias)` in `order`, "[]" without rows;
- * to be used as `(SELECT <this> FROM ...)`. `json_agg` would add spaces and newlines.
- */
-function jsonArraySql(alias: string, order: string): Prisma.Sql {
-  return Prisma.raw(`('[' || coalesce(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')::json`);
-}
 
 /**
  * The JSON text JavaScript prints for the number `Number(n)` (n: a numeric SQL expression).

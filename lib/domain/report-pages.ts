@@ -19,6 +19,7 @@
  */
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
+import { isoTimestampSql, jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -136,7 +137,7 @@ export async function reportWirePage(
   client: Tx = db,
 ): Promise<ReportWireRow[]> {
   const answers = opts.withAnswers
-    ? Prisma.sql`, (SELECT ('[' || COALESCE(string_agg(row_to_json(aw)::text, ',' ORDER BY q.position, a.question_id), '') || ']')::json
+    ? Prisma.sql`, (SELECT ${jsonArraySql("aw", "q.position, a.question_id")}
         FROM answers a JOIN questions q ON q.id = a.question_id,
           LATERAL (SELECT a.id, a.question_id, q.text AS question, a.text AS answer) aw
         WHERE a.team_id = r.team_id AND a.report_id = r.id) AS answers`
@@ -147,7 +148,7 @@ export async function reportWirePage(
     FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id,
       LATERAL (SELECT r.id, r.checkin_id AS standup_id, c.name AS standup_name,
         CASE WHEN r.is_anonymous THEN NULL ELSE u.chat_id END AS user_id,
-        to_char(r.submitted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS posted_at,
+        ${isoTimestampSql("r.submitted_at")} AS posted_at,
         r.is_anonymous, c.is_confidential ${answers}) w
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
@@ -203,7 +204,7 @@ export async function reportWirePageV1(
         floor(extract(epoch FROM COALESCE(r.submitted_at, r.created_at)))::bigint AS timestamp,
         COALESCE((SELECT ch.name FROM channels ch WHERE ch.id = c.broadcast_channel_id), '') AS channel,
         r.is_anonymous, c.broadcast_thread, c.is_confidential, msg.ts AS chat_ts, msg.ts AS slack_ts,
-        (SELECT ('[' || COALESCE(string_agg(row_to_json(aw)::text, ',' ORDER BY q.position, a.question_id), '') || ']')::json
+        (SELECT ${jsonArraySql("aw", "q.position, a.question_id")}
           FROM answers a JOIN questions q ON q.id = a.question_id,
             LATERAL (SELECT a.id, q.text AS question, a.question_id, q.color, a.text AS answer, '[]'::json AS images) aw
           WHERE a.team_id = r.team_id AND a.report_id = r.id ${only}) AS questions) w,
