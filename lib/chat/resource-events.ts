@@ -12,6 +12,7 @@ import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { getPoll } from "@/lib/domain/polls";
 import { loadReportView } from "@/lib/domain/report-writes";
+import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -32,6 +33,20 @@ export async function emitReportEvent(
   );
   if (!report?.listening) return 0;
   return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
+}
+
+/**
+ * Emits a `report.*` event for a report whose v2 view the writer already holds (the two-statement
+ * submission, lib/domain/report-submission.ts), so nothing is read back. The caller knows that an
+ * endpoint listens; this still enqueues one delivery per subscribed endpoint.
+ */
+export function emitReportViewEvent(
+  tx: Tx,
+  type: "report.submitted" | "report.updated" | "report.deleted",
+  teamId: number,
+  view: ReportView,
+): Promise<number> {
+  return emitEvent(tx, teamId, type, serializeReportV2(view));
 }
 
 /** Emits `poll.created` with the v2 poll (questions included) as its creator sees it. */

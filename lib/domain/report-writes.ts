@@ -7,14 +7,23 @@
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
  * that expects nobody else.
  */
-import { broadcastReport, removeReportBroadcast, updateReportBroadcast } from "@/lib/chat/outbox";
-import { db, inTransaction, queryRows, type Tx } from "@/lib/db";
+import { broadcastReport, removeReportBroadcast, renderReportText, updateReportBroadcast } from "@/lib/chat/outbox";
+import { db, inTransaction, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { type ResolvableStandup, resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
 import { reportViewPage } from "@/lib/domain/report-pages";
+import {
+  fastTarget,
+  readSubmissionContext,
+  type SubmissionAuthor,
+  type SubmissionContext,
+  type SubmissionWrite,
+  submittedView,
+  writeSubmission,
+} from "@/lib/domain/report-submission";
 import { asReportView, type ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -41,6 +50,8 @@ export type SubmittedReport = {
   submittedAt: Date;
   chatTs: string | null;
   channelId: number | null;
+  /** The report as `loadReportView` reads it (answers included): what POST /v2/reports answers. */
+  view: ReportView;
 };
 
 /** Checks answers against the allowed question ids. @throws InvalidParameterError */
@@ -72,7 +83,10 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 
 /**
  * Submits the actor's report to an active standup and broadcasts it to the standup's channel.
- * @returns ids, submission time (UTC) and the broadcast's `chatTs`.
+ * Usually two statements (lib/domain/report-submission.ts): a read that settles the occurrence
+ * rule, then one CTE chain for the report, answers and outbox row; opening an occurrence (or a
+ * concurrent change) goes through the resolution module (`submitResolved`).
+ * @returns ids, submission time (UTC), the broadcast's `chatTs` and the report's v2 view.
  * @throws NotFoundError when the standup is missing, of another team, a poll, not active (paused,
  *   draft, archived) or the actor is not a member (nor the owner with `allowOwner`);
  *   InvalidParameterError for unknown/duplicate question ids or a wrong answer count.
@@ -82,76 +96,122 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
   if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
   return inTransaction(tx, async (t) => {
     const now = new Date();
-    // One raw statement (no query compiler per submission): the active standup with the columns
-    // the occurrence rule reads, its current question ids, whether the actor is a member, and the
-    // actor's timezone.
-    const [standup] = await queryRows<
-      ResolvableStandup & {
-        owner_id: number;
-        is_anonymous: boolean;
-        question_ids: number[];
-        is_member: boolean;
-        author_timezone: string | null;
-      }
-    >(
-      Prisma.sql`SELECT c.id, c.team_id, c.kind::text AS kind, c.time, c.timezone, c.days, c.personalised, c.wait_time,
-          c.response_window_minutes, c.duration, c.late_answer_days, c.owner_id, c.is_anonymous,
-          ARRAY(SELECT q.id FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL ORDER BY q.id) AS question_ids,
-          EXISTS (SELECT 1 FROM checkin_members m WHERE m.checkin_id = c.id AND m.user_id = ${actor.userId}) AS is_member,
-          (SELECT u.timezone FROM users u WHERE u.id = ${actor.userId} AND u.team_id = c.team_id) AS author_timezone
-        FROM checkins c
-        WHERE c.id = ${input.standupId} AND c.team_id = ${actor.teamId} AND c.kind = 'standup' AND c.state = 'active'`,
-      t,
-    );
-    if (!standup) throw new NotFoundError("Standup");
-    const isMember = standup.is_member || (input.allowOwner === true && standup.owner_id === actor.userId);
+    // Statement 1: the standup, its questions, the author, membership, rule 1's pending report and
+    // the occurrences around today (lib/domain/report-submission.ts).
+    const ctx = await readSubmissionContext(t, actor, input.standupId, now);
+    if (!ctx) throw new NotFoundError("Standup");
+    const isMember = ctx.is_member || (input.allowOwner === true && ctx.owner_id === actor.userId);
     if (!isMember) throw new NotFoundError("Standup");
 
-    const questionIds = new Set(standup.question_ids);
+    const questionIds = new Set(ctx.questions.map((q) => q.id));
     checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
 
-    if (standup.author_timezone === null) throw new NotFoundError("User");
-    const author = { id: actor.userId, timezone: standup.author_timezone };
-    const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
+    const author = ctx.author;
+    if (author === null) throw new NotFoundError("User");
+    const isAnonymous = ctx.is_anonymous || input.isAnonymous === true;
 
-    const isAnonymous = standup.is_anonymous || input.isAnonymous === true;
-    let reportId: number;
-    if (occurrence.pendingReportId !== null) {
-      reportId = occurrence.pendingReportId;
-      await t.$executeRaw`
-        UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
-          anonymous_requested = ${input.isAnonymous === true}, is_anonymous = ${isAnonymous}, updated_at = ${now}
-        WHERE id = ${reportId}`;
-    } else {
-      const created = await t.report.create({
-        data: {
-          team_id: actor.teamId,
-          checkin_id: standup.id,
-          occurrence_id: occurrence.occurrenceId,
-          user_id: actor.userId,
-          status: "submitted",
-          anonymous_requested: input.isAnonymous === true,
-          is_anonymous: isAnonymous,
-          started_at: now,
-          submitted_at: now,
-        },
-        select: { id: true },
-      });
-      reportId = created.id;
+    // Statement 2: when the read settles the occurrence, one CTE chain writes everything.
+    const target = fastTarget(ctx, author.timezone, now);
+    if (target) {
+      const write: SubmissionWrite = {
+        target,
+        teamId: actor.teamId,
+        standupId: ctx.id,
+        userId: actor.userId,
+        answers: input.answers,
+        anonymousRequested: input.isAnonymous === true,
+        isAnonymous,
+        broadcast:
+          ctx.broadcast_channel_id === null
+            ? null
+            : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, input.answers, isAnonymous) },
+        now,
+      };
+      const written = await writeSubmission(t, write);
+      if (written) {
+        const view = submittedView(ctx, author, write, written);
+        if (ctx.listening)
+          await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, view);
+        return {
+          reportId: written.reportId,
+          standupId: ctx.id,
+          occurrenceId: target.occurrenceId,
+          submittedAt: now,
+          chatTs: written.message?.ts ?? null,
+          channelId: written.message?.channel_id ?? null,
+          view,
+        };
+      }
+      // The guard failed (a concurrent submission or asking changed the member's reports): resolve.
     }
-    await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
-    const message = await broadcastReport(t, reportId, now);
-    // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
-    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
-    return {
-      reportId,
-      standupId: standup.id,
-      occurrenceId: occurrence.occurrenceId,
-      submittedAt: now,
-      chatTs: message?.ts ?? null,
-      channelId: message?.channel_id ?? null,
-    };
+    return submitResolved(t, actor, input, ctx, { id: actor.userId, timezone: author.timezone }, isAnonymous, now);
   });
+}
+
+/** The broadcast text of a report made of `answers` only (current questions, in question order). */
+function broadcastText(ctx: SubmissionContext, author: SubmissionAuthor, answers: readonly AnswerInput[], isAnonymous: boolean): string {
+  const questions = new Map(ctx.questions.map((q) => [q.id, q]));
+  const ordered = answers
+    .map((a) => ({ q: questions.get(a.questionId)!, text: a.text }))
+    .sort((a, b) => a.q.position - b.q.position || a.q.id - b.q.id);
+  return renderReportText({
+    standupName: ctx.name,
+    authorName: isAnonymous ? null : author.name,
+    answers: ordered.map((a) => ({ question: a.q.text, answer: a.text })),
+  });
+}
+
+/**
+ * The submission when an occurrence must be opened or the report is unusual (see `fastTarget`):
+ * the resolution module (which locks the chosen report), then one statement per write.
+ */
+async function submitResolved(
+  t: Tx,
+  actor: Actor,
+  input: SubmitReportInput,
+  standup: SubmissionContext,
+  author: { id: number; timezone: string },
+  isAnonymous: boolean,
+  now: Date,
+): Promise<SubmittedReport> {
+  const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
+  let reportId: number;
+  if (occurrence.pendingReportId !== null) {
+    reportId = occurrence.pendingReportId;
+    await t.$executeRaw`
+      UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
+        anonymous_requested = ${input.isAnonymous === true}, is_anonymous = ${isAnonymous}, updated_at = ${now}
+      WHERE id = ${reportId}`;
+  } else {
+    const created = await t.report.create({
+      data: {
+        team_id: actor.teamId,
+        checkin_id: standup.id,
+        occurrence_id: occurrence.occurrenceId,
+        user_id: actor.userId,
+        status: "submitted",
+        anonymous_requested: input.isAnonymous === true,
+        is_anonymous: isAnonymous,
+        started_at: now,
+        submitted_at: now,
+      },
+      select: { id: true },
+    });
+    reportId = created.id;
+  }
+  await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
+  const message = await broadcastReport(t, reportId, now);
+  // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
+  await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
+  return {
+    reportId,
+    standupId: standup.id,
+    occurrenceId: occurrence.occurrenceId,
+    submittedAt: now,
+    chatTs: message?.ts ?? null,
+    channelId: message?.channel_id ?? null,
+    view: await loadReportView(reportId, t),
+  };
 }
 
 /** Input of `updateReportAnswers`: one or more answers to replace. */

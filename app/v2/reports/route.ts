@@ -15,7 +15,7 @@ import {
   serializeReportV2,
   toReportListFilters,
 } from "@/lib/api/v2/reports";
-import { loadReportView, submitReport } from "@/lib/domain/report-writes";
+import { submitReport } from "@/lib/domain/report-writes";
 import { listReportWires } from "@/lib/domain/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
@@ -50,8 +50,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       body: "json",
       parse: ({ body }) => toSubmitReportInput(parseWith(reportCreateBodySchema, body)),
       run: async ({ actor, input, tx }) => {
-        const { reportId } = await submitReport(actor, input, tx);
-        return { status: 200, body: { data: serializeReportV2(await loadReportView(reportId, tx)) } };
+        const { view } = await submitReport(actor, input, tx);
+        return { status: 200, body: { data: serializeReportV2(view) } };
       },
     }),
   },

@@ -1,0 +1,194 @@
+/**
+ * Issue 14, write path: `POST /v2/reports` in two statements inside its transaction
+ * (lib/domain/report-submission.ts) when the read settles the occurrence. Checked over the real
+ * route handlers and a real PostgreSQL:
+ * - the answer is the report as `GET /v2/reports/{id}` reads it back, byte for byte, the broadcast
+ *   text is the rendered report, and a webhook's `report.submitted` carries the same report;
+ * - BEGIN, the read, the write and COMMIT are the only statements;
+ * - the write's guards, with a second connection holding the rows: a pending report another
+ *   transaction submits meanwhile is not overwritten, and a pending report the scheduler creates
+ *   while the submission waits for the roster row is the one completed (no second report).
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
+import { POST as v2Submit } from "@/app/v2/reports/route";
+import { db } from "@/lib/db";
+import { WEEKDAYS } from "@/lib/domain/constants";
+import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { call } from "@/tests/http";
+import { installQueryCounter } from "@/tests/query-count";
+
+const queries = installQueryCounter();
+
+let A: TestTeam;
+let other: pg.Client;
+const today = () => new Date().toISOString().slice(0, 10);
+
+const submit = (user: TestUser, standupId: number, answers: Array<{ question_id: number; text: string }>, extra = {}) =>
+  call(v2Submit, { method: "POST", path: "/v2/reports", key: user.key, body: { standup_id: standupId, answers, ...extra } });
+
+const readBack = (user: TestUser, id: number) =>
+  call(reportRoute, { path: `/v2/reports/${id}`, key: user.key, params: { reportId: String(id) } });
+
+/** Resolves once some backend waits for a row lock (the submission behind `other`'s transaction). */
+async function untilLockWait(): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await other.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("the submission never waited for the locked row");
+}
+
+beforeAll(async () => {
+  A = await createTestTeam({ members: 4 });
+  other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await other.connect();
+});
+
+afterAll(async () => {
+  await other.end();
+});
+
+describe("POST /v2/reports in two statements", () => {
+  it("answers the report as GET reads it, broadcasts the rendered report, and sends only BEGIN, read, write, COMMIT", async () => {
+    const [, ada] = A.users;
+    const standup = await createTestCheckin(A, {
+      name: "Two statements",
+      members: [ada],
+      questions: [{ text: "Done?" }, { text: "Next?" }, { text: "Blockers?" }],
+      days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]],
+    });
+    // Question order differs from id order: "Blockers?" first, then "Done?", then "Next?".
+    const [done, next, blockers] = standup.questions;
+    await db.question.update({ where: { id: blockers.id }, data: { position: -1 } });
+    const answers = [
+      { question_id: next.id, text: "ship \"it\" <b>\u00e9</b>" },
+      { question_id: done.id, text: "  " },
+      { question_id: blockers.id, text: "none\nreally" },
+    ];
+    // The standup does not run today: the first report opens today's ad-hoc occurrence (through
+    // the resolution module) and warms the API-key cache; the second goes into that occurrence.
+    const first = await submit(ada, standup.id, answers);
+    expect(first.status).toBe(200);
+    expect(JSON.stringify(first.body.data)).toBe(JSON.stringify((await readBack(ada, first.body.data.id)).body.data));
+
+    let res: Awaited<ReturnType<typeof submit>> | undefined;
+    const statements = await queries.during(async () => {
+      res = await submit(ada, standup.id, answers);
+    });
+    expect(res?.status).toBe(200);
+    expect(statements).toBe(4);
+
+    const id = res?.body.data.id as number;
+    const got = await readBack(ada, id);
+    expect(got.status).toBe(200);
+    expect(JSON.stringify(res?.body.data)).toBe(JSON.stringify(got.body.data));
+    expect(res?.body.data.answers.map((a: { question: string }) => a.question)).toEqual(["Blockers?", "Done?", "Next?"]);
+
+    const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: id } });
+    expect(message).toMatchObject({ kind: "report", channel_id: A.channels[0].id, delivery_state: "pending", deleted_at: null });
+    expect(message.text).toBe(
+      `${ada.realname} posted an update for Two statements\n\nBlockers?\nnone\nreally\n\nDone?\n-\n\nNext?\nship "it" <b>\u00e9</b>`,
+    );
+    const report = await db.report.findUniqueOrThrow({ where: { id } });
+    expect(report).toMatchObject({ status: "submitted", user_id: ada.id, is_anonymous: false });
+    expect(report.occurrence_id).toBe((await db.report.findUniqueOrThrow({ where: { id: first.body.data.id } })).occurrence_id);
+    expect(report.submitted_at?.toISOString()).toBe(res?.body.data.posted_at);
+  });
+
+  it("joins today's scheduled occurrence with one more statement: the roster row before the write", async () => {
+    const [, ada] = A.users;
+    const standup = await createTestCheckin(A, { name: "Today", members: [ada] });
+    const occurrence = await createTestOccurrence(standup, today(), []);
+    const answers = standup.questions.map((q) => ({ question_id: q.id, text: "today" }));
+    let res: Awaited<ReturnType<typeof submit>> | undefined;
+    const statements = await queries.during(async () => {
+      res = await submit(ada, standup.id, answers);
+    });
+    expect(res?.status).toBe(200);
+    expect(statements).toBe(5);
+    expect(await db.report.findUniqueOrThrow({ where: { id: res?.body.data.id } })).toMatchObject({ occurrence_id: occurrence.id });
+    const member = await db.occurrenceMember.findUniqueOrThrow({
+      where: { occurrence_id_user_id: { occurrence_id: occurrence.id, user_id: ada.id } },
+    });
+    expect(member.asked_at).not.toBeNull();
+  });
+
+  it("an anonymous report names nobody, and a listening webhook gets the same report the caller got", async () => {
+    const [, , bob] = A.users;
+    const standup = await createTestCheckin(A, { name: "Anonymous hooks", members: [bob], is_confidential: true });
+    const endpoint = await db.webhookEndpoint.create({
+      data: { team_id: A.id, url: "https://hooks.example.com/submissions", events: ["report.submitted"], secret: "whsec_dGVzdA==" },
+    });
+    try {
+      const answers = standup.questions.map((q) => ({ question_id: q.id, text: `a${q.id}` }));
+      const res = await submit(bob, standup.id, answers, { is_anonymous: true });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ user_id: null, is_anonymous: true, is_confidential: true });
+      const got = await readBack(A.admin, res.body.data.id);
+      expect(JSON.stringify(res.body.data)).toBe(JSON.stringify(got.body.data));
+      const deliveries = await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0].event_type).toBe("report.submitted");
+      // jsonb keeps its own key order: compare values.
+      expect((deliveries[0].payload as { data: unknown }).data).toStrictEqual(res.body.data);
+      const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: res.body.data.id } });
+      expect(message.text.startsWith("An anonymous member posted an update for Anonymous hooks")).toBe(true);
+      expect(message.text).not.toContain(bob.realname);
+    } finally {
+      await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
+  });
+
+  it("does not overwrite a pending report that another transaction submits while the write waits for it", async () => {
+    const [, , , cat] = A.users;
+    const standup = await createTestCheckin(A, { name: "Pending race", members: [cat] });
+    const occurrence = await createTestOccurrence(standup, today(), [cat]);
+    const pending = await db.report.create({
+      data: { team_id: A.id, checkin_id: standup.id, occurrence_id: occurrence.id, user_id: cat.id, status: "pending" },
+    });
+    const elsewhere = new Date("2026-01-02T03:04:05.006Z");
+    await other.query("BEGIN");
+    await other.query("UPDATE reports SET status = 'submitted', submitted_at = $2 WHERE id = $1", [pending.id, elsewhere]);
+    const answers = standup.questions.map((q) => ({ question_id: q.id, text: "mine" }));
+    const submission = submit(cat, standup.id, answers);
+    await untilLockWait();
+    await other.query("COMMIT");
+    const res = await submission;
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).not.toBe(pending.id);
+    const first = await db.report.findUniqueOrThrow({ where: { id: pending.id }, include: { answers: true } });
+    expect(first.submitted_at?.toISOString()).toBe(elsewhere.toISOString());
+    expect(first.answers).toEqual([]);
+    const mine = await db.report.findUniqueOrThrow({ where: { id: res.body.data.id }, include: { answers: true } });
+    expect(mine).toMatchObject({ occurrence_id: occurrence.id, status: "submitted" });
+    expect(mine.answers).toHaveLength(standup.questions.length);
+  });
+
+  it("completes the pending report the scheduler creates while the submission waits for the roster row", async () => {
+    const [, , , , dee] = A.users;
+    const standup = await createTestCheckin(A, { name: "Asking race", members: [dee] });
+    const occurrence = await createTestOccurrence(standup, today(), [dee]);
+    // What askDueBatch does for a due member: mark them asked, then create their pending report.
+    await other.query("BEGIN");
+    await other.query("UPDATE occurrence_members SET asked_at = now() WHERE occurrence_id = $1 AND user_id = $2", [occurrence.id, dee.id]);
+    const { rows } = await other.query(
+      `INSERT INTO reports (team_id, checkin_id, occurrence_id, user_id, status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'pending', now(), now()) RETURNING id`,
+      [A.id, standup.id, occurrence.id, dee.id],
+    );
+    const answers = standup.questions.map((q) => ({ question_id: q.id, text: "early" }));
+    const submission = submit(dee, standup.id, answers);
+    await untilLockWait();
+    await other.query("COMMIT");
+    const res = await submission;
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(rows[0].id);
+    const reports = await db.report.findMany({ where: { occurrence_id: occurrence.id, user_id: dee.id } });
+    expect(reports.map((r) => r.status)).toEqual(["submitted"]);
+  });
+});
