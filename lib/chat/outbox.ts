@@ -1,7 +1,8 @@
 /**
  * The chat outbox (spec §6, issue #3 "Side effects"), the ONLY writer of `chat_messages` rows:
  * broadcasts of reports and polls, direct questions, and (seed) historical messages are written
- * in the caller's transaction, so a committed change always has its message recorded and a
+ * in the caller's transaction (the report writes' CTE chains embed `reportBroadcastInsertSql` /
+ * `reportBroadcastEditSql` in their one statement), so a committed change always has its message recorded and a
  * rolled-back one leaves none. Every row written or put back to `delivery_state = pending` gets
  * its `deliver_chat_message` job in that same transaction (the `chat_messages_enqueue_delivery`
  * trigger of migration `*_delivery`: job_key per message, one queue per channel/recipient), so
@@ -71,6 +72,33 @@ export function renderReportText(input: {
   return [head, ...blocks].join("\n\n");
 }
 
+/**
+ * The data-modifying CTE body that writes the broadcast row of the report returned by CTE `rep`
+ * (one `id` column), for the report writes that do everything in one statement
+ * (lib/domain/report-submission.ts). Writes nothing when `rep` is empty. RETURNING id, ts, channel_id.
+ */
+export function reportBroadcastInsertSql(
+  post: { teamId: number; channelId: number; checkinId: number; occurrenceId: number; text: string },
+  now: Date,
+): Prisma.Sql {
+  return Prisma.sql`INSERT INTO chat_messages (team_id, ts, kind, channel_id, checkin_id, occurrence_id, report_id, text, created_at, updated_at)
+    SELECT ${post.teamId}::int, ${newChatTs(now)}::text, 'report'::"ChatMessageKind", ${post.channelId}::int, ${post.checkinId}::int,
+      ${post.occurrenceId}::int, rep.id, ${post.text}::text, ${now}::timestamptz, ${now}::timestamptz
+    FROM rep
+    RETURNING id, ts, channel_id`;
+}
+
+/**
+ * The data-modifying CTE body that re-renders a report's live broadcast row after its answers
+ * changed (one statement of lib/domain/report-edit.ts): new text marked "(edited)" by the caller,
+ * same `ts`, delivery back to pending so the platform message is edited.
+ */
+export function reportBroadcastEditSql(messageId: number, text: string, now: Date): Prisma.Sql {
+  return Prisma.sql`UPDATE chat_messages SET text = ${text}::text, delivery_state = 'pending', delivery_attempts = 0,
+      updated_at = ${now}::timestamptz
+    WHERE id = ${messageId}::int`;
+}
+
 /** Plain-text body of a poll message: name, question and numbered choices, plus closing time. */
 export function renderPollText(input: { pollName: string; question: string; choices: string[]; closesAt: Date | null }): string {
   const lines = [`Poll: ${input.pollName}`, input.question, ...input.choices.map((c, i) => `${i + 1}. ${c}`)];
@@ -78,7 +106,7 @@ export function renderPollText(input: { pollName: string; question: string; choi
   return lines.join("\n");
 }
 
-async function reportText(tx: Tx, reportId: number, edited = false) {
+async function reportText(tx: Tx, reportId: number) {
   // One raw statement (no query compiler per submission): the report, its author's names, its
   // standup's name and channel, and its answers in question order.
   const [report] = await queryRows<{
@@ -105,7 +133,6 @@ async function reportText(tx: Tx, reportId: number, edited = false) {
     standupName: report.standup_name,
     authorName: reportAuthor(report, report.author_name),
     answers: report.answers,
-    edited,
   });
   return { report, text };
 }
@@ -121,28 +148,6 @@ export async function broadcastReport(tx: Tx, reportId: number, now: Date = new 
   const { team_id: teamId, checkin_id: checkinId, occurrence_id: occurrenceId } = report;
   const channelId = report.broadcast_channel_id;
   return postToChannel(tx, { teamId, kind: "report", channelId, checkinId, occurrenceId, reportId: report.id, text }, now);
-}
-
-/** The live (not deleted) broadcast of a report, newest first, or null. */
-export async function findReportBroadcast(tx: Tx, reportId: number): Promise<BroadcastRef | null> {
-  return tx.chatMessage.findFirst({
-    where: { report_id: reportId, kind: "report", deleted_at: null },
-    orderBy: { id: "desc" },
-    select: { id: true, ts: true, channel_id: true },
-  });
-}
-
-/**
- * Re-renders the broadcast of a report after its answers changed, marked "(edited)" (same `ts`,
- * delivery back to pending so the platform message is edited). No-op when the report was never broadcast.
- * @returns the updated outbox row or null.
- */
-export async function updateReportBroadcast(tx: Tx, reportId: number): Promise<BroadcastRef | null> {
-  const message = await findReportBroadcast(tx, reportId);
-  if (!message) return null;
-  const { text } = await reportText(tx, reportId, true);
-  await tx.chatMessage.update({ where: { id: message.id }, data: { text, delivery_state: "pending", delivery_attempts: 0 } });
-  return message;
 }
 
 /**

@@ -19,7 +19,7 @@
  * Every check stays in SQL under the caller's transaction; no row lock is taken by the read: the
  * write's `UPDATE … WHERE status = 'pending'` waits for a concurrent writer and re-checks.
  */
-import { newChatTs } from "@/lib/chat/ts";
+import { reportBroadcastInsertSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { askingScheduleOf, slotTimezone } from "@/lib/domain/asking-times";
@@ -169,7 +169,18 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
       ? Prisma.sql`, missed AS (UPDATE occurrence_members SET missed_at = NULL
           WHERE occurrence_id = ${target.occurrenceId} AND user_id = ${w.userId} AND missed_at IS NOT NULL AND EXISTS (SELECT 1 FROM rep))`
       : Prisma.empty;
-  const channelId = w.broadcast?.channelId ?? null;
+  const msgSql = w.broadcast
+    ? reportBroadcastInsertSql(
+        {
+          teamId: w.teamId,
+          channelId: w.broadcast.channelId,
+          checkinId: w.standupId,
+          occurrenceId: target.occurrenceId,
+          text: w.broadcast.text,
+        },
+        now,
+      )
+    : Prisma.sql`SELECT NULL::int AS id, NULL::text AS ts, NULL::int AS channel_id WHERE false`;
   const [row] = await queryRows<SubmissionWritten>(
     Prisma.sql`WITH rep AS (${report})${missed},
       ans AS (
@@ -178,12 +189,7 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
         FROM rep, unnest(${w.answers.map((a) => a.questionId)}::int[], ${w.answers.map((a) => a.text)}::text[]) AS u(q, t)
         ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at
         RETURNING id, question_id),
-      msg AS (
-        INSERT INTO chat_messages (team_id, ts, kind, channel_id, checkin_id, occurrence_id, report_id, text, created_at, updated_at)
-        SELECT ${w.teamId}::int, ${channelId === null ? "" : newChatTs(now)}::text, 'report'::"ChatMessageKind", ${channelId}::int,
-          ${w.standupId}::int, ${target.occurrenceId}::int, rep.id, ${w.broadcast?.text ?? ""}::text, ${now}::timestamptz, ${now}::timestamptz
-        FROM rep WHERE ${channelId}::int IS NOT NULL
-        RETURNING id, ts, channel_id)
+      msg AS (${msgSql})
       SELECT rep.id AS "reportId",
         COALESCE((SELECT json_agg(json_build_object('id', ans.id, 'question_id', ans.question_id)) FROM ans), '[]'::json) AS answers,
         (SELECT json_build_object('id', msg.id, 'ts', msg.ts, 'channel_id', msg.channel_id) FROM msg) AS message

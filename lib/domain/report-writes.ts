@@ -7,13 +7,14 @@
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
  * that expects nobody else.
  */
-import { broadcastReport, removeReportBroadcast, renderReportText, updateReportBroadcast } from "@/lib/chat/outbox";
+import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
-import { lockOwnSubmittedReport } from "@/lib/domain/access";
+import { lockOwnSubmittedReport, reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
   fastTarget,
@@ -219,8 +220,8 @@ export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
 
 /**
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
- * (same `chat_ts`) when it was broadcast.
- * @returns the report id and the broadcast's `chatTs` (null when never broadcast).
+ * (same `chat_ts`) when it was broadcast: the row lock, one read, one CTE chain (lib/domain/report-edit.ts).
+ * @returns the report id, the broadcast's `chatTs` (null when never broadcast) and the report's v2 view.
  * @throws NotFoundError when the report is missing, not submitted, of another team, of a draft or
  *   archived standup, or not the actor's; InvalidParameterError for an empty list, duplicate or
  *   foreign question ids.
@@ -229,20 +230,29 @@ export async function updateReportAnswers(
   actor: Actor,
   input: UpdateReportInput,
   tx?: Tx,
-): Promise<{ reportId: number; chatTs: string | null }> {
+): Promise<{ reportId: number; chatTs: string | null; view: ReportView }> {
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
-    const questions = await t.question.findMany({
-      where: { checkin_id: report.checkin_id, OR: [{ archived_at: null }, { answers: { some: { report_id: report.id } } }] },
-      select: { id: true },
-    });
-    checkAnswers(input.answers, new Set(questions.map((q) => q.id)), null);
-    await upsertAnswers(t, actor.teamId, report.id, input.answers, now);
-    await t.report.update({ where: { id: report.id }, data: { updated_at: now } });
-    const message = await updateReportBroadcast(t, report.id);
-    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.updated", report.id);
-    return { reportId: report.id, chatTs: message?.ts ?? null };
+    // After the lock, so an edit that held it before us is seen (lib/domain/report-edit.ts).
+    const ctx = await readEditContext(t, report.id);
+    if (!ctx) throw new NotFoundError("Report");
+    checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
+    const rendered = ctx.message
+      ? {
+          messageId: ctx.message.id,
+          text: renderReportText({
+            standupName: ctx.checkin.name,
+            authorName: reportAuthor(ctx, ctx.author.name),
+            answers: mergedAnswers(ctx, input.answers).map((a) => ({ question: a.question.text, answer: a.text })),
+            edited: true,
+          }),
+        }
+      : null;
+    const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: input.answers, now }, rendered);
+    const view = editedView(ctx, mergedAnswers(ctx, input.answers, ids));
+    if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
+    return { reportId: report.id, chatTs: ctx.message?.ts ?? null, view };
   });
 }
 

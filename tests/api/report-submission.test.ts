@@ -1,17 +1,20 @@
 /**
  * Issue 14, write path: `POST /v2/reports` in two statements inside its transaction
- * (lib/domain/report-submission.ts) when the read settles the occurrence. Checked over the real
+ * (lib/domain/report-submission.ts) when the read settles the occurrence, and `PATCH
+ * /v2/reports/{id}` in three (lock, read, write: lib/domain/report-edit.ts). Checked over the real
  * route handlers and a real PostgreSQL:
  * - the answer is the report as `GET /v2/reports/{id}` reads it back, byte for byte, the broadcast
  *   text is the rendered report, and a webhook's `report.submitted` carries the same report;
  * - BEGIN, the read, the write and COMMIT are the only statements;
  * - the write's guards, with a second connection holding the rows: a pending report another
  *   transaction submits meanwhile is not overwritten, and a pending report the scheduler creates
- *   while the submission waits for the roster row is the one completed (no second report).
+ *   while the submission waits for the roster row is the one completed (no second report);
+ * - an edit re-renders the broadcast from the answers as they are once it holds the report's row
+ *   lock, including another edit that committed while it waited.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
+import { PATCH as editRoute, GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
 import { POST as v2Submit } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
@@ -27,6 +30,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 const submit = (user: TestUser, standupId: number, answers: Array<{ question_id: number; text: string }>, extra = {}) =>
   call(v2Submit, { method: "POST", path: "/v2/reports", key: user.key, body: { standup_id: standupId, answers, ...extra } });
+
+const edit = (user: TestUser, id: number, answers: Array<{ question_id: number; text: string }>) =>
+  call(editRoute, { method: "PATCH", path: `/v2/reports/${id}`, key: user.key, params: { reportId: String(id) }, body: { answers } });
 
 const readBack = (user: TestUser, id: number) =>
   call(reportRoute, { path: `/v2/reports/${id}`, key: user.key, params: { reportId: String(id) } });
@@ -190,5 +196,76 @@ describe("POST /v2/reports in two statements", () => {
     expect(res.body.data.id).toBe(rows[0].id);
     const reports = await db.report.findMany({ where: { occurrence_id: occurrence.id, user_id: dee.id } });
     expect(reports.map((r) => r.status)).toEqual(["submitted"]);
+  });
+});
+
+describe("PATCH /v2/reports/{id} in three statements", () => {
+  it("answers the report as GET reads it, re-renders the broadcast marked (edited), emits report.updated with the same report", async () => {
+    const [, ada] = A.users;
+    const standup = await createTestCheckin(A, { name: "Edits", members: [ada], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
+    const [q1, q2, q3] = standup.questions;
+    await db.question.update({ where: { id: q3.id }, data: { position: -1 } });
+    const created = await submit(
+      ada,
+      standup.id,
+      standup.questions.map((q) => ({ question_id: q.id, text: `first ${q.id}` })),
+    );
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    // q2 is archived after the report answered it: it stays editable for this report.
+    await db.question.update({ where: { id: q2.id }, data: { archived_at: new Date() } });
+    const endpoint = await db.webhookEndpoint.create({
+      data: { team_id: A.id, url: "https://hooks.example.com/edits", events: ["report.updated"], secret: "whsec_dGVzdA==" },
+    });
+    try {
+      let res: Awaited<ReturnType<typeof edit>> | undefined;
+      const statements = await queries.during(async () => {
+        res = await edit(ada, id, [
+          { question_id: q2.id, text: "second" },
+          { question_id: q1.id, text: "" },
+        ]);
+      });
+      expect(res?.status).toBe(200);
+      // BEGIN, lock, read, write, then report.updated: endpoints, delivery row, its job; COMMIT.
+      expect(statements).toBe(8);
+      const got = await readBack(ada, id);
+      expect(JSON.stringify(res?.body.data)).toBe(JSON.stringify(got.body.data));
+      expect(res?.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual([`first ${q3.id}`, "", "second"]);
+      const deliveries = await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } });
+      expect(deliveries.map((d) => d.event_type)).toEqual(["report.updated"]);
+      expect((deliveries[0].payload as { data: unknown }).data).toStrictEqual(res?.body.data);
+    } finally {
+      await db.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    }
+    const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: id } });
+    expect(message.delivery_state).toBe("pending");
+    expect(message.text).toBe(
+      `${ada.realname} posted an update for Edits (edited)\n\nAnything blocking you?\nfirst ${q3.id}\n\n` +
+        "What did you do yesterday?\n-\n\nWhat will you do today?\nsecond",
+    );
+    const plain = await queries.during(async () => {
+      expect((await edit(ada, id, [{ question_id: q1.id, text: "again" }])).status).toBe(200);
+    });
+    expect(plain).toBe(5);
+  });
+
+  it("renders the answers another edit committed while this one waited for the row lock", async () => {
+    const [, , bob] = A.users;
+    const standup = await createTestCheckin(A, { name: "Edit race", members: [bob], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
+    const [q1, q2] = standup.questions;
+    const created = await submit(bob, standup.id, standup.questions.map((q) => ({ question_id: q.id, text: "old" })));
+    const id = created.body.data.id as number;
+    await other.query("BEGIN");
+    await other.query("SELECT id FROM reports WHERE id = $1 FOR UPDATE", [id]);
+    await other.query("UPDATE answers SET text = 'from the other edit' WHERE report_id = $1 AND question_id = $2", [id, q1.id]);
+    const mine = edit(bob, id, [{ question_id: q2.id, text: "mine" }]);
+    await untilLockWait();
+    await other.query("COMMIT");
+    const res = await mine;
+    expect(res.status).toBe(200);
+    expect(res.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual(["from the other edit", "mine", "old"]);
+    const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: id } });
+    expect(message.text).toContain("What did you do yesterday?\nfrom the other edit");
+    expect(message.text).toContain("What will you do today?\nmine");
   });
 });

@@ -12,7 +12,7 @@ import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
 import { apiPath, served } from "@/lib/api/route";
 import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
 import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
-import { discardReport, loadReportView, updateReportAnswers } from "@/lib/domain/report-writes";
+import { discardReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { getReportWire } from "@/lib/domain/reports";
 
 type Params = { reportId: string };
@@ -50,8 +50,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
         answers: toUpdateAnswers(parseWith(reportUpdateBodySchema, body)),
       }),
       run: async ({ actor, input, tx }) => {
-        const { reportId } = await updateReportAnswers(actor, input, tx);
-        return { status: 200, body: { data: serializeReportV2(await loadReportView(reportId, tx)) } };
+        const { view } = await updateReportAnswers(actor, input, tx);
+        return { status: 200, body: { data: serializeReportV2(view) } };
       },
     }),
   },
