@@ -14,6 +14,7 @@
  */
 import { reportBroadcastEditSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
+import { answersUpsertSql } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -65,21 +66,16 @@ export async function readEditContext(tx: Tx, reportId: number): Promise<EditCon
 
 /**
  * The report's answers after the edit, in question order (position, then question id): stored
- * ones with the new texts merged in; `ids` gives the id of each answer the edit wrote (new rows
- * get theirs from the write).
+ * ones with the new texts merged in. An answer the edit adds has id 0 until `editedView` gives it
+ * the id the write returned.
  */
 export function mergedAnswers(
   ctx: EditContext,
   edits: ReadonlyArray<{ questionId: number; text: string }>,
-  ids: ReadonlyMap<number, number> = new Map(),
 ): Array<StoredAnswer & { question: EditQuestion }> {
   const byQuestion = new Map(ctx.answers.map((a) => [a.question_id, { ...a }]));
   for (const e of edits)
-    byQuestion.set(e.questionId, {
-      id: ids.get(e.questionId) ?? byQuestion.get(e.questionId)?.id ?? 0,
-      question_id: e.questionId,
-      text: e.text,
-    });
+    byQuestion.set(e.questionId, { id: byQuestion.get(e.questionId)?.id ?? 0, question_id: e.questionId, text: e.text });
   const questions = new Map(ctx.questions.map((q) => [q.id, q]));
   return [...byQuestion.values()]
     .map((a) => ({ ...a, question: questions.get(a.question_id) ?? { id: a.question_id, text: "", position: Number.MAX_SAFE_INTEGER } }))
@@ -100,18 +96,17 @@ export async function writeEdit(
   const msg = broadcast ? Prisma.sql`, msg AS (${reportBroadcastEditSql(broadcast.messageId, broadcast.text, now)})` : Prisma.empty;
   const rows = await queryRows<{ id: number; question_id: number }>(
     Prisma.sql`WITH rep AS (UPDATE reports SET updated_at = ${now}::timestamptz WHERE id = ${reportId}::int)${msg}
-      INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
-      SELECT ${teamId}::int, ${reportId}::int, u.q, u.t, ${now}::timestamptz, ${now}::timestamptz
-      FROM unnest(${answers.map((a) => a.questionId)}::int[], ${answers.map((a) => a.text)}::text[]) AS u(q, t)
-      ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at
-      RETURNING id, question_id`,
+      ${answersUpsertSql(teamId, { id: Prisma.sql`${reportId}::int` }, answers, now)}`,
     tx,
   );
   return new Map(rows.map((r) => [r.question_id, r.id]));
 }
 
-/** The edited report's v2 view (answers included), as `loadReportView` reads it back. */
-export function editedView(ctx: EditContext, answers: ReturnType<typeof mergedAnswers>): ReportView {
+/**
+ * The edited report's v2 view (answers included), as `loadReportView` reads it back; `ids`: the
+ * answer id per question id that `writeEdit` returned.
+ */
+export function editedView(ctx: EditContext, answers: ReturnType<typeof mergedAnswers>, ids: ReadonlyMap<number, number>): ReportView {
   return {
     id: ctx.id,
     checkin_id: ctx.checkin_id,
@@ -119,6 +114,11 @@ export function editedView(ctx: EditContext, answers: ReturnType<typeof mergedAn
     is_anonymous: ctx.is_anonymous,
     checkin: ctx.checkin,
     user: { chat_id: ctx.author.chat_id },
-    answers: answers.map((a) => ({ id: a.id, question_id: a.question_id, text: a.text, question: { text: a.question.text } })),
+    answers: answers.map((a) => ({
+      id: ids.get(a.question_id) ?? a.id,
+      question_id: a.question_id,
+      text: a.text,
+      question: { text: a.question.text },
+    })),
   };
 }

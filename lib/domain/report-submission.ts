@@ -93,6 +93,25 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
   return row ?? null;
 }
 
+/**
+ * The statement (or data-modifying CTE body) that inserts or replaces `answers` of one report:
+ * `reportId` is SQL naming the report id, e.g. a bound id or `rep.id` with `FROM rep` in `from`.
+ * The one upsert of answers behind submit (both paths) and edit. RETURNING id, question_id.
+ */
+export function answersUpsertSql(
+  teamId: number,
+  report: { id: Prisma.Sql; from?: Prisma.Sql },
+  answers: ReadonlyArray<{ questionId: number; text: string }>,
+  now: Date,
+): Prisma.Sql {
+  const from = report.from ? Prisma.sql`${report.from}, ` : Prisma.empty;
+  return Prisma.sql`INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
+    SELECT ${teamId}::int, ${report.id}, u.q, u.t, ${now}::timestamptz, ${now}::timestamptz
+    FROM ${from}unnest(${answers.map((a) => a.questionId)}::int[], ${answers.map((a) => a.text)}::text[]) AS u(q, t)
+    ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at
+    RETURNING id, question_id`;
+}
+
 /** Where a submission goes when the context alone settles it (see `fastTarget`). */
 export type SubmissionTarget =
   | { rule: "pending"; occurrenceId: number; reportId: number }
@@ -183,12 +202,7 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
     : Prisma.sql`SELECT NULL::int AS id, NULL::text AS ts, NULL::int AS channel_id WHERE false`;
   const [row] = await queryRows<SubmissionWritten>(
     Prisma.sql`WITH rep AS (${report})${missed},
-      ans AS (
-        INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
-        SELECT ${w.teamId}::int, rep.id, u.q, u.t, ${now}::timestamptz, ${now}::timestamptz
-        FROM rep, unnest(${w.answers.map((a) => a.questionId)}::int[], ${w.answers.map((a) => a.text)}::text[]) AS u(q, t)
-        ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at
-        RETURNING id, question_id),
+      ans AS (${answersUpsertSql(w.teamId, { id: Prisma.sql`rep.id`, from: Prisma.sql`rep` }, w.answers, now)}),
       msg AS (${msgSql})
       SELECT rep.id AS "reportId",
         COALESCE((SELECT json_agg(json_build_object('id', ans.id, 'question_id', ans.question_id)) FROM ans), '[]'::json) AS answers,

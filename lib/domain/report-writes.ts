@@ -17,6 +17,7 @@ import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution"
 import { editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
+  answersUpsertSql,
   fastTarget,
   readSubmissionContext,
   type SubmissionAuthor,
@@ -72,14 +73,9 @@ function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<numb
   }
 }
 
-/** Inserts or replaces answers of a report in one statement. */
+/** Inserts or replaces answers of a report in one statement (`answersUpsertSql`). */
 async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: readonly AnswerInput[], now: Date): Promise<void> {
-  const ids = answers.map((a) => a.questionId);
-  const texts = answers.map((a) => a.text);
-  await tx.$executeRaw`
-    INSERT INTO answers (team_id, report_id, question_id, text, created_at, updated_at)
-    SELECT ${teamId}, ${reportId}, u.q, u.t, ${now}, ${now} FROM unnest(${ids}::int[], ${texts}::text[]) AS u(q, t)
-    ON CONFLICT (team_id, report_id, question_id) DO UPDATE SET text = EXCLUDED.text, updated_at = EXCLUDED.updated_at`;
+  await tx.$executeRaw(answersUpsertSql(teamId, { id: Prisma.sql`${reportId}::int` }, answers, now));
 }
 
 /**
@@ -238,19 +234,20 @@ export async function updateReportAnswers(
     const ctx = await readEditContext(t, report.id);
     if (!ctx) throw new NotFoundError("Report");
     checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
+    const answers = mergedAnswers(ctx, input.answers);
     const rendered = ctx.message
       ? {
           messageId: ctx.message.id,
           text: renderReportText({
             standupName: ctx.checkin.name,
             authorName: reportAuthor(ctx, ctx.author.name),
-            answers: mergedAnswers(ctx, input.answers).map((a) => ({ question: a.question.text, answer: a.text })),
+            answers: answers.map((a) => ({ question: a.question.text, answer: a.text })),
             edited: true,
           }),
         }
       : null;
     const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: input.answers, now }, rendered);
-    const view = editedView(ctx, mergedAnswers(ctx, input.answers, ids));
+    const view = editedView(ctx, answers, ids);
     if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
     return { reportId: report.id, chatTs: ctx.message?.ts ?? null, view };
   });

@@ -72,7 +72,7 @@ describe("POST /v2/reports in two statements", () => {
     const [done, next, blockers] = standup.questions;
     await db.question.update({ where: { id: blockers.id }, data: { position: -1 } });
     const answers = [
-      { question_id: next.id, text: "ship \"it\" <b>\u00e9</b>" },
+      { question_id: next.id, text: 'ship "it" <b>\u00e9</b>' },
       { question_id: done.id, text: "  " },
       { question_id: blockers.id, text: "none\nreally" },
     ];
@@ -253,7 +253,11 @@ describe("PATCH /v2/reports/{id} in three statements", () => {
     const [, , bob] = A.users;
     const standup = await createTestCheckin(A, { name: "Edit race", members: [bob], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
     const [q1, q2] = standup.questions;
-    const created = await submit(bob, standup.id, standup.questions.map((q) => ({ question_id: q.id, text: "old" })));
+    const created = await submit(
+      bob,
+      standup.id,
+      standup.questions.map((q) => ({ question_id: q.id, text: "old" })),
+    );
     const id = created.body.data.id as number;
     await other.query("BEGIN");
     await other.query("SELECT id FROM reports WHERE id = $1 FOR UPDATE", [id]);
