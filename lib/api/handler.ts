@@ -89,6 +89,12 @@ export type WriteRouteOptions<P, I> = {
   parse: (args: HandlerArgs<P> & { body: unknown }) => I | Promise<I>;
   /** Performs the write through `tx` (one transaction) and returns the response to send and store. */
   run: (args: HandlerArgs<P> & { input: I; tx: Tx }) => Promise<WriteResult>;
+  /**
+   * Optional: the write without an Idempotency-Key, for a domain function that opens its own
+   * transaction when it needs one (lib/domain/report-writes.ts `submitReport`: a lone statement
+   * commits on its own). Without it, such a write runs `run` in a new transaction.
+   */
+  runUnkeyed?: (args: HandlerArgs<P> & { input: I }) => Promise<WriteResult>;
 };
 
 /**
@@ -108,7 +114,14 @@ export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: Writ
       params: (args.params ?? {}) as Record<string, unknown>,
       body,
     });
-    return runIdempotent({ actor: args.actor, key, fingerprint, run: (tx) => opts.run({ ...args, input, tx }) });
+    const { runUnkeyed } = opts;
+    return runIdempotent({
+      actor: args.actor,
+      key,
+      fingerprint,
+      run: (tx) => opts.run({ ...args, input, tx }),
+      runUnkeyed: runUnkeyed && (() => runUnkeyed({ ...args, input })),
+    });
   });
 }
 

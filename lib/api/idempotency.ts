@@ -129,7 +129,8 @@ type Outcome =
   | { kind: "stored-error"; response: Response };
 
 /**
- * Runs a write under an Idempotency-Key (or plainly in one transaction when `key` is null).
+ * Runs a write under an Idempotency-Key (or plainly when `key` is null: `runUnkeyed` when given,
+ * else `run` in one transaction).
  * `run` receives the transaction client and must do every write (business rows and outbox rows)
  * through it; its result becomes the response and, with a key, is stored in the same transaction.
  * With a key, a connection lost during the transaction is retried once (safe: the record is
@@ -143,10 +144,12 @@ export async function runIdempotent(opts: {
   key: string | null;
   fingerprint: string;
   run: (tx: Tx) => Promise<WriteResult>;
+  /** Without a key: runs instead of `run` in a new transaction (the write opens its own when it needs one). */
+  runUnkeyed?: () => Promise<WriteResult>;
 }): Promise<Response> {
-  const { actor, key, fingerprint, run } = opts;
+  const { actor, key, fingerprint, run, runUnkeyed } = opts;
   if (key === null) {
-    const result = await db.$transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
+    const result = runUnkeyed ? await runUnkeyed() : await db.$transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
     return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
   }
   const outcome = await retryOnceIfUnavailable(() => runKeyed(actor, key, fingerprint, run));

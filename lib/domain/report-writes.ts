@@ -23,6 +23,7 @@ import {
   type SubmissionAuthor,
   type SubmissionContext,
   type SubmissionWrite,
+  type SubmissionWritten,
   submittedView,
   writeSubmission,
 } from "@/lib/domain/report-submission";
@@ -83,6 +84,12 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
  * Usually two statements (lib/domain/report-submission.ts): a read that settles the occurrence
  * rule, then one CTE chain for the report, answers and outbox row; opening an occurrence (or a
  * concurrent change) goes through the resolution module (`submitResolved`).
+ *
+ * Without a caller's `tx`, when the write is that one statement and nothing else must commit with
+ * it (rule 1's pending report or today's ad-hoc occurrence, and no webhook listens to
+ * `report.submitted`), both statements run outside a transaction: a single statement is atomic on
+ * its own, and the read takes no lock in a transaction either (its guards are re-checked by the
+ * write). Every other case runs in one transaction, the caller's when passed.
  * @returns ids, submission time (UTC), the broadcast's `chatTs` and the report's v2 view.
  * @throws NotFoundError when the standup is missing, of another team, a poll, not active (paused,
  *   draft, archived) or the actor is not a member (nor the owner with `allowOwner`);
@@ -91,58 +98,85 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: Tx): Promise<SubmittedReport> {
   // An id outside the id column's range (PostgreSQL integer) names no standup.
   if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
-  return inTransaction(tx, async (t) => {
-    const now = new Date();
-    // Statement 1: the standup, its questions, the author, membership, rule 1's pending report and
-    // the occurrences around today (lib/domain/report-submission.ts).
-    const ctx = await readSubmissionContext(t, actor, input.standupId, now);
-    if (!ctx) throw new NotFoundError("Standup");
-    const isMember = ctx.is_member || (input.allowOwner === true && ctx.owner_id === actor.userId);
-    if (!isMember) throw new NotFoundError("Standup");
+  if (tx) return submitIn(tx, actor, input, await planSubmission(tx, actor, input, new Date()));
+  const plan = await planSubmission(db, actor, input, new Date());
+  if (plan.write && plan.write.target.rule !== "today" && !plan.ctx.listening) {
+    const written = await writeSubmission(db, plan.write);
+    if (written) return fastResult(plan, plan.write, written);
+    // The guard failed (a concurrent submission changed the member's reports): resolve, atomically.
+    return inTransaction(undefined, (t) => submitIn(t, actor, input, { ...plan, write: null }));
+  }
+  return inTransaction(undefined, (t) => submitIn(t, actor, input, plan));
+}
 
-    const questionIds = new Set(ctx.questions.map((q) => q.id));
-    checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
+/** What statement 1 settled: the context, the author, the stored anonymity and, when the rule is settled, the write. */
+type SubmissionPlan = { ctx: SubmissionContext; author: SubmissionAuthor; isAnonymous: boolean; write: SubmissionWrite | null };
 
-    const author = ctx.author;
-    if (author === null) throw new NotFoundError("User");
-    const isAnonymous = ctx.is_anonymous || input.isAnonymous === true;
+/**
+ * Statement 1 and the checks on it (through `client`: a transaction or the shared client).
+ * @throws NotFoundError, InvalidParameterError as `submitReport` documents.
+ */
+async function planSubmission(client: Tx, actor: Actor, input: SubmitReportInput, now: Date): Promise<SubmissionPlan> {
+  const ctx = await readSubmissionContext(client, actor, input.standupId, now);
+  if (!ctx) throw new NotFoundError("Standup");
+  const isMember = ctx.is_member || (input.allowOwner === true && ctx.owner_id === actor.userId);
+  if (!isMember) throw new NotFoundError("Standup");
 
-    // Statement 2: when the read settles the occurrence, one CTE chain writes everything.
-    const target = fastTarget(ctx, author.timezone, now);
-    if (target) {
-      const write: SubmissionWrite = {
-        target,
-        teamId: actor.teamId,
-        standupId: ctx.id,
-        userId: actor.userId,
-        answers: input.answers,
-        anonymousRequested: input.isAnonymous === true,
-        isAnonymous,
-        broadcast:
-          ctx.broadcast_channel_id === null
-            ? null
-            : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, input.answers, isAnonymous) },
-        now,
-      };
-      const written = await writeSubmission(t, write);
-      if (written) {
-        const view = submittedView(ctx, author, write, written);
-        if (ctx.listening)
-          await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, view);
-        return {
-          reportId: written.reportId,
-          standupId: ctx.id,
-          occurrenceId: target.occurrenceId,
-          submittedAt: now,
-          chatTs: written.message?.ts ?? null,
-          channelId: written.message?.channel_id ?? null,
-          view,
-        };
-      }
-      // The guard failed (a concurrent submission or asking changed the member's reports): resolve.
+  const questionIds = new Set(ctx.questions.map((q) => q.id));
+  checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
+
+  const author = ctx.author;
+  if (author === null) throw new NotFoundError("User");
+  const isAnonymous = ctx.is_anonymous || input.isAnonymous === true;
+  const target = fastTarget(ctx, author.timezone, now);
+  const write: SubmissionWrite | null = target && {
+    target,
+    teamId: actor.teamId,
+    standupId: ctx.id,
+    userId: actor.userId,
+    answers: input.answers,
+    anonymousRequested: input.isAnonymous === true,
+    isAnonymous,
+    broadcast:
+      ctx.broadcast_channel_id === null
+        ? null
+        : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, input.answers, isAnonymous) },
+    now,
+  };
+  return { ctx, author, isAnonymous, write };
+}
+
+/**
+ * The rest of a submission inside transaction `t`: statement 2 (the CTE chain) when the plan holds
+ * a write and its guard holds, else the resolution module; then the `report.submitted` event.
+ */
+async function submitIn(t: Tx, actor: Actor, input: SubmitReportInput, plan: SubmissionPlan): Promise<SubmittedReport> {
+  const { ctx, author, write } = plan;
+  if (write) {
+    const written = await writeSubmission(t, write);
+    if (written) {
+      const result = fastResult(plan, write, written);
+      if (ctx.listening)
+        await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
+      return result;
     }
-    return submitResolved(t, actor, input, ctx, { id: actor.userId, timezone: author.timezone }, isAnonymous, now);
-  });
+    // The guard failed (a concurrent submission or asking changed the member's reports): resolve.
+  }
+  const now = write?.now ?? new Date();
+  return submitResolved(t, actor, input, ctx, { id: actor.userId, timezone: author.timezone }, plan.isAnonymous, now);
+}
+
+/** The result of a submission statement 2 wrote, built from its rows (no read-back). */
+function fastResult(plan: SubmissionPlan, write: SubmissionWrite, written: SubmissionWritten): SubmittedReport {
+  return {
+    reportId: written.reportId,
+    standupId: plan.ctx.id,
+    occurrenceId: write.target.occurrenceId,
+    submittedAt: write.now,
+    chatTs: written.message?.ts ?? null,
+    channelId: written.message?.channel_id ?? null,
+    view: submittedView(plan.ctx, plan.author, write, written),
+  };
 }
 
 /** The broadcast text of a report made of `answers` only (current questions, in question order). */
