@@ -16,8 +16,9 @@
  *   pending report was submitted meanwhile, or a pending report appeared in today's occurrence (the
  *   scheduler asked the member between the two statements). The caller then resolves again.
  *
- * Every check stays in SQL under the caller's transaction; no row lock is taken by the read: the
- * write's `UPDATE … WHERE status = 'pending'` waits for a concurrent writer and re-checks.
+ * Every check stays in SQL; no row lock is taken by the read: the write's `UPDATE … WHERE status =
+ * 'pending'` waits for a concurrent writer and re-checks. Both run in the caller's transaction, or
+ * on their own when the write is one statement that nothing else must commit with (`submitReport`).
  */
 import { reportBroadcastInsertSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
