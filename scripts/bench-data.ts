@@ -4,7 +4,9 @@
  * data with SQL (lib/bench/generate.ts), then calls the real domain functions the routes call
  * (with the routes' own query parsing and cursor encoding) and prints, in milliseconds:
  * - first page vs a page deep in a cursor walk, median and p95, for GET /v2/reports with each
- *   filter, GET /v2/standups, GET /v2/reports/{id}, standup participation, poll votes;
+ *   filter, GET /v2/standups, GET /v2/reports/{id}, standup participation, poll votes (a year of
+ *   broadcasts computed live, then after storing each closed broadcast's results as the
+ *   `store_poll_results` job does);
  * - an OFFSET-based equivalent at the same depth, for contrast;
  * - a real cursor walk (up to 2,000 cursors) with the per-page time at its start and its end;
  * - SQL statements per call at limit 5 vs 100 (Prisma query events);
@@ -38,7 +40,7 @@ import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { listParticipationWires } from "@/lib/domain/participation";
-import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
+import { pollVotesWire, storePollResults } from "@/lib/domain/poll-votes-wire";
 import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listCheckinWires } from "@/lib/domain/standups";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
@@ -327,6 +329,24 @@ try {
 
   // ---------------------------------------------------------------- poll votes
   {
+    // A year of broadcasts computed live (nothing stored yet), then stored as the
+    // `store_poll_results` job stores each broadcast when it closes (lib/domain/poll-votes-wire.ts).
+    const year = { since: new Date(now.getTime() - 364 * DAY), until: now };
+    const live = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, year, {}, plain), Math.min(REPS, 10));
+    const qLive = await capture((cl) => pollVotesWire(lead, gen.POLL_ID, year, {}, cl));
+    rows.push(
+      latencyRow("polls/{id}/votes (52 broadcasts, live)", { first: live, sql5: String(qLive.length), sql100: String(qLive.length) }),
+    );
+    const closedPolls = await raw.query<{ id: number }>(
+      `SELECT o.id FROM occurrences o JOIN checkins c ON c.id = o.checkin_id WHERE c.kind = 'poll' AND o.closed_at IS NOT NULL ORDER BY o.id`,
+    );
+    const ts = performance.now();
+    for (const o of closedPolls.rows) await storePollResults(o.id, plain);
+    console.log(
+      `\nStored the results of ${closedPolls.rows.length} closed poll broadcasts in ${ms((performance.now() - ts) / 1000, 2)} s (store_poll_results)`,
+    );
+    const stored = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, year, {}, plain), REPS);
+    rows.push(latencyRow("polls/{id}/votes (52 broadcasts, stored)", { first: stored, sql5: "1", sql100: "1" }));
     const latest = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, {}, {}, plain), REPS);
     const range = { since: new Date(now.getTime() - 90 * DAY), until: now };
     const ranged = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, range, {}, plain), REPS);

@@ -11,7 +11,6 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type PollAccess, type PollVotesFilters, pollVotesScopeSql } from "@/lib/domain/votes";
-import { jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -43,6 +42,58 @@ const CATEGORY_COUNT = `CASE jsonb_typeof(e.item->'count')
     WHEN 'object' THEN 'null' WHEN 'array' THEN CASE WHEN jsonb_array_length(e.item->'count') = 0 THEN '0' ELSE 'null' END
     ELSE '0' END`;
 
+/** `('[' || string_agg(row_to_json(alias)::text, ',' ORDER BY order) || ']')` as TEXT: nested arrays are spliced as text, never re-parsed as json. */
+function jsonArrayText(alias: string, order: string): Prisma.Sql {
+  return Prisma.raw(`('[' || COALESCE(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')`);
+}
+
+/**
+ * The `questions` of one broadcast as JSON text (see `pollVotesWire` for the shape and rules): a
+ * scalar subquery over `inst` (the occurrence: `inst.id`) and `poll` (`poll.id`,
+ * `poll.is_anonymous`), both in scope. Objects are built by `row_to_json` over their leading keys
+ * and their trailing arrays spliced in as text, so no part of the (large) text is parsed again.
+ * The one implementation of the results: the live read (`pollVotesWire`) and the stored results
+ * (`storePollResults`) both use it.
+ */
+function instanceQuestionsSql(): Prisma.Sql {
+  const completed = Prisma.raw(`coalesce(k.status = 'completed', false)`);
+  return Prisma.sql`(SELECT '[' || coalesce(string_agg(qw.json, ',' ORDER BY q.position, q.id), '') || ']'
+    FROM questions q
+      CROSS JOIN LATERAL (SELECT count(*) AS total_responses, count(DISTINCT v.user_id) AS total_responders,
+          count(v.text) AS responses
+        FROM votes v WHERE v.occurrence_id = inst.id AND v.question_id = q.id) t
+      LEFT JOIN categorizations k ON k.occurrence_id = inst.id AND k.question_id = q.id
+      CROSS JOIN LATERAL (SELECT CASE WHEN q.answer_type = 'multiple_choice' THEN
+        (SELECT left(row_to_json(mw)::text, -1) || ',"choices":' ||
+            (SELECT ${jsonArrayText("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
+              FROM unnest(q.choices) WITH ORDINALITY dc(label, ord)
+                FULL JOIN (SELECT v.choice, count(*) AS votes, min(v.id) AS first_id, array_agg(u.chat_id ORDER BY v.id) AS voters
+                  FROM votes v JOIN users u ON u.id = v.user_id
+                  WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.choice IS NOT NULL
+                  GROUP BY v.choice) g ON g.choice = dc.label,
+              LATERAL (SELECT CASE WHEN dc.ord IS NULL THEN g.choice ELSE dc.label END AS text, coalesce(g.votes, 0) AS votes,
+                  CASE WHEN poll.is_anonymous THEN NULL ELSE coalesce(g.voters, '{}') END AS voters) cw) || '}'
+          FROM (SELECT q.id AS question_id, q.text, 'multiple_choice' AS answer_type, t.total_responses, t.total_responders) mw)
+      ELSE
+        (SELECT left(row_to_json(ow)::text, -1) || ',"categories":' ||
+            CASE WHEN ${completed} THEN
+              (SELECT ${jsonArrayText("cw", "e.ord")}
+                FROM jsonb_array_elements(CASE WHEN jsonb_typeof(k.categories) = 'array' THEN k.categories ELSE '[]' END)
+                    WITH ORDINALITY e(item, ord),
+                  LATERAL (SELECT ${Prisma.raw(CATEGORY_NAME)} AS name, (${Prisma.raw(CATEGORY_COUNT)})::json AS count) cw
+                WHERE jsonb_typeof(e.item) = 'object' AND cw.name <> '')
+            ELSE '[]' END || ',"responses":' ||
+            (SELECT ${jsonArrayText("rw", "v.id")}
+              FROM votes v JOIN users u ON u.id = v.user_id,
+                LATERAL (SELECT v.text, CASE WHEN ${completed} THEN v.categories ELSE '{}'::text[] END AS categories,
+                  CASE WHEN poll.is_anonymous THEN NULL ELSE u.chat_id END AS user_id) rw
+              WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.text IS NOT NULL) || '}'
+          FROM (SELECT q.id AS question_id, q.text, 'open_ended' AS answer_type, t.total_responses, t.total_responders,
+            coalesce(k.status::text, CASE WHEN t.responses > 0 THEN 'pending' END) AS categorization_status) ow)
+      END AS json) qw
+    WHERE q.checkin_id = poll.id AND (q.archived_at IS NULL OR t.total_responses > 0))`;
+}
+
 /**
  * The results of a poll (latest broadcast, or every broadcast in [since, until)) as the exact
  * text of `JSON.stringify(serializePollResultsV2(await getPollVotes(actor, pollId, filters,
@@ -60,6 +111,11 @@ const CATEGORY_COUNT = `CASE jsonb_typeof(e.item->'count')
  * voters. Strings go through row_to_json (JSON.stringify's escaping); see `jsNumberSql` for the
  * range of category counts printed exactly. One statement; dates do not depend on the session's
  * TimeZone.
+ *
+ * A closed broadcast's `questions` come from `poll_results` when stored at its current
+ * `results_version` (`storePollResults`; the migration's triggers bump the version on every change
+ * that alters them), so a year of weekly broadcasts costs one row read each instead of a pass over
+ * their votes; any other broadcast (open, never stored, or stored before a change) is computed live.
  * @throws NotFoundError ("Poll") when the poll is not readable with `opts.access` (default
  *   "creator"); InvalidParameterError when since is after until (until defaulting to `opts.now` or now).
  */
@@ -70,50 +126,36 @@ export async function pollVotesWire(
   opts: { access?: PollAccess; now?: Date } = {},
   client: Tx = db,
 ): Promise<string> {
-  const completed = Prisma.raw(`coalesce(k.status = 'completed', false)`);
   const [row] = await queryRows<{ json: string }>(
     Prisma.sql`${pollVotesScopeSql(actor, pollId, filters, opts)}
-    SELECT row_to_json(d)::text AS json
-    FROM poll, LATERAL (SELECT poll.id AS poll_id, poll.name AS poll_name, poll.is_anonymous,
-      (SELECT ${jsonArraySql("iw", "inst.date DESC, inst.id DESC")}
-        FROM inst, LATERAL (SELECT inst.id AS instance_id, to_char(inst.date, 'YYYY-MM-DD') AS date,
-          (SELECT ('[' || coalesce(string_agg(qw.json, ',' ORDER BY q.position, q.id), '') || ']')::json
-            FROM questions q
-              CROSS JOIN LATERAL (SELECT count(*) AS total_responses, count(DISTINCT v.user_id) AS total_responders,
-                  count(v.text) AS responses
-                FROM votes v WHERE v.occurrence_id = inst.id AND v.question_id = q.id) t
-              LEFT JOIN categorizations k ON k.occurrence_id = inst.id AND k.question_id = q.id
-              CROSS JOIN LATERAL (SELECT CASE WHEN q.answer_type = 'multiple_choice' THEN
-                (SELECT row_to_json(mw)::text FROM (SELECT q.id AS question_id, q.text, 'multiple_choice' AS answer_type,
-                    t.total_responses, t.total_responders,
-                    (SELECT ${jsonArraySql("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
-                      FROM unnest(q.choices) WITH ORDINALITY dc(label, ord)
-                        FULL JOIN (SELECT v.choice, count(*) AS votes, min(v.id) AS first_id, array_agg(u.chat_id ORDER BY v.id) AS voters
-                          FROM votes v JOIN users u ON u.id = v.user_id
-                          WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.choice IS NOT NULL
-                          GROUP BY v.choice) g ON g.choice = dc.label,
-                      LATERAL (SELECT CASE WHEN dc.ord IS NULL THEN g.choice ELSE dc.label END AS text, coalesce(g.votes, 0) AS votes,
-                          CASE WHEN poll.is_anonymous THEN NULL ELSE coalesce(g.voters, '{}') END AS voters) cw) AS choices) mw)
-              ELSE
-                (SELECT row_to_json(ow)::text FROM (SELECT q.id AS question_id, q.text, 'open_ended' AS answer_type,
-                    t.total_responses, t.total_responders,
-                    coalesce(k.status::text, CASE WHEN t.responses > 0 THEN 'pending' END) AS categorization_status,
-                    CASE WHEN ${completed} THEN
-                      (SELECT ${jsonArraySql("cw", "e.ord")}
-                        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(k.categories) = 'array' THEN k.categories ELSE '[]' END)
-                            WITH ORDINALITY e(item, ord),
-                          LATERAL (SELECT ${Prisma.raw(CATEGORY_NAME)} AS name, (${Prisma.raw(CATEGORY_COUNT)})::json AS count) cw
-                        WHERE jsonb_typeof(e.item) = 'object' AND cw.name <> '')
-                    ELSE '[]'::json END AS categories,
-                    (SELECT ${jsonArraySql("rw", "v.id")}
-                      FROM votes v JOIN users u ON u.id = v.user_id,
-                        LATERAL (SELECT v.text, CASE WHEN ${completed} THEN v.categories ELSE '{}'::text[] END AS categories,
-                          CASE WHEN poll.is_anonymous THEN NULL ELSE u.chat_id END AS user_id) rw
-                      WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.text IS NOT NULL) AS responses) ow)
-              END AS json) qw
-            WHERE q.checkin_id = poll.id AND (q.archived_at IS NULL OR t.total_responses > 0)) AS questions) iw) AS instances) d`,
+    SELECT left(row_to_json(d)::text, -1) || ',"instances":[' || coalesce(
+      (SELECT string_agg('{"instance_id":' || inst.id || ',"date":"' || to_char(inst.date, 'YYYY-MM-DD') || '","questions":' ||
+          CASE WHEN inst.closed_at IS NOT NULL AND pr.version = inst.results_version THEN pr.questions
+            ELSE ${instanceQuestionsSql()} END || '}', ',' ORDER BY inst.date DESC, inst.id DESC)
+        FROM inst LEFT JOIN poll_results pr ON pr.team_id = inst.team_id AND pr.occurrence_id = inst.id), '') || ']}' AS json
+    FROM poll, LATERAL (SELECT poll.id AS poll_id, poll.name AS poll_name, poll.is_anonymous) d`,
     client,
   );
   if (!row) throw new NotFoundError("Poll");
   return row.json;
+}
+
+/**
+ * Stores the results of one closed poll broadcast (`poll_results`: its `questions` text as
+ * `pollVotesWire` renders it, at the occurrence's `results_version` read in the same statement), so
+ * reads stop computing them. Run by the `store_poll_results` job (lib/jobs/tasks.ts), which the
+ * database enqueues when a broadcast closes and after any change to its results. A row stored at a
+ * newer version is never replaced by an older one. Does nothing for an open broadcast, a standup
+ * occurrence or an unknown id.
+ * @returns true when a row was written.
+ */
+export async function storePollResults(occurrenceId: number, client: Tx = db): Promise<boolean> {
+  const written = await client.$executeRaw(Prisma.sql`
+    INSERT INTO poll_results (team_id, occurrence_id, version, questions)
+    SELECT inst.team_id, inst.id, inst.results_version, ${instanceQuestionsSql()}
+    FROM occurrences inst JOIN checkins poll ON poll.id = inst.checkin_id AND poll.kind = 'poll'
+    WHERE inst.id = ${occurrenceId} AND inst.closed_at IS NOT NULL
+    ON CONFLICT (team_id, occurrence_id) DO UPDATE SET version = EXCLUDED.version, questions = EXCLUDED.questions, stored_at = now()
+      WHERE poll_results.version <= EXCLUDED.version`);
+  return written > 0;
 }

@@ -95,8 +95,8 @@ function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
 /**
  * The scope of a poll's results as the two CTEs every results statement starts with (getPollVotes,
  * lib/domain/poll-votes-wire.ts `pollVotesWire`): `poll` (id, name, is_anonymous; no row when the
- * poll is not readable by `actor` with `opts.access`, default "creator") and `inst` (id, date of
- * the instances in scope, see the module comment: the latest broadcast without bounds, else the
+ * poll is not readable by `actor` with `opts.access`, default "creator") and `inst` (id, date,
+ * team_id, closed_at, results_version of the instances in scope, see the module comment: the latest broadcast without bounds, else the
  * dates in [day(since), ceil-day(until)) with `until` defaulting to `opts.now` or now; newest first).
  * @returns SQL text starting with `WITH`, to be followed by the statement's SELECT.
  * @throws InvalidParameterError when since is after until (until defaulting to now).
@@ -123,7 +123,7 @@ export function pollVotesScopeSql(
       SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
     ),
     inst AS MATERIALIZED (
-      SELECT o.id, o.date FROM occurrences o JOIN poll ON o.checkin_id = poll.id
+      SELECT o.id, o.date, o.team_id, o.closed_at, o.results_version FROM occurrences o JOIN poll ON o.checkin_id = poll.id
       ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
       ORDER BY o.date DESC, o.id DESC
       ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}

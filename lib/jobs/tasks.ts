@@ -14,11 +14,15 @@
  *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
  * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
  *   password-reset e-mail through SMTP_URL.
+ * - `store_poll_results` (enqueued by the database's triggers, migration `*_poll_results`, when a
+ *   poll broadcast closes and after any change to a closed broadcast's results): stores its
+ *   results for GET /v2/polls/{id}/votes (lib/domain/poll-votes-wire.ts `storePollResults`).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
@@ -91,6 +95,10 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     categorize_sweep: categorizeSweep(log),
     slack_sync: slackSync(log),
     send_email: async (payload) => deliverEmail(payload as EmailMessage),
+    store_poll_results: async (payload) => {
+      const { occurrenceId } = payload as { occurrenceId: number };
+      await storePollResults(occurrenceId);
+    },
   };
 }
 
