@@ -156,63 +156,96 @@ export async function reportWirePage(
 }
 
 /**
- * A report of a `reportWirePageV1`: its v1 list item JSON (spec §2.8) as text, and
- * `gravatar_email` when the author's `member.profileImg` is still to be filled in by Node (null
- * otherwise; see `reportWirePageV1`).
+ * A page of `reportWirePageV1`: the v1 list (spec §2.8) as the JSON text of an array, and the
+ * reports whose author's `member.profileImg` is still to be filled in by Node (`"profileImg":null`
+ * in `json`; see `reportWirePageV1`), usually none.
  */
-export type ReportWireRowV1 = { id: number; json: string; gravatar_email: string | null };
+export type ReportWirePageV1 = { json: string; gravatar: Array<{ id: number; email: string }> };
 
 /** ASCII upper- and lower-case letters: `translate` with them lower-cases like JS for ASCII text, under any collation. */
 const ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz";
 
+/** `to_json(expr)::text`: a JSON string literal with JSON.stringify's escaping (or `null`). */
+function jsonText(expr: string): string {
+  return `coalesce(to_json(${expr})::text, 'null')`;
+}
+
 /**
- * Up to `limit` reports matching `where`, newest first (submission time, then id), each as the
- * exact JSON text of `JSON.stringify(serializeReportListItemV1(row))` (lib/api/v1/reports.ts; the
- * v1 list item of spec §2.8 without `html`): the same keys in the same order, `timestamp` in whole
- * Unix seconds (floored), `member` last and only when the report is not anonymous, the answers
- * (optionally only those to `questionIds`) by question position then id, `images` [].
+ * Up to `limit` reports matching `where`, newest first (submission time, then id), as the exact
+ * JSON text of `JSON.stringify(rows.map((row) => serializeReportListItemV1(row)))`
+ * (lib/api/v1/reports.ts; the v1 list items of spec §2.8 without `html`): the same keys in the
+ * same order, `timestamp` in whole Unix seconds (floored), `member` last and only when the report
+ * is not anonymous, the answers (optionally only those to `questionIds`) by question position then
+ * id, `images` [].
  *
  * `member.profileImg` is the author's avatar URL, or the Gravatar URL of the MD5 of the trimmed,
  * lower-cased e-mail (`profileImgOf`, lib/api/v1/users.ts). PostgreSQL computes that hash when the
  * e-mail is printable ASCII without spaces, where trimming changes nothing and ASCII lower-casing
  * is JS's `toLowerCase`. For any other e-mail (non-ASCII, whitespace) it writes `"profileImg":null`
- * and returns the e-mail in `gravatar_email`, and the caller fills the object in (JS and
- * PostgreSQL disagree on trimming and case mapping outside ASCII). One statement;
- * tests/report-wire.test.ts compares both renderings byte for byte.
+ * and lists the report in `gravatar`, and the caller fills the object in (`reportListV1Text`, lib/api/v1/reports.ts;
+ * JS and PostgreSQL disagree on trimming and case mapping outside ASCII).
+ *
+ * One statement, one row (issue 14: the cost per report is what `/v1/reports/?limit=100` against
+ * `limit=10` measures): the page's rows are read once with their standup, the answers, authors and
+ * broadcast messages are joined as sets, and every object is concatenated as text (strings escaped
+ * by `to_json`), so no JSON is parsed and no per-report subquery runs. tests/report-wire.test.ts
+ * compares both renderings byte for byte.
  */
 export async function reportWirePageV1(
   where: Prisma.Sql,
   limit: number,
   opts: { questionIds?: number[] },
   client: Tx = db,
-): Promise<ReportWireRowV1[]> {
+): Promise<ReportWirePageV1> {
   const only = opts.questionIds ? Prisma.sql`AND a.question_id = ANY(${opts.questionIds}::int[])` : Prisma.empty;
   const lower = Prisma.sql`translate(u.email, ${Prisma.raw(`'${ASCII_UPPER}'`)}, ${Prisma.raw(`'${ASCII_LOWER}'`)})`;
-  return queryRows<ReportWireRowV1>(
-    Prisma.sql`${pageCte(where, limit)}
-    SELECT r.id,
-      CASE WHEN r.is_anonymous THEN row_to_json(w)::text
-        ELSE left(row_to_json(w)::text, -1) || ',"member":' || row_to_json(mw)::text || '}' END AS json,
-      CASE WHEN NOT r.is_anonymous AND img.url IS NULL THEN u.email END AS gravatar_email
-    FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id,
-      LATERAL (SELECT (SELECT m.ts FROM chat_messages m
-        WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) AS ts OFFSET 0) msg,
-      LATERAL (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
-        THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) img,
-      LATERAL (SELECT r.id, r.checkin_id AS standup_id, c.name AS standup_name,
-        floor(extract(epoch FROM COALESCE(r.submitted_at, r.created_at)))::bigint AS timestamp,
-        COALESCE((SELECT ch.name FROM channels ch WHERE ch.id = c.broadcast_channel_id), '') AS channel,
-        r.is_anonymous, c.broadcast_thread, c.is_confidential, msg.ts AS chat_ts, msg.ts AS slack_ts,
-        (SELECT ${jsonArraySql("aw", "q.position, a.question_id")}
-          FROM answers a JOIN questions q ON q.id = a.question_id,
-            LATERAL (SELECT a.id, q.text AS question, a.question_id, q.color, a.text AS answer, '[]'::json AS images) aw
-          WHERE a.team_id = r.team_id AND a.report_id = r.id ${only}) AS questions) w,
-      LATERAL (SELECT u.chat_id AS id, u.username, u.realname,
-        CASE WHEN img.url IS NOT NULL THEN (SELECT row_to_json(p) FROM (SELECT img.url AS image_24, img.url AS image_32,
-          img.url AS image_48, img.url AS image_72, img.url AS image_192, img.url AS image_512, img.url AS image_original) p) END
-          AS "profileImg") mw
-    ORDER BY r.submitted_at DESC, r.id DESC`,
+  const img = Prisma.raw(
+    ["image_24", "image_32", "image_48", "image_72", "image_192", "image_512", "image_original"]
+      .map((k, i) => `${i ? "," : "{"}"${k}":' || img.json`)
+      .join(" || '"),
+  );
+  const [row] = await queryRows<{ json: string; gravatar: ReportWirePageV1["gravatar"] | null }>(
+    Prisma.sql`WITH page AS MATERIALIZED (
+      SELECT r.id, r.team_id, r.user_id, r.checkin_id, r.is_anonymous, r.submitted_at, r.created_at,
+        c.name AS standup_name, c.broadcast_channel_id, c.broadcast_thread, c.is_confidential
+      FROM reports r JOIN checkins c ON c.id = r.checkin_id
+      WHERE ${where}
+      ORDER BY r.submitted_at DESC, r.id DESC
+      ${literalLimit(limit)}),
+    ans AS (
+      SELECT a.report_id, string_agg('{"id":' || a.id || ',"question":' || ${Prisma.raw(jsonText("q.text"))}
+          || ',"question_id":' || a.question_id || ',"color":' || ${Prisma.raw(jsonText("q.color"))}
+          || ',"answer":' || ${Prisma.raw(jsonText("a.text"))} || ',"images":[]}', ',' ORDER BY q.position, a.question_id) AS json
+      FROM page p JOIN answers a ON a.team_id = p.team_id AND a.report_id = p.id ${only} JOIN questions q ON q.id = a.question_id
+      GROUP BY a.report_id),
+    msg AS (
+      SELECT DISTINCT ON (m.report_id) m.report_id, m.ts FROM page p JOIN chat_messages m ON m.report_id = p.id
+      WHERE m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.report_id, m.id DESC),
+    item AS (
+      SELECT p.id, p.submitted_at, CASE WHEN NOT p.is_anonymous AND img.url IS NULL THEN u.email END AS gravatar_email,
+        '{"id":' || p.id || ',"standup_id":' || p.checkin_id || ',"standup_name":' || ${Prisma.raw(jsonText("p.standup_name"))}
+        || ',"timestamp":' || floor(extract(epoch FROM COALESCE(p.submitted_at, p.created_at)))::bigint
+        || ',"channel":' || ${Prisma.raw(jsonText("COALESCE(ch.name, '')"))} || ',"is_anonymous":' || p.is_anonymous
+        || ',"broadcast_thread":' || p.broadcast_thread || ',"is_confidential":' || p.is_confidential
+        || ',"chat_ts":' || ${Prisma.raw(jsonText("msg.ts"))} || ',"slack_ts":' || ${Prisma.raw(jsonText("msg.ts"))}
+        || ',"questions":[' || coalesce(ans.json, '') || ']'
+        || CASE WHEN p.is_anonymous THEN '}'
+          ELSE ',"member":{"id":' || ${Prisma.raw(jsonText("u.chat_id"))} || ',"username":' || ${Prisma.raw(jsonText("u.username"))}
+            || ',"realname":' || ${Prisma.raw(jsonText("u.realname"))} || ',"profileImg":'
+            || CASE WHEN img.url IS NULL THEN 'null' ELSE '${img} || '}' END || '}}' END AS json
+      FROM page p JOIN users u ON u.id = p.user_id
+        LEFT JOIN channels ch ON ch.id = p.broadcast_channel_id
+        LEFT JOIN ans ON ans.report_id = p.id
+        LEFT JOIN msg ON msg.report_id = p.id,
+        -- OFFSET 0 keeps the URL computed once per row (a flattened subquery repeats the expression at each use)
+        LATERAL (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
+          THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) img0,
+        LATERAL (SELECT img0.url, to_json(img0.url)::text AS json OFFSET 0) img)
+    SELECT '[' || coalesce(string_agg(item.json, ',' ORDER BY item.submitted_at DESC, item.id DESC), '') || ']' AS json,
+      json_agg(json_build_object('id', item.id, 'email', item.gravatar_email)) FILTER (WHERE item.gravatar_email IS NOT NULL) AS gravatar
+    FROM item`,
     client,
   );
+  return { json: row?.json ?? "[]", gravatar: row?.gravatar ?? [] };
 }

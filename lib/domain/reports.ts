@@ -19,8 +19,8 @@ import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/acce
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import {
+  type ReportWirePageV1,
   type ReportWireRow,
-  type ReportWireRowV1,
   reportDetailPage,
   reportViewPage,
   reportWirePage,
@@ -228,10 +228,10 @@ export async function searchReports(actor: Actor, filters: ReportSearchFilters, 
 }
 
 /**
- * `searchReports` with each report as its v1 list item JSON text (lib/domain/report-pages.ts
- * `reportWirePageV1`), for GET /v1/reports/ without `html`.
+ * `searchReports` as the JSON text of the v1 list (lib/domain/report-pages.ts `reportWirePageV1`),
+ * for GET /v1/reports/ without `html`.
  */
-export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportWireRowV1[]> {
+export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportWirePageV1> {
   return reportWirePageV1(reportSearchSql(actor, filters), filters.limit, { questionIds: filters.questionIds }, client);
 }
 

@@ -12,7 +12,7 @@ import { apiPath, served } from "@/lib/api/route";
 import {
   reportCreatedV1Schema,
   reportListItemV1Schema,
-  reportListItemV1Text,
+  reportListV1Text,
   serializeReportCreatedV1,
   serializeReportListItemV1,
 } from "@/lib/api/v1/reports";
@@ -36,8 +36,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/"
     async ({ url, actor }) => {
       const { html, ...filters } = parseV1ReportListQuery(url);
       if (html) return json((await searchReports(actor, filters)).map((row) => serializeReportListItemV1(row, { html })));
-      const rows = await searchReportWiresV1(actor, filters);
-      return jsonText(`[${rows.map(reportListItemV1Text).join(",")}]`);
+      return jsonText(reportListV1Text(await searchReportWiresV1(actor, filters)));
     },
   ),
   POST: served(

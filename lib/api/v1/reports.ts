@@ -22,7 +22,7 @@ import { renderAnswerHtml } from "@/lib/api/v1/html";
 import { profileImgOf, roleOf, zRole } from "@/lib/api/v1/users";
 import { zChatUserId, zId } from "@/lib/api/wire";
 import { reportAuthor } from "@/lib/domain/access";
-import type { ReportWireRowV1 } from "@/lib/domain/report-pages";
+import type { ReportWirePageV1 } from "@/lib/domain/report-pages";
 import type { ReportDetailView } from "@/lib/domain/reports";
 
 export type V1ProfileImg = Record<"image_24" | "image_32" | "image_48" | "image_72" | "image_192" | "image_512" | "image_original", string>;
@@ -150,16 +150,20 @@ export function serializeReportListItemV1(row: ReportDetailView, opts: { html?: 
 }
 
 /**
- * The JSON text of one v1 list item built in SQL (`searchReportWiresV1`, lib/domain/reports.ts):
- * sent as is, except that `member.profileImg` is filled in here when PostgreSQL left it to us
- * (`gravatar_email` set: an e-mail outside printable ASCII, see `reportWirePageV1`). The result is
- * `JSON.stringify(serializeReportListItemV1(row))` of the same report.
+ * The JSON text of a v1 list page built in SQL (`searchReportWiresV1`, lib/domain/reports.ts):
+ * sent as is, except that `member.profileImg` is filled in here for the reports PostgreSQL left to
+ * us (`gravatar`: e-mails outside printable ASCII, see `reportWirePageV1`). The result is
+ * `JSON.stringify(rows.map((row) => serializeReportListItemV1(row)))` of the same reports.
  */
-export function reportListItemV1Text(row: ReportWireRowV1): string {
-  if (row.gravatar_email === null) return row.json;
-  const item = JSON.parse(row.json) as V1ReportListItem;
-  if (item.member) item.member.profileImg = profileImgSizes({ avatar_url: null, email: row.gravatar_email });
-  return JSON.stringify(item);
+export function reportListV1Text(page: ReportWirePageV1): string {
+  if (!page.gravatar.length) return page.json;
+  const emails = new Map(page.gravatar.map((g) => [g.id, g.email]));
+  const items = JSON.parse(page.json) as V1ReportListItem[];
+  for (const item of items) {
+    const email = emails.get(item.id);
+    if (email !== undefined && item.member) item.member.profileImg = profileImgSizes({ avatar_url: null, email });
+  }
+  return JSON.stringify(items);
 }
 
 /** Serializes the create response of POST /v1/reports/ (always with `member` and its `role`: it is the caller's own report). */
