@@ -144,11 +144,15 @@ describe("stored poll results", () => {
     });
   }
 
-  it("leaves the other broadcasts' versions alone and never replaces a newer stored row", async () => {
+  it("leaves other broadcasts and bookkeeping changes alone and never replaces a newer stored row", async () => {
     await storeAll();
     const before = await versions();
     await createTestVote(poll, open, m1, 0, { choice: "a" });
     await createTestVote(poll, closed[1], m0, 0, { choice: "b" });
+    // Bookkeeping that the results do not show: a categorization's attempts, a standup's question.
+    await db.categorization.updateMany({ where: { occurrence_id: closed[0] }, data: { attempts: { increment: 1 }, error: "retry" } });
+    const standup = await createTestCheckin(A, { name: "Daily", questions: [{ text: "Yesterday?" }] });
+    await db.question.update({ where: { id: standup.questions[0].id }, data: { text: "Yesterday, really?" } });
     const after = await versions();
     expect(after.get(open)?.[1]).toBe(before.get(open)?.[1]);
     expect(after.get(closed[0])?.[1]).toBe(before.get(closed[0])?.[1]);

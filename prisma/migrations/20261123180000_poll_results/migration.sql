@@ -67,8 +67,15 @@ AFTER INSERT OR UPDATE OR DELETE ON "votes"
 FOR EACH ROW EXECUTE FUNCTION "votes_invalidate_poll_results"();
 
 CREATE TRIGGER "categorizations_invalidate_poll_results"
-AFTER INSERT OR UPDATE OR DELETE ON "categorizations"
+AFTER INSERT OR DELETE ON "categorizations"
 FOR EACH ROW EXECUTE FUNCTION "votes_invalidate_poll_results"();
+
+-- The results show a categorization's status and categories, not its attempts or errors.
+CREATE TRIGGER "categorizations_invalidate_poll_results_on_update"
+AFTER UPDATE ON "categorizations"
+FOR EACH ROW WHEN (OLD."status" IS DISTINCT FROM NEW."status" OR OLD."categories" IS DISTINCT FROM NEW."categories"
+  OR OLD."occurrence_id" IS DISTINCT FROM NEW."occurrence_id" OR OLD."question_id" IS DISTINCT FROM NEW."question_id")
+EXECUTE FUNCTION "votes_invalidate_poll_results"();
 
 CREATE FUNCTION "questions_invalidate_poll_results"() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -82,6 +89,9 @@ BEGIN
     poll := OLD."checkin_id";
   ELSE
     poll := NEW."checkin_id";
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM "checkins" c WHERE c."id" = poll AND c."kind" = 'poll') THEN
+    RETURN NULL; -- a standup's question
   END IF;
   PERFORM "poll_results_invalidate"(ARRAY(SELECT o."id" FROM "occurrences" o WHERE o."checkin_id" = poll AND o."closed_at" IS NOT NULL));
   RETURN NULL;
