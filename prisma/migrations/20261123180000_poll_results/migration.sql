@@ -142,3 +142,20 @@ CREATE TRIGGER "occurrences_store_poll_results"
 BEFORE UPDATE OF "closed_at" ON "occurrences"
 FOR EACH ROW WHEN (OLD."closed_at" IS DISTINCT FROM NEW."closed_at")
 EXECUTE FUNCTION "occurrences_store_poll_results"();
+
+-- Broadcasts closed before this migration: store their results too (on a database the job queue
+-- has not been installed on yet there are none; the queue's schema comes after the migrations).
+DO $$
+BEGIN
+  IF to_regnamespace('graphile_worker') IS NOT NULL THEN
+    PERFORM graphile_worker.add_job(
+      'store_poll_results',
+      json_build_object('occurrenceId', o."id"),
+      max_attempts := 5,
+      job_key := 'poll_results:' || o."id"::text
+    )
+    FROM "occurrences" o JOIN "checkins" c ON c."id" = o."checkin_id" AND c."kind" = 'poll'
+    WHERE o."closed_at" IS NOT NULL;
+  END IF;
+END;
+$$;
