@@ -48,7 +48,8 @@ BEGIN
 END;
 $$;
 
-CREATE FUNCTION "votes_invalidate_poll_results"() RETURNS trigger
+-- A row that belongs to one broadcast (a vote, a categorization) changed: that broadcast (both, when moved).
+CREATE FUNCTION "occurrence_row_invalidate_poll_results"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
@@ -64,18 +65,18 @@ $$;
 
 CREATE TRIGGER "votes_invalidate_poll_results"
 AFTER INSERT OR UPDATE OR DELETE ON "votes"
-FOR EACH ROW EXECUTE FUNCTION "votes_invalidate_poll_results"();
+FOR EACH ROW EXECUTE FUNCTION "occurrence_row_invalidate_poll_results"();
 
 CREATE TRIGGER "categorizations_invalidate_poll_results"
 AFTER INSERT OR DELETE ON "categorizations"
-FOR EACH ROW EXECUTE FUNCTION "votes_invalidate_poll_results"();
+FOR EACH ROW EXECUTE FUNCTION "occurrence_row_invalidate_poll_results"();
 
 -- The results show a categorization's status and categories, not its attempts or errors.
 CREATE TRIGGER "categorizations_invalidate_poll_results_on_update"
 AFTER UPDATE ON "categorizations"
 FOR EACH ROW WHEN (OLD."status" IS DISTINCT FROM NEW."status" OR OLD."categories" IS DISTINCT FROM NEW."categories"
   OR OLD."occurrence_id" IS DISTINCT FROM NEW."occurrence_id" OR OLD."question_id" IS DISTINCT FROM NEW."question_id")
-EXECUTE FUNCTION "votes_invalidate_poll_results"();
+EXECUTE FUNCTION "occurrence_row_invalidate_poll_results"();
 
 CREATE FUNCTION "questions_invalidate_poll_results"() RETURNS trigger
 LANGUAGE plpgsql AS $$
