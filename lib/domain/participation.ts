@@ -116,14 +116,17 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   const { isPoll } = opts;
   const direction = opts.order === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   const limit = opts.limit === undefined ? Prisma.empty : Prisma.sql`LIMIT ${opts.limit}`;
-  // Set-based (hash joins over the page's occurrences), not one index probe per member and flag:
+  // Set-based over the page's occurrences, not one index probe per member and flag:
   // responders = distinct (occurrence, user) with a submitted report (standups) or any vote (polls);
-  // people = the asked members FULL JOIN the responders (one pass, each with its responded flag);
-  // on leave = people who did not respond with an absence on that date (absences overlapping the
-  // page's dates only).
+  // people = the asked members FULL JOIN the responders, a merge join of two streams sorted by
+  // (occurrence, user) (the members' primary key and reports' (occurrence_id, user_id) index read
+  // for the page's ids; issue 14: 30% less than hashing both, 365 × 100 members), each person with
+  // a responded flag; on leave = people who did not respond with an absence on that date (absences
+  // overlapping the page's dates only); the counts are grouped per occurrence before the join to it.
   const responders = isPoll
-    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id IN (SELECT id FROM occ)`
-    : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r WHERE r.occurrence_id IN (SELECT id FROM occ) AND r.status = 'submitted'`;
+    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) ORDER BY 1, 2`
+    : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r
+        WHERE r.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) AND r.status = 'submitted' ORDER BY 1, 2`;
   const onLeave = isPoll
     ? Prisma.sql`SELECT NULL::int AS occurrence_id, NULL::int AS user_id WHERE false`
     : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN occ ON occ.id = p.occurrence_id
@@ -146,23 +149,26 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
       ORDER BY o.date ${direction}, o.id ${direction}
       ${limit}
     ),
-    responders AS MATERIALIZED (${responders}),
     people AS MATERIALIZED (
       SELECT coalesce(m.occurrence_id, r.occurrence_id) AS occurrence_id, coalesce(m.user_id, r.user_id) AS user_id,
              r.user_id IS NOT NULL AS responded
-      FROM (SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id IN (SELECT id FROM occ)) m
-      FULL JOIN responders r ON r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id
+      FROM (SELECT om.occurrence_id, om.user_id FROM occurrence_members om
+            WHERE om.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) ORDER BY 1, 2) m
+      FULL JOIN (${responders}) r ON r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id
     ),
     ${pageAbsences}
-    on_leave AS MATERIALIZED (${onLeave})
+    on_leave AS MATERIALIZED (${onLeave}),
+    per AS (
+      SELECT p.occurrence_id,
+             count(p.user_id) FILTER (WHERE p.responded OR l.user_id IS NULL) AS expected,
+             count(p.user_id) FILTER (WHERE p.responded) AS responded,
+             count(l.user_id) AS vacation
+      FROM people p LEFT JOIN on_leave l ON l.occurrence_id = p.occurrence_id AND l.user_id = p.user_id
+      GROUP BY p.occurrence_id
+    )
     SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date,
-           count(p.user_id) FILTER (WHERE p.responded OR l.user_id IS NULL) AS expected,
-           count(p.user_id) FILTER (WHERE p.responded) AS responded,
-           count(l.user_id) AS vacation
-    FROM occ
-    LEFT JOIN people p ON p.occurrence_id = occ.id
-    LEFT JOIN on_leave l ON l.occurrence_id = p.occurrence_id AND l.user_id = p.user_id
-    GROUP BY occ.id, occ.checkin_id, occ.date
+           coalesce(per.expected, 0) AS expected, coalesce(per.responded, 0) AS responded, coalesce(per.vacation, 0) AS vacation
+    FROM occ LEFT JOIN per ON per.occurrence_id = occ.id
     ORDER BY occ.date ${direction}, occ.id ${direction}`;
 }
 
