@@ -11,6 +11,7 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type PollAccess, type PollVotesFilters, pollVotesScopeSql } from "@/lib/domain/votes";
+import { jsonArrayTextSql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -42,11 +43,6 @@ const CATEGORY_COUNT = `CASE jsonb_typeof(e.item->'count')
     WHEN 'object' THEN 'null' WHEN 'array' THEN CASE WHEN jsonb_array_length(e.item->'count') = 0 THEN '0' ELSE 'null' END
     ELSE '0' END`;
 
-/** `('[' || string_agg(row_to_json(alias)::text, ',' ORDER BY order) || ']')` as TEXT: nested arrays are spliced as text, never re-parsed as json. */
-function jsonArrayText(alias: string, order: string): Prisma.Sql {
-  return Prisma.raw(`('[' || COALESCE(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')`);
-}
-
 /**
  * The `questions` of one broadcast as JSON text (see `pollVotesWire` for the shape and rules): a
  * scalar subquery over `inst` (the occurrence: `inst.id`) and `poll` (`poll.id`,
@@ -65,7 +61,7 @@ function instanceQuestionsSql(): Prisma.Sql {
       LEFT JOIN categorizations k ON k.occurrence_id = inst.id AND k.question_id = q.id
       CROSS JOIN LATERAL (SELECT CASE WHEN q.answer_type = 'multiple_choice' THEN
         (SELECT left(row_to_json(mw)::text, -1) || ',"choices":' ||
-            (SELECT ${jsonArrayText("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
+            (SELECT ${jsonArrayTextSql("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
               FROM unnest(q.choices) WITH ORDINALITY dc(label, ord)
                 FULL JOIN (SELECT v.choice, count(*) AS votes, min(v.id) AS first_id, array_agg(u.chat_id ORDER BY v.id) AS voters
                   FROM votes v JOIN users u ON u.id = v.user_id
@@ -77,13 +73,13 @@ function instanceQuestionsSql(): Prisma.Sql {
       ELSE
         (SELECT left(row_to_json(ow)::text, -1) || ',"categories":' ||
             CASE WHEN ${completed} THEN
-              (SELECT ${jsonArrayText("cw", "e.ord")}
+              (SELECT ${jsonArrayTextSql("cw", "e.ord")}
                 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(k.categories) = 'array' THEN k.categories ELSE '[]' END)
                     WITH ORDINALITY e(item, ord),
                   LATERAL (SELECT ${Prisma.raw(CATEGORY_NAME)} AS name, (${Prisma.raw(CATEGORY_COUNT)})::json AS count) cw
                 WHERE jsonb_typeof(e.item) = 'object' AND cw.name <> '')
             ELSE '[]' END || ',"responses":' ||
-            (SELECT ${jsonArrayText("rw", "v.id")}
+            (SELECT ${jsonArrayTextSql("rw", "v.id")}
               FROM votes v JOIN users u ON u.id = v.user_id,
                 LATERAL (SELECT v.text, CASE WHEN ${completed} THEN v.categories ELSE '{}'::text[] END AS categories,
                   CASE WHEN poll.is_anonymous THEN NULL ELSE u.chat_id END AS user_id) rw

@@ -34,10 +34,13 @@ export function literalLimit(limit: number): Prisma.Sql {
   return Prisma.raw(`LIMIT ${limit}`);
 }
 
-/** The page: ids of the reports matching `where`, newest first (submission time, then id). */
-function pageCte(where: Prisma.Sql, limit: number): Prisma.Sql {
+/**
+ * The page: ids of the reports matching `where`, newest first (submission time, then id), and any
+ * `columns` of `r` and `c` the statement reads once per page row.
+ */
+function pageCte(where: Prisma.Sql, limit: number, columns: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`WITH page AS MATERIALIZED (
-    SELECT r.id FROM reports r JOIN checkins c ON c.id = r.checkin_id
+    SELECT r.id ${columns} FROM reports r JOIN checkins c ON c.id = r.checkin_id
     WHERE ${where}
     ORDER BY r.submitted_at DESC, r.id DESC
     ${literalLimit(limit)})`;
@@ -167,7 +170,7 @@ const ASCII_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const ASCII_LOWER = "abcdefghijklmnopqrstuvwxyz";
 
 /** `to_json(expr)::text`: a JSON string literal with JSON.stringify's escaping (or `null`). */
-function jsonText(expr: string): string {
+function jsonLiteralSql(expr: string): string {
   return `coalesce(to_json(${expr})::text, 'null')`;
 }
 
@@ -206,17 +209,16 @@ export async function reportWirePageV1(
       .join(" || '"),
   );
   const [row] = await queryRows<{ json: string; gravatar: ReportWirePageV1["gravatar"] | null }>(
-    Prisma.sql`WITH page AS MATERIALIZED (
-      SELECT r.id, r.team_id, r.user_id, r.checkin_id, r.is_anonymous, r.submitted_at, r.created_at,
-        c.name AS standup_name, c.broadcast_channel_id, c.broadcast_thread, c.is_confidential
-      FROM reports r JOIN checkins c ON c.id = r.checkin_id
-      WHERE ${where}
-      ORDER BY r.submitted_at DESC, r.id DESC
-      ${literalLimit(limit)}),
+    Prisma.sql`${pageCte(
+      where,
+      limit,
+      Prisma.sql`, r.team_id, r.user_id, r.checkin_id, r.is_anonymous, r.submitted_at, r.created_at,
+        c.name AS standup_name, c.broadcast_channel_id, c.broadcast_thread, c.is_confidential`,
+    )},
     ans AS (
-      SELECT a.report_id, string_agg('{"id":' || a.id || ',"question":' || ${Prisma.raw(jsonText("q.text"))}
-          || ',"question_id":' || a.question_id || ',"color":' || ${Prisma.raw(jsonText("q.color"))}
-          || ',"answer":' || ${Prisma.raw(jsonText("a.text"))} || ',"images":[]}', ',' ORDER BY q.position, a.question_id) AS json
+      SELECT a.report_id, string_agg('{"id":' || a.id || ',"question":' || ${Prisma.raw(jsonLiteralSql("q.text"))}
+          || ',"question_id":' || a.question_id || ',"color":' || ${Prisma.raw(jsonLiteralSql("q.color"))}
+          || ',"answer":' || ${Prisma.raw(jsonLiteralSql("a.text"))} || ',"images":[]}', ',' ORDER BY q.position, a.question_id) AS json
       FROM page p JOIN answers a ON a.team_id = p.team_id AND a.report_id = p.id ${only} JOIN questions q ON q.id = a.question_id
       GROUP BY a.report_id),
     msg AS (
@@ -224,24 +226,23 @@ export async function reportWirePageV1(
       WHERE m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.report_id, m.id DESC),
     item AS (
       SELECT p.id, p.submitted_at, CASE WHEN NOT p.is_anonymous AND img.url IS NULL THEN u.email END AS gravatar_email,
-        '{"id":' || p.id || ',"standup_id":' || p.checkin_id || ',"standup_name":' || ${Prisma.raw(jsonText("p.standup_name"))}
+        '{"id":' || p.id || ',"standup_id":' || p.checkin_id || ',"standup_name":' || ${Prisma.raw(jsonLiteralSql("p.standup_name"))}
         || ',"timestamp":' || floor(extract(epoch FROM COALESCE(p.submitted_at, p.created_at)))::bigint
-        || ',"channel":' || ${Prisma.raw(jsonText("COALESCE(ch.name, '')"))} || ',"is_anonymous":' || p.is_anonymous
+        || ',"channel":' || ${Prisma.raw(jsonLiteralSql("COALESCE(ch.name, '')"))} || ',"is_anonymous":' || p.is_anonymous
         || ',"broadcast_thread":' || p.broadcast_thread || ',"is_confidential":' || p.is_confidential
-        || ',"chat_ts":' || ${Prisma.raw(jsonText("msg.ts"))} || ',"slack_ts":' || ${Prisma.raw(jsonText("msg.ts"))}
+        || ',"chat_ts":' || ${Prisma.raw(jsonLiteralSql("msg.ts"))} || ',"slack_ts":' || ${Prisma.raw(jsonLiteralSql("msg.ts"))}
         || ',"questions":[' || coalesce(ans.json, '') || ']'
         || CASE WHEN p.is_anonymous THEN '}'
-          ELSE ',"member":{"id":' || ${Prisma.raw(jsonText("u.chat_id"))} || ',"username":' || ${Prisma.raw(jsonText("u.username"))}
-            || ',"realname":' || ${Prisma.raw(jsonText("u.realname"))} || ',"profileImg":'
+          ELSE ',"member":{"id":' || ${Prisma.raw(jsonLiteralSql("u.chat_id"))} || ',"username":' || ${Prisma.raw(jsonLiteralSql("u.username"))}
+            || ',"realname":' || ${Prisma.raw(jsonLiteralSql("u.realname"))} || ',"profileImg":'
             || CASE WHEN img.url IS NULL THEN 'null' ELSE '${img} || '}' END || '}}' END AS json
       FROM page p JOIN users u ON u.id = p.user_id
         LEFT JOIN channels ch ON ch.id = p.broadcast_channel_id
         LEFT JOIN ans ON ans.report_id = p.id
         LEFT JOIN msg ON msg.report_id = p.id,
         -- OFFSET 0 keeps the URL computed once per row (a flattened subquery repeats the expression at each use)
-        LATERAL (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
-          THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) img0,
-        LATERAL (SELECT img0.url, to_json(img0.url)::text AS json OFFSET 0) img)
+        LATERAL (SELECT x.url, to_json(x.url)::text AS json FROM (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
+          THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) x) img)
     SELECT '[' || coalesce(string_agg(item.json, ',' ORDER BY item.submitted_at DESC, item.id DESC), '') || ']' AS json,
       json_agg(json_build_object('id', item.id, 'email', item.gravatar_email)) FILTER (WHERE item.gravatar_email IS NOT NULL) AS gravatar
     FROM item`,

@@ -12,7 +12,15 @@ import { Prisma } from "@/lib/generated/prisma/client";
  * newlines between the elements; `row_to_json` escapes strings as `JSON.stringify` does.
  */
 export function jsonArraySql(alias: string, order: string): Prisma.Sql {
-  return Prisma.raw(`('[' || COALESCE(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')::json`);
+  return Prisma.sql`${jsonArrayTextSql(alias, order)}::json`;
+}
+
+/**
+ * `jsonArraySql` as `text`: for arrays spliced into a larger text by concatenation, which
+ * PostgreSQL then neither parses as json nor re-serializes (issue 14, lib/domain/poll-votes-wire.ts).
+ */
+export function jsonArrayTextSql(alias: string, order: string): Prisma.Sql {
+  return Prisma.raw(`('[' || COALESCE(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')`);
 }
 
 /** `to_char` of a timestamp column as `Date.toISOString()` prints it (UTC, milliseconds, "Z"), whatever the session's TimeZone. */
