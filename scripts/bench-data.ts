@@ -4,9 +4,10 @@
  * data with SQL (lib/bench/generate.ts), then calls the real domain functions the routes call
  * (with the routes' own query parsing and cursor encoding) and prints, in milliseconds:
  * - first page vs a page deep in a cursor walk, median and p95, for GET /v2/reports with each
- *   filter, GET /v2/standups, GET /v2/reports/{id}, standup participation, poll votes (a year of
- *   broadcasts computed live, then after storing each closed broadcast's results as the
- *   `store_poll_results` job does);
+ *   filter, GET /v2/standups, GET /v2/reports/{id}, standup participation (counted live, then
+ *   after storing each closed occurrence's counts as the `store_participation_counts` job does;
+ *   also a year of a 100-member standup), poll votes (a year of broadcasts computed live, then
+ *   after storing each closed broadcast's results as the `store_poll_results` job does);
  * - an OFFSET-based equivalent at the same depth, for contrast;
  * - a real cursor walk (up to 2,000 cursors) with the per-page time at its start and its end;
  * - SQL statements per call at limit 5 vs 100 (Prisma query events);
@@ -39,7 +40,7 @@ import { runTargets } from "@/lib/bench/targets";
 import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { listParticipationWires } from "@/lib/domain/participation";
+import { listParticipationWires, storeParticipationCounts } from "@/lib/domain/participation";
 import { pollVotesWire, storePollResults } from "@/lib/domain/poll-votes-wire";
 import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { listCheckinWires } from "@/lib/domain/standups";
@@ -320,9 +321,26 @@ try {
     const cursor = encodeCursor(participationCursorPosition(all[depth - 1]), first.binding);
     const deep = toParticipationFilters(participationQuerySchema.parse({ cursor }), "v2.standups.participation", standupId);
     const list = (filters: typeof first.filters, client: Client) => listParticipationWires(lead, "standup", standupId, filters, client);
-    rows.push(
-      await keysetListRow("standups/{id}/participation", { total: all.length, depth, first: first.filters, deep: deep.filters }, list),
+    const pages = { total: all.length, depth, first: first.filters, deep: deep.filters };
+    rows.push(await keysetListRow("standups/{id}/participation (live)", pages, list));
+    // 365 occurrences × 100 members, every occurrence counted from its rows (nothing stored yet).
+    const year = { since: new Date(now.getTime() - 366 * DAY), limit: 100 };
+    const bigLive = await timeIt(() => listParticipationWires(lead, "standup", gen.BIG_STANDUP_ID, year, plain), Math.min(REPS, 20));
+    rows.push(latencyRow("participation 365 × 100, limit 100 (live)", { first: bigLive, sql5: "1", sql100: "1" }));
+    // Then stored as the `store_participation_counts` job stores each occurrence when it closes
+    // (lib/domain/participation.ts); the issue-14 figures below read this state.
+    const closedOccurrences = await raw.query<{ id: number }>(
+      `SELECT id FROM occurrences WHERE checkin_id = ANY($1) AND closed_at IS NOT NULL ORDER BY id`,
+      [[standupId, gen.BIG_STANDUP_ID]],
     );
+    const ts = performance.now();
+    for (const o of closedOccurrences.rows) await storeParticipationCounts(o.id, plain);
+    console.log(
+      `\nStored the participation counts of ${closedOccurrences.rows.length} closed occurrences in ${ms((performance.now() - ts) / 1000, 2)} s (store_participation_counts)`,
+    );
+    rows.push(await keysetListRow("standups/{id}/participation (stored)", pages, list));
+    const bigStored = await timeIt(() => listParticipationWires(lead, "standup", gen.BIG_STANDUP_ID, year, plain), REPS);
+    rows.push(latencyRow("participation 365 × 100, limit 100 (stored)", { first: bigStored, sql5: "1", sql100: "1" }));
     const stmts = await capture((cl) => listParticipationWires(lead, "standup", standupId, deep.filters, cl));
     for (const s of stmts) explains.push({ name: "participation", page: "deep", plan: await explain(raw, s), statements: stmts.length });
   }

@@ -102,8 +102,11 @@ type CountsRow = {
   vacation: bigint | number;
 };
 
-/** The options of `countOccurrenceParticipation` / `occurrenceCountsSql`. */
-type CountsOptions = { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "desc"; limit?: number };
+/**
+ * The options of `countOccurrenceParticipation` / `occurrenceCountsSql`. `live`: count every
+ * occurrence from its rows, never from `participation_counts` (the store job counts this way).
+ */
+type CountsOptions = { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "desc"; limit?: number; live?: boolean };
 
 /**
  * The participation rule in SQL: a SELECT of the counts of every occurrence of occurrences `o`
@@ -111,6 +114,12 @@ type CountsOptions = { where: Prisma.Sql[]; isPoll: boolean; order: "asc" | "des
  * absent); columns id, checkin_id, date (YYYY-MM-DD), expected, responded, vacation. The only
  * implementation of the definitions above: the API pages and the dashboard aggregates
  * (lib/domain/dashboard.ts) both count through it.
+ *
+ * A closed occurrence whose counts are stored at its current `counts_version` (`participation_counts`,
+ * written by `storeParticipationCounts`; the database's triggers bump the version on every change
+ * the counts depend on) takes them from there; the others (open ones, and closed ones changed since
+ * their counts were stored) are counted from their rows, in the same statement (issue 14: a year of
+ * daily occurrences × 100 members is then 100 index probes instead of 10,000 people counted).
  */
 function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   const { isPoll } = opts;
@@ -124,13 +133,13 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   // a responded flag; on leave = people who did not respond with an absence on that date (absences
   // overlapping the page's dates only); the counts are grouped per occurrence before the join to it.
   const responders = isPoll
-    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) ORDER BY 1, 2`
+    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM live)) ORDER BY 1, 2`
     : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r
-        WHERE r.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) AND r.status = 'submitted' ORDER BY 1, 2`;
+        WHERE r.occurrence_id = ANY(ARRAY(SELECT id FROM live)) AND r.status = 'submitted' ORDER BY 1, 2`;
   const onLeave = isPoll
     ? Prisma.sql`SELECT NULL::int AS occurrence_id, NULL::int AS user_id WHERE false`
-    : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN occ ON occ.id = p.occurrence_id
-        JOIN page_absences a ON a.user_id = p.user_id AND a.start_date <= occ.date AND a.end_date >= occ.date
+    : Prisma.sql`SELECT DISTINCT p.occurrence_id, p.user_id FROM people p JOIN live ON live.id = p.occurrence_id
+        JOIN page_absences a ON a.user_id = p.user_id AND a.start_date <= live.date AND a.end_date >= live.date
         WHERE NOT p.responded`;
   // The absences overlapping the page's dates, materialized: joined by hash whatever plan is
   // cached (a generic plan otherwise probed the absences index once per non-responder: 2,701
@@ -139,21 +148,28 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
     ? Prisma.empty
     : Prisma.sql`page_absences AS MATERIALIZED (
       SELECT a.user_id, a.start_date, a.end_date FROM absences a
-      WHERE a.end_date >= (SELECT min(date) FROM occ) AND a.start_date <= (SELECT max(date) FROM occ)
+      WHERE a.end_date >= (SELECT min(date) FROM live) AND a.start_date <= (SELECT max(date) FROM live)
     ),`;
+  const stored = opts.live
+    ? Prisma.sql`SELECT o.id, o.checkin_id, o.date, NULL::int AS s_expected, NULL::int AS s_responded, NULL::int AS s_vacation
+      FROM occurrences o`
+    : Prisma.sql`SELECT o.id, o.checkin_id, o.date, pc.expected AS s_expected, pc.responded AS s_responded, pc.vacation AS s_vacation
+      FROM occurrences o LEFT JOIN participation_counts pc
+        ON pc.team_id = o.team_id AND pc.occurrence_id = o.id AND pc.version = o.counts_version AND o.closed_at IS NOT NULL`;
   return Prisma.sql`
     WITH occ AS MATERIALIZED (
-      SELECT o.id, o.checkin_id, o.date FROM occurrences o
+      ${stored}
       WHERE ${Prisma.join(opts.where, " AND ")}
         AND (o.trigger <> 'adhoc' OR EXISTS (SELECT 1 FROM reports ar WHERE ar.occurrence_id = o.id AND ar.status = 'submitted'))
       ORDER BY o.date ${direction}, o.id ${direction}
       ${limit}
     ),
+    live AS MATERIALIZED (SELECT occ.id, occ.date FROM occ WHERE occ.s_expected IS NULL),
     people AS MATERIALIZED (
       SELECT coalesce(m.occurrence_id, r.occurrence_id) AS occurrence_id, coalesce(m.user_id, r.user_id) AS user_id,
              r.user_id IS NOT NULL AS responded
       FROM (SELECT om.occurrence_id, om.user_id FROM occurrence_members om
-            WHERE om.occurrence_id = ANY(ARRAY(SELECT id FROM occ)) ORDER BY 1, 2) m
+            WHERE om.occurrence_id = ANY(ARRAY(SELECT id FROM live)) ORDER BY 1, 2) m
       FULL JOIN (${responders}) r ON r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id
     ),
     ${pageAbsences}
@@ -167,7 +183,8 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
       GROUP BY p.occurrence_id
     )
     SELECT occ.id, occ.checkin_id, to_char(occ.date, 'YYYY-MM-DD') AS date,
-           coalesce(per.expected, 0) AS expected, coalesce(per.responded, 0) AS responded, coalesce(per.vacation, 0) AS vacation
+           coalesce(occ.s_expected, per.expected, 0) AS expected, coalesce(occ.s_responded, per.responded, 0) AS responded,
+           coalesce(occ.s_vacation, per.vacation, 0) AS vacation
     FROM occ LEFT JOIN per ON per.occurrence_id = occ.id
     ORDER BY occ.date ${direction}, occ.id ${direction}`;
 }
@@ -189,6 +206,40 @@ function toCounts(rows: CountsRow[], isPoll: boolean): OccurrenceCounts[] {
  */
 export async function countOccurrenceParticipation(client: Tx, opts: CountsOptions): Promise<OccurrenceCounts[]> {
   return toCounts(await queryRows<CountsRow>(occurrenceCountsSql(opts), client), opts.isPoll);
+}
+
+/**
+ * Stores the participation counts of occurrence `occurrenceId` (the `store_participation_counts`
+ * job, lib/jobs/tasks.ts) at the `counts_version` they were counted at, when it is closed; an
+ * open, missing or listed-nowhere occurrence (an ad-hoc run without a submitted report) stores
+ * nothing. One INSERT … SELECT counts and reads the version in one snapshot, so a change that
+ * commits meanwhile leaves the row one version behind (never read; that change's job stores it
+ * again), and a row never replaces a newer version.
+ * @returns whether a row was written.
+ */
+export async function storeParticipationCounts(occurrenceId: number, client: Tx = db): Promise<boolean> {
+  const [occurrence] = await queryRows<{ kind: string }>(
+    Prisma.sql`SELECT c.kind::text AS kind FROM occurrences o JOIN checkins c ON c.id = o.checkin_id WHERE o.id = ${occurrenceId}`,
+    client,
+  );
+  if (!occurrence) return false;
+  const counts = occurrenceCountsSql({
+    where: [Prisma.sql`o.id = ${occurrenceId}`, Prisma.sql`o.closed_at IS NOT NULL`],
+    isPoll: occurrence.kind === "poll",
+    order: "asc",
+    live: true,
+  });
+  const rows = await queryRows<{ stored: number }>(
+    Prisma.sql`INSERT INTO participation_counts AS pc (team_id, occurrence_id, version, expected, responded, vacation)
+      SELECT o.team_id, o.id, o.counts_version, k.expected, k.responded, k.vacation
+      FROM (${counts}) k JOIN occurrences o ON o.id = k.id
+      ON CONFLICT (team_id, occurrence_id) DO UPDATE SET version = EXCLUDED.version, expected = EXCLUDED.expected,
+        responded = EXCLUDED.responded, vacation = EXCLUDED.vacation, stored_at = now()
+      WHERE pc.version <= EXCLUDED.version
+      RETURNING 1 AS stored`,
+    client,
+  );
+  return rows.length > 0;
 }
 
 /**

@@ -16,12 +16,16 @@
  *   password-reset e-mail through SMTP_URL.
  * - `store_poll_results` (enqueued by the database's triggers, migration `*_poll_results`, when a
  *   poll broadcast closes and after any change to a closed broadcast's results): stores its
- *   results for GET /v2/polls/{id}/votes (lib/domain/poll-votes-wire.ts `storePollResults`).
+ *   results for GET /v2/polls/{id}/votes (lib/domain/poll-votes-wire.ts `storePollResults`);
+ * - `store_participation_counts` (enqueued by the database's triggers, migration
+ *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
+ *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
@@ -98,6 +102,10 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     store_poll_results: async (payload) => {
       const { occurrenceId } = payload as { occurrenceId: number };
       await storePollResults(occurrenceId);
+    },
+    store_participation_counts: async (payload) => {
+      const { occurrenceId } = payload as { occurrenceId: number };
+      await storeParticipationCounts(occurrenceId);
     },
   };
 }
