@@ -16,20 +16,34 @@ export type Db = PrismaClient;
 /** A client or an interactive-transaction client: domain functions accept either. */
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
-const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
-/** The pg pool under each client made by `newPrismaClient` (the adapter runs on it too), and whether its statements are named. */
-const poolOfClient = new WeakMap<object, { pool: pg.Pool; named: boolean }>();
+/**
+ * Process-wide state, kept on globalThis: Next.js bundles this module into several route chunks,
+ * each with its own copy of module-level variables, yet all share the one client. Module-level
+ * maps would let `queryRows` in one route miss the pool of the client another route created (and
+ * fall back to Prisma's slower raw path), and let two copies give one statement name to two texts.
+ */
+const globalForDb = globalThis as unknown as {
+  __checkinPrisma?: PrismaClient;
+  /** The pg pool under each client made by `newPrismaClient` (the adapter runs on it too), and whether its statements are named. */
+  __checkinPoolOfClient?: WeakMap<object, { pool: pg.Pool; named: boolean }>;
+  /** Statement names by SQL text (see `statementName`). */
+  __checkinStatementNames?: Map<string, string>;
+};
+globalForDb.__checkinPoolOfClient ??= new WeakMap();
+globalForDb.__checkinStatementNames ??= new Map();
+const poolOfClient = globalForDb.__checkinPoolOfClient;
+const statementNames = globalForDb.__checkinStatementNames;
 
 /** At most this many distinct SQL texts get a statement name; later ones run unnamed (parsed and planned each time). */
 const MAX_NAMED_STATEMENTS = 500;
-const statementNames = new Map<string, string>();
 
 /**
  * The statement name of one SQL text (`s1`, `s2`, … in order of first use in this process), or ""
  * (pg's unnamed statement) once `MAX_NAMED_STATEMENTS` texts are named. pg prepares a named statement once per
  * connection and then only binds and executes it, and PostgreSQL may reuse its plan: the list
  * statements cost about half the database time (measured: 1.97 → 1.06 ms per /v2/reports page).
- * The map is process-wide, so one name never stands for two texts.
+ * The map is process-wide (on globalThis, shared by every bundled copy of this module), so one name
+ * never stands for two texts.
  */
 export function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
@@ -89,9 +103,13 @@ export function getDb(): PrismaClient {
   return globalForDb.__checkinPrisma;
 }
 
+/** Answered `true` by every copy of the `db` proxy (Symbol.for: the same key in every bundled copy of this module). */
+const SHARED_CLIENT = Symbol.for("checkin.db.shared");
+
 /** Lazy proxy so modules can `import { db }` without connecting at import time. */
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, prop) {
+    if (prop === SHARED_CLIENT) return true;
     const client = getDb() as unknown as Record<string | symbol, unknown>;
     const value = client[prop];
     return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(client) : value;
@@ -154,7 +172,8 @@ function bindValue(value: unknown): unknown {
  *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx`, Prisma's error.
  */
 export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
-  const direct = poolOfClient.get(client === db ? getDb() : client);
+  const shared = client === db || (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
+  const direct = poolOfClient.get(shared ? getDb() : client);
   if (!direct) return client.$queryRaw<T[]>(query);
   const text = query.text;
   const result = await direct.pool.query({

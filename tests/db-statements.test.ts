@@ -2,9 +2,10 @@
  * Named statements of the shared Prisma pool (lib/db.ts `statementName`, lib/env.ts
  * `preparedStatements`): one name per SQL text, prepared once per connection on the real test
  * database, and off when DATABASE_URL goes through a transaction-mode pooler; `queryRows` returns
- * the same values straight from the pool as through Prisma's `$queryRaw` in a transaction.
+ * the same values straight from the pool as through Prisma's `$queryRaw` in a transaction, also
+ * when called from a second copy of lib/db (Next.js bundles one per route chunk).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, queryRows, statementName } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -102,5 +103,36 @@ describe("queryRows", () => {
 
   it("passes database errors through (a statement that fails fails the call)", async () => {
     await expect(queryRows(Prisma.sql`SELECT 1 / ${0}::int AS x`)).rejects.toThrow(/division by zero/);
+  });
+
+  it("goes straight to the pool from a second copy of lib/db too, and both copies name statements alike", async () => {
+    const first = await import("@/lib/db");
+    const client = first.getDb();
+    vi.resetModules(); // a fresh module registry: what a second route chunk of the Next.js build has
+    const second = await import("@/lib/db");
+    expect(second.queryRows).not.toBe(first.queryRows);
+    expect(second.getDb()).toBe(client);
+    const raw = client.$queryRaw;
+    let viaPrisma = 0;
+    client.$queryRaw = ((...args: Parameters<typeof raw>) => {
+      viaPrisma += 1;
+      return raw.apply(client, args);
+    }) as typeof raw;
+    try {
+      const query = Prisma.sql`SELECT ${"second copy"}::text AS t`;
+      expect(await second.queryRows<{ t: string }>(query, second.db)).toStrictEqual([{ t: "second copy" }]);
+      expect(await second.queryRows<{ t: string }>(query, first.db)).toStrictEqual([{ t: "second copy" }]);
+      expect(viaPrisma).toBe(0);
+      // Inside a transaction it still runs on the transaction's connection.
+      await first.db.$transaction(async (tx) => {
+        const pid = Prisma.sql`SELECT pg_backend_pid() AS pid`;
+        const [own] = await tx.$queryRaw<Array<{ pid: number }>>(pid);
+        expect(await second.queryRows<{ pid: number }>(pid, tx)).toStrictEqual([own]);
+      });
+    } finally {
+      client.$queryRaw = raw;
+    }
+    const text = `SELECT 1 -- shared name ${Date.now()}`;
+    expect(second.statementName({ sql: text })).toBe(first.statementName({ sql: text }));
   });
 });
