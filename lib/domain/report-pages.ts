@@ -145,14 +145,18 @@ export async function reportWirePage(
           LATERAL (SELECT a.id, a.question_id, q.text AS question, a.text AS answer) aw
         WHERE a.team_id = r.team_id AND a.report_id = r.id) AS answers`
     : Prisma.empty;
+  // The page carries what the rows read of reports and standups, so neither is joined again (on a
+  // small table the planner hash-joined the page to a Seq Scan of all reports); the author is one
+  // primary-key lookup per row.
+  const columns = Prisma.sql`, r.team_id, r.checkin_id, r.user_id, r.submitted_at, r.is_anonymous, c.name AS standup_name, c.is_confidential`;
   return queryRows<ReportWireRow>(
-    Prisma.sql`${pageCte(where, limit)}
+    Prisma.sql`${pageCte(where, limit, columns)}
     SELECT r.id, r.submitted_at, row_to_json(w)::text AS json
-    FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id,
-      LATERAL (SELECT r.id, r.checkin_id AS standup_id, c.name AS standup_name,
-        CASE WHEN r.is_anonymous THEN NULL ELSE u.chat_id END AS user_id,
+    FROM page r,
+      LATERAL (SELECT r.id, r.checkin_id AS standup_id, r.standup_name,
+        CASE WHEN r.is_anonymous THEN NULL ELSE (SELECT u.chat_id FROM users u WHERE u.id = r.user_id) END AS user_id,
         ${isoTimestampSql("r.submitted_at")} AS posted_at,
-        r.is_anonymous, c.is_confidential ${answers}) w
+        r.is_anonymous, r.is_confidential ${answers}) w
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
   );
