@@ -37,30 +37,11 @@ export function literalLimit(limit: number): Prisma.Sql {
 /**
  * The page: ids of the reports matching `where`, newest first (submission time, then id), and any
  * `columns` of `r` and `c` the statement reads once per page row.
- *
- * With `perStandupOf` (the team id, for list pages) the page is the newest `limit` of the newest
- * `limit` reports of each of the team's standups (a LATERAL per standup over reports'
- * `(checkin_id, status, submitted_at, id)` index), which is the same page. Why (issue 14): the
- * cached generic plan of a named statement cannot see the time window's bounds and estimates a few
- * rows in any window, so it read every report of the window of each visible standup and sorted
- * them (4.4 ms for 5,814 reports in the demo's 7-day window, growing with the window) where the
- * plan for the actual values reads 26. Per standup the scan stops after `limit` rows whatever the
- * plan: the cost is standups × page size, not the window's size.
  */
-function pageCte(where: Prisma.Sql, limit: number, columns: Prisma.Sql = Prisma.empty, perStandupOf?: number): Prisma.Sql {
-  if (perStandupOf === undefined) {
-    return Prisma.sql`WITH page AS MATERIALIZED (
+function pageCte(where: Prisma.Sql, limit: number, columns: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`WITH page AS MATERIALIZED (
     SELECT r.id ${columns} FROM reports r JOIN checkins c ON c.id = r.checkin_id
     WHERE ${where}
-    ORDER BY r.submitted_at DESC, r.id DESC
-    ${literalLimit(limit)})`;
-  }
-  return Prisma.sql`WITH page AS MATERIALIZED (
-    SELECT r.id ${columns} FROM checkins c CROSS JOIN LATERAL (
-      SELECT r.* FROM reports r WHERE r.checkin_id = c.id AND ${where}
-      ORDER BY r.submitted_at DESC, r.id DESC
-      ${literalLimit(limit)}) r
-    WHERE c.team_id = ${perStandupOf}
     ORDER BY r.submitted_at DESC, r.id DESC
     ${literalLimit(limit)})`;
 }
@@ -155,7 +136,7 @@ export type ReportWireRow = { id: number; submitted_at: Date; json: string };
 export async function reportWirePage(
   where: Prisma.Sql,
   limit: number,
-  opts: { withAnswers: boolean; perStandupOf?: number },
+  opts: { withAnswers: boolean },
   client: Tx = db,
 ): Promise<ReportWireRow[]> {
   const answers = opts.withAnswers
@@ -169,7 +150,7 @@ export async function reportWirePage(
   // primary-key lookup per row.
   const columns = Prisma.sql`, r.team_id, r.checkin_id, r.user_id, r.submitted_at, r.is_anonymous, c.name AS standup_name, c.is_confidential`;
   return queryRows<ReportWireRow>(
-    Prisma.sql`${pageCte(where, limit, columns, opts.perStandupOf)}
+    Prisma.sql`${pageCte(where, limit, columns)}
     SELECT r.id, r.submitted_at, row_to_json(w)::text AS json
     FROM page r,
       LATERAL (SELECT r.id, r.checkin_id AS standup_id, r.standup_name,
@@ -221,7 +202,7 @@ function jsonLiteralSql(expr: string): string {
 export async function reportWirePageV1(
   where: Prisma.Sql,
   limit: number,
-  opts: { questionIds?: number[]; perStandupOf?: number },
+  opts: { questionIds?: number[] },
   client: Tx = db,
 ): Promise<ReportWirePageV1> {
   const only = opts.questionIds ? Prisma.sql`AND a.question_id = ANY(${opts.questionIds}::int[])` : Prisma.empty;
@@ -237,7 +218,6 @@ export async function reportWirePageV1(
       limit,
       Prisma.sql`, r.team_id, r.user_id, r.checkin_id, r.is_anonymous, r.submitted_at, r.created_at,
         c.name AS standup_name, c.broadcast_channel_id, c.broadcast_thread, c.is_confidential`,
-      opts.perStandupOf,
     )},
     ans AS (
       SELECT a.report_id, string_agg('{"id":' || a.id || ',"question":' || ${Prisma.raw(jsonLiteralSql("q.text"))}

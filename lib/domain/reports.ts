@@ -133,12 +133,7 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
  * @returns up to `limit + 1` rows (the extra one tells that more exist).
  */
 export async function listReportWires(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportWireRow[]> {
-  return reportWirePage(
-    reportListFilterSql(actor, filters),
-    filters.limit + 1,
-    { withAnswers: filters.withAnswers, perStandupOf: actor.teamId },
-    client,
-  );
+  return reportWirePage(reportListFilterSql(actor, filters), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
 }
 
 /** The SQL condition (over `r` and `c`) of the reports `filters` select for `actor`. */
@@ -237,12 +232,7 @@ export async function searchReports(actor: Actor, filters: ReportSearchFilters, 
  * for GET /v1/reports/ without `html`.
  */
 export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportWirePageV1> {
-  return reportWirePageV1(
-    reportSearchSql(actor, filters),
-    filters.limit,
-    { questionIds: filters.questionIds, perStandupOf: actor.teamId },
-    client,
-  );
+  return reportWirePageV1(reportSearchSql(actor, filters), filters.limit, { questionIds: filters.questionIds }, client);
 }
 
 /** The SQL condition (over `r` and `c`) of the reports a search selects for `actor`. */
