@@ -3,8 +3,14 @@
  * message timestamps, e.g. "1767603600.123456".
  */
 
-let lastSeconds = 0;
-let lastMicros = -1;
+/**
+ * The last id given out, on globalThis: Next.js bundles this module into several route chunks, and
+ * module-level variables would give each copy its own counter (lib/db.ts explains the same for the pool).
+ */
+const last = ((globalThis as unknown as { __checkinChatTs?: { seconds: number; micros: number } }).__checkinChatTs ??= {
+  seconds: 0,
+  micros: -1,
+});
 
 /**
  * A new message id for `now` (default: the current time). Unique within this process (a monotonic
@@ -17,15 +23,15 @@ export function newChatTs(now: Date = new Date()): string {
   const ms = now.getTime();
   let seconds = Math.floor(ms / 1000);
   let micros = (ms % 1000) * 1000 + Math.floor(Math.random() * 1000);
-  if (seconds < lastSeconds || (seconds === lastSeconds && micros <= lastMicros)) {
-    seconds = lastSeconds;
-    micros = lastMicros + 1;
+  if (seconds < last.seconds || (seconds === last.seconds && micros <= last.micros)) {
+    seconds = last.seconds;
+    micros = last.micros + 1;
     if (micros > 999_999) {
       seconds += 1;
       micros = 0;
     }
   }
-  lastSeconds = seconds;
-  lastMicros = micros;
+  last.seconds = seconds;
+  last.micros = micros;
   return `${seconds}.${String(micros).padStart(6, "0")}`;
 }

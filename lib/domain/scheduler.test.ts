@@ -4,7 +4,7 @@
  * running in parallel (they schedule around the current date).
  */
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
 import { db } from "@/lib/db";
 import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
@@ -204,5 +204,15 @@ describe("newChatTs", () => {
     const ids = Array.from({ length: 5000 }, () => newChatTs(now));
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids.slice(0, 50)) expect(id).toMatch(/^\d{10}\.\d{6}$/);
+  });
+
+  it("keeps one sequence across copies of the module (Next.js bundles one per route chunk)", async () => {
+    vi.resetModules();
+    const copy = (await import("@/lib/chat/ts")).newChatTs;
+    expect(copy).not.toBe(newChatTs);
+    const now = new Date("2026-01-05T09:00:01.456Z");
+    const ids = Array.from({ length: 2000 }, (_, i) => (i % 2 ? copy(now) : newChatTs(now)));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toStrictEqual(ids);
   });
 });
