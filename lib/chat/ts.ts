@@ -7,10 +7,9 @@
  * The last id given out, on globalThis: Next.js bundles this module into several route chunks, and
  * module-level variables would give each copy its own counter (lib/db.ts explains the same for the pool).
  */
-const last = ((globalThis as unknown as { __checkinChatTs?: { seconds: number; micros: number } }).__checkinChatTs ??= {
-  seconds: 0,
-  micros: -1,
-});
+const globalForTs = globalThis as unknown as { __checkinChatTs?: { seconds: number; micros: number } };
+globalForTs.__checkinChatTs ??= { seconds: 0, micros: -1 };
+const last = globalForTs.__checkinChatTs;
 
 /**
  * A new message id for `now` (default: the current time). Unique within this process (a monotonic
