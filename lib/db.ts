@@ -11,28 +11,22 @@ import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { databasePoolSize, databaseUrl, preparedStatements } from "@/lib/env";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
+import { processState } from "@/lib/runtime/process-state";
 
 export type Db = PrismaClient;
 /** A client or an interactive-transaction client: domain functions accept either. */
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
+const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
 /**
- * Process-wide state, kept on globalThis: Next.js bundles this module into several route chunks,
- * each with its own copy of module-level variables, yet all share the one client. Module-level
- * maps would let `queryRows` in one route miss the pool of the client another route created (and
- * fall back to Prisma's slower raw path), and let two copies give one statement name to two texts.
+ * The pg pool under each client made by `newPrismaClient` (the adapter runs on it too), and whether
+ * its statements are named. Process-wide (lib/runtime/process-state.ts): a module-level map let
+ * `queryRows` in every route chunk but the one that created the client miss its pool and fall back
+ * to Prisma's slower raw path.
  */
-const globalForDb = globalThis as unknown as {
-  __checkinPrisma?: PrismaClient;
-  /** The pg pool under each client made by `newPrismaClient` (the adapter runs on it too), and whether its statements are named. */
-  __checkinPoolOfClient?: WeakMap<object, { pool: pg.Pool; named: boolean }>;
-  /** Statement names by SQL text (see `statementName`). */
-  __checkinStatementNames?: Map<string, string>;
-};
-globalForDb.__checkinPoolOfClient ??= new WeakMap();
-globalForDb.__checkinStatementNames ??= new Map();
-const poolOfClient = globalForDb.__checkinPoolOfClient;
-const statementNames = globalForDb.__checkinStatementNames;
+const poolOfClient = processState("__checkinPoolOfClient", () => new WeakMap<object, { pool: pg.Pool; named: boolean }>());
+/** Statement names by SQL text (see `statementName`), process-wide so two copies never name two texts alike. */
+const statementNames = processState("__checkinStatementNames", () => new Map<string, string>());
 
 /** At most this many distinct SQL texts get a statement name; later ones run unnamed (parsed and planned each time). */
 const MAX_NAMED_STATEMENTS = 500;
@@ -42,8 +36,7 @@ const MAX_NAMED_STATEMENTS = 500;
  * (pg's unnamed statement) once `MAX_NAMED_STATEMENTS` texts are named. pg prepares a named statement once per
  * connection and then only binds and executes it, and PostgreSQL may reuse its plan: the list
  * statements cost about half the database time (measured: 1.97 → 1.06 ms per /v2/reports page).
- * The map is process-wide (on globalThis, shared by every bundled copy of this module), so one name
- * never stands for two texts.
+ * The map is process-wide, so one name never stands for two texts.
  */
 export function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
@@ -172,7 +165,7 @@ function bindValue(value: unknown): unknown {
  *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx`, Prisma's error.
  */
 export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
-  const shared = client === db || (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
+  const shared = (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
   const direct = poolOfClient.get(shared ? getDb() : client);
   if (!direct) return client.$queryRaw<T[]>(query);
   const text = query.text;

@@ -32,6 +32,7 @@ import pg from "pg";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { BatchedCounter } from "@/lib/api/rate-limit-batch";
 import { databaseUrl, directDatabaseUrl, limitSettings } from "@/lib/env";
+import { processState } from "@/lib/runtime/process-state";
 
 /** A named limit: at most `points` per `windowSeconds` for one subject. `points` 0 = off. */
 export type RateLimitPolicy = { name: string; points: number; windowSeconds: number };
@@ -60,11 +61,8 @@ export function ratePolicies() {
 }
 
 type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract>; counters: Map<string, BatchedCounter> };
-const globalState = globalThis as unknown as { __checkinRateLimit?: State };
-
 function state(): State {
-  globalState.__checkinRateLimit ??= { pool: null, limiters: new Map(), counters: new Map() };
-  return globalState.__checkinRateLimit;
+  return processState<State>("__checkinRateLimit", () => ({ pool: null, limiters: new Map(), counters: new Map() }));
 }
 
 /**

@@ -18,6 +18,7 @@
 import pg from "pg";
 import type { Actor } from "@/lib/domain/actor";
 import { apiKeyCacheTtlMs, databaseUrl, directDatabaseUrl } from "@/lib/env";
+import { dropProcessState, processState } from "@/lib/runtime/process-state";
 
 /** The NOTIFY channel the api_keys/users triggers write to. */
 export const API_KEY_CHANNEL = "checkin_api_keys";
@@ -34,10 +35,8 @@ type State = {
   ttlMs: number;
 };
 
-const globalForCache = globalThis as unknown as { __checkinApiKeyCache?: State };
-
 function state(): State {
-  globalForCache.__checkinApiKeyCache ??= {
+  return processState<State>("__checkinApiKeyCache", () => ({
     entries: new Map(),
     generation: 0,
     listening: false,
@@ -45,8 +44,7 @@ function state(): State {
     starting: false,
     closed: false,
     ttlMs: apiKeyCacheTtlMs(),
-  };
-  return globalForCache.__checkinApiKeyCache;
+  }));
 }
 
 /** Drops entries matching a notification payload (`key:<id>`, `user:<id>`, anything else: all). */
@@ -144,5 +142,5 @@ export async function closeApiKeyCache(): Promise<void> {
   const c = s.client;
   s.client = null;
   await c?.end().catch(() => {});
-  globalForCache.__checkinApiKeyCache = undefined;
+  dropProcessState("__checkinApiKeyCache");
 }

@@ -3,13 +3,10 @@
  * message timestamps, e.g. "1767603600.123456".
  */
 
-/**
- * The last id given out, on globalThis: Next.js bundles this module into several route chunks, and
- * module-level variables would give each copy its own counter (lib/db.ts explains the same for the pool).
- */
-const globalForTs = globalThis as unknown as { __checkinChatTs?: { seconds: number; micros: number } };
-globalForTs.__checkinChatTs ??= { seconds: 0, micros: -1 };
-const last = globalForTs.__checkinChatTs;
+import { processState } from "@/lib/runtime/process-state";
+
+/** The last id given out, one per process (lib/runtime/process-state.ts), not one per bundled copy. */
+const last = processState("__checkinChatTs", () => ({ seconds: 0, micros: -1 }));
 
 /**
  * A new message id for `now` (default: the current time). Unique within this process (a monotonic
