@@ -5,6 +5,7 @@
  * goes through a transaction-mode pooler.
  * Kept on globalThis so Next.js dev reloads and test files share one pool.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
@@ -25,6 +26,53 @@ const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
  * to Prisma's slower raw path.
  */
 const poolOfClient = processState("__checkinPoolOfClient", () => new WeakMap<object, { pool: pg.Pool; named: boolean }>());
+/**
+ * The pg connection of an interactive transaction opened by `transaction`, while Prisma holds it
+ * for that transaction (`open` turns false when Prisma releases it: commit, rollback or timeout).
+ */
+type TransactionConnection = { connection: pg.PoolClient; open: boolean };
+/**
+ * The connection of each transaction opened by `transaction`/`inTransaction`, by its transaction
+ * client: `queryRows(q, tx)` sends straight to it instead of through `tx.$queryRaw` (Prisma's raw
+ * path inside a transaction costs about 200 µs of Node CPU per call, issue 14). Process-wide, like
+ * `poolOfClient`.
+ */
+const connectionOfTx = processState("__checkinConnectionOfTx", () => new WeakMap<object, TransactionConnection>());
+/**
+ * Set by `transaction` around `db.$transaction`: the first connection the pool hands out by
+ * promise in that async context is the one Prisma's pg adapter checks out for the transaction
+ * (`PrismaPgAdapter.startTransaction` → `pool.connect()`; plain queries use `pool.query`, which
+ * connects by callback). Process-wide, like `poolOfClient`.
+ */
+const pendingTransaction = processState("__checkinPendingTransaction", () => new AsyncLocalStorage<{ link?: TransactionConnection }>());
+
+/**
+ * A pg pool that tells `transaction` which connection Prisma's adapter took for it (see
+ * `pendingTransaction`) and when it gave it back (the checkout's `release`, which pg-pool sets
+ * anew on every checkout). Callback-style `connect` (what `pool.query` uses) is left alone.
+ */
+class TransactionAwarePool extends pg.Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded connect() signature is re-exposed unchanged.
+  override connect(...args: unknown[]): any {
+    const connect = super.connect as unknown as (...a: unknown[]) => unknown;
+    if (args.length > 0) return connect.apply(this, args);
+    const pending = pendingTransaction.getStore();
+    const connecting = connect.apply(this, []) as Promise<pg.PoolClient>;
+    if (!pending || pending.link) return connecting;
+    return connecting.then((connection) => {
+      if (pending.link) return connection;
+      const link: TransactionConnection = { connection, open: true };
+      const release = connection.release;
+      connection.release = (err?: Error | boolean) => {
+        link.open = false;
+        return release.call(connection, err);
+      };
+      pending.link = link;
+      return connection;
+    });
+  }
+}
+
 /** Statement names by SQL text (see `statementName`), process-wide so two copies never name two texts alike. */
 const statementNames = processState("__checkinStatementNames", () => new Map<string, string>());
 
@@ -73,7 +121,7 @@ function observingClient(hook: StatementHook): typeof SerialClient {
  * statement sent (tests and benchmarks count and EXPLAIN them).
  */
 export function newPrismaClient(url: string, opts: { onStatement?: StatementHook } = {}): PrismaClient {
-  const pool = new pg.Pool({
+  const pool = new TransactionAwarePool({
     connectionString: url,
     max: databasePoolSize(),
     // A warm backend (catalog caches, prepared statements) answers faster than a new one.
@@ -153,45 +201,62 @@ function bindValue(value: unknown): unknown {
 }
 
 /**
- * The rows of one read statement, as objects keyed by column name with the same values
+ * The rows of one statement, as objects keyed by column name with the same values
  * `client.$queryRaw` returns (see ROW_TYPES; `tests/db-statements.test.ts` compares the two paths).
  *
  * On a client made by `newPrismaClient` (the shared `db` included) the statement goes straight to
  * the pg pool under it, named like the adapter names it: Prisma's raw-query path costs about
  * 130 µs of Node CPU per call on top (measured: 198 vs 64 µs per call for `/v1/me`'s statement,
- * issue 14), as much as an API read's own SQL. Inside an interactive transaction (`tx`) it runs
- * through `tx.$queryRaw`, on the transaction's connection.
+ * issue 14), as much as an API read's own SQL. Inside an interactive transaction opened by
+ * `transaction`/`inTransaction` it goes straight to that transaction's connection (about 200 µs
+ * less per call than `tx.$queryRaw`); inside any other one, through `tx.$queryRaw`.
  * @throws pg's DatabaseError or connection error as is (the API maps lost connections to 503 like
- *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx`, Prisma's error.
+ *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx.$queryRaw`, Prisma's error. An
+ *   error inside a transaction rolls it back as any error of its callback does.
  */
 export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
   const shared = (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
-  const direct = poolOfClient.get(shared ? getDb() : client);
+  const link = shared ? undefined : connectionOfTx.get(client);
+  if (link && !link.open) throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
+  const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
   if (!direct) return client.$queryRaw<T[]>(query);
   const text = query.text;
-  const result = await direct.pool.query({
+  const config = {
     name: direct.named ? statementName({ sql: text }) || undefined : undefined,
     text,
     values: query.values.map(bindValue),
     types: ROW_TYPES,
-  });
+  };
+  const result = link ? await link.connection.query(config) : await direct.pool.query(config);
   return result.rows as T[];
 }
 
+/** Options of an interactive transaction, as Prisma's `$transaction` takes them (milliseconds). */
+export type TransactionOptions = { maxWait?: number; timeout?: number };
+
 /**
  * Runs `fn` in the caller's transaction when one is passed, otherwise in a new interactive
- * transaction of the shared client: how domain writes that take an optional `tx` stay atomic.
+ * transaction of the shared client (`transaction`): how domain writes that take an optional `tx`
+ * stay atomic.
  */
 export function inTransaction<T>(tx: Tx | undefined, fn: (t: Tx) => Promise<T>): Promise<T> {
-  return tx ? fn(tx) : db.$transaction((t) => fn(t));
+  return tx ? fn(tx) : transaction(fn);
 }
 
 /**
- * Runs `fn` in a new interactive transaction of the shared client: how a route makes a domain
- * write and the read that answers it one atomic unit.
+ * Runs `fn` in a new interactive transaction of the shared client (Prisma's `$transaction`:
+ * commit when `fn` resolves, rollback when it throws or `options.timeout` passes): how a route
+ * makes a domain write and the read that answers it one atomic unit. `queryRows(q, t)` inside
+ * `fn` runs on the transaction's connection directly (see `connectionOfTx`).
  */
-export function transaction<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
-  return db.$transaction((t) => fn(t));
+export function transaction<T>(fn: (t: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  const pending: { link?: TransactionConnection } = {};
+  return pendingTransaction.run(pending, () =>
+    db.$transaction((t) => {
+      if (pending.link) connectionOfTx.set(t, pending.link);
+      return fn(t);
+    }, options),
+  );
 }
 
 /** Disconnects the shared client and the API-key cache's listener (scripts and tests call this before exiting). */

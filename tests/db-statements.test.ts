@@ -3,10 +3,12 @@
  * `preparedStatements`): one name per SQL text, prepared once per connection on the real test
  * database, and off when DATABASE_URL goes through a transaction-mode pooler; `queryRows` returns
  * the same values straight from the pool as through Prisma's `$queryRaw` in a transaction, also
- * when called from a second copy of lib/db (Next.js bundles one per route chunk).
+ * when called from a second copy of lib/db (Next.js bundles one per route chunk); inside
+ * `transaction` it runs on the transaction's own connection, commits and rolls back with it, and
+ * refuses to run once the transaction has ended (committed or timed out).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, queryRows, statementName } from "@/lib/db";
+import { db, queryRows, statementName, transaction } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -134,5 +136,80 @@ describe("queryRows", () => {
     }
     const text = `SELECT 1 -- shared name ${Date.now()}`;
     expect(second.statementName({ sql: text })).toBe(first.statementName({ sql: text }));
+  });
+});
+
+describe("transaction", () => {
+  const pid = Prisma.sql`SELECT pg_backend_pid() AS pid, txid_current()::text AS txid`;
+  /** A scratch row in `rate_limits` (a plain table without foreign keys); its key is unique per test. */
+  const insertKey = (key: string) => Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`;
+  const stored = async (key: string) => (await db.rateLimit.count({ where: { key } })) === 1;
+
+  it("runs queryRows on the transaction's connection, not through tx.$queryRaw, and commits with it", async () => {
+    const key = `tx-commit-${Date.now()}`;
+    await transaction(async (tx) => {
+      const [own] = await tx.$queryRaw<Array<{ pid: number; txid: string }>>(pid);
+      const raw = tx.$queryRaw;
+      let viaPrisma = 0;
+      tx.$queryRaw = ((...args: Parameters<typeof raw>) => {
+        viaPrisma += 1;
+        return raw.apply(tx, args);
+      }) as typeof raw;
+      expect(await queryRows<{ pid: number; txid: string }>(pid, tx)).toStrictEqual([own]);
+      expect(await queryRows(insertKey(key), tx)).toStrictEqual([{ key }]);
+      expect(viaPrisma).toBe(0);
+      // Not visible outside before the commit.
+      expect(await stored(key)).toBe(false);
+    });
+    expect(await stored(key)).toBe(true);
+    await db.rateLimit.delete({ where: { key } });
+  });
+
+  it("rolls back what queryRows wrote when the callback throws", async () => {
+    const key = `tx-rollback-${Date.now()}`;
+    await expect(
+      transaction(async (tx) => {
+        await queryRows(insertKey(key), tx);
+        throw new Error("callback failed");
+      }),
+    ).rejects.toThrow("callback failed");
+    expect(await stored(key)).toBe(false);
+  });
+
+  it("rolls back when a statement fails, and the next transaction gets a clean connection", async () => {
+    const key = `tx-failed-${Date.now()}`;
+    await expect(
+      transaction(async (tx) => {
+        await queryRows(insertKey(key), tx);
+        await queryRows(Prisma.sql`SELECT 1 / ${0}::int AS x`, tx);
+      }),
+    ).rejects.toThrow(/division by zero/);
+    expect(await stored(key)).toBe(false);
+    const rows = await Promise.all(Array.from({ length: 12 }, () => transaction((tx) => queryRows<{ ok: number }>(Prisma.sql`SELECT 1 AS ok`, tx))));
+    expect(rows.flat()).toStrictEqual(Array.from({ length: 12 }, () => ({ ok: 1 })));
+  });
+
+  it("refuses a query after the transaction ended, so it never runs on a connection handed to someone else", async () => {
+    let kept: Parameters<Parameters<typeof transaction>[0]>[0] | undefined;
+    await transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(queryRows(Prisma.sql`SELECT 1 AS x`, kept)).rejects.toThrow(/Transaction already closed/);
+
+    // Timed out: Prisma rolls back and releases the connection while the callback still runs.
+    const key = `tx-timeout-${Date.now()}`;
+    let late: unknown;
+    await expect(
+      transaction(
+        async (tx) => {
+          await new Promise((r) => setTimeout(r, 400));
+          late = await queryRows(insertKey(key), tx).catch((err: Error) => err);
+        },
+        { timeout: 100 },
+      ),
+    ).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(String(late)).toMatch(/Transaction already closed/);
+    expect(await stored(key)).toBe(false);
   });
 });

@@ -29,7 +29,7 @@ import { z } from "zod";
 import { canonicalJson } from "@/lib/api/cursor";
 import { API_HEADERS, ApiError, json, toErrorResponse } from "@/lib/api/errors";
 import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
-import { db, type Tx } from "@/lib/db";
+import { transaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError, InvalidParameterError } from "@/lib/domain/errors";
 
@@ -149,7 +149,7 @@ export async function runIdempotent(opts: {
 }): Promise<Response> {
   const { actor, key, fingerprint, run, runUnkeyed } = opts;
   if (key === null) {
-    const result = runUnkeyed ? await runUnkeyed() : await db.$transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
+    const result = runUnkeyed ? await runUnkeyed() : await transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
     return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
   }
   const outcome = await retryOnceIfUnavailable(() => runKeyed(actor, key, fingerprint, run));
@@ -166,7 +166,7 @@ export async function runIdempotent(opts: {
  */
 async function runKeyed(actor: Actor, key: string, fingerprint: string, run: (tx: Tx) => Promise<WriteResult>): Promise<Outcome> {
   const lockId = idempotencyLockId(actor, key);
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [{ locked }] = await tx.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${lockId}::bigint) AS locked`;
     if (!locked) throw busyError();
     const now = new Date();

@@ -11,6 +11,11 @@ import autocannon from "autocannon";
 
 export type LoadRequest = {
   url: string;
+  /**
+   * Paths (on `url`'s origin) to send in turn, one per request, instead of `url`'s own path: e.g.
+   * one report per connection for an edit, which would otherwise queue on one row's lock.
+   */
+  paths?: string[];
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   headers?: Record<string, string>;
   body?: string;
@@ -44,6 +49,11 @@ function wrkScript(req: LoadRequest): string {
   const lines = [`wrk.method = ${JSON.stringify(req.method ?? "GET")}`];
   for (const [k, v] of Object.entries(req.headers ?? {})) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
   if (req.body !== undefined) lines.push(`wrk.body = ${JSON.stringify(req.body)}`);
+  if (req.paths?.length) {
+    lines.push(`local paths = { ${req.paths.map((p) => JSON.stringify(p)).join(", ")} }`);
+    lines.push("local n = 0");
+    lines.push("request = function() n = n + 1; return wrk.format(nil, paths[(n % #paths) + 1]) end");
+  }
   const file = path.join(os.tmpdir(), `checkin-bench-${process.pid}.lua`);
   fs.writeFileSync(file, `${lines.join("\n")}\n`);
   return file;
@@ -84,6 +94,7 @@ async function runAutocannon(req: LoadRequest, connections: number, seconds: num
     method: req.method ?? "GET",
     headers: req.headers,
     body: req.body,
+    ...(req.paths?.length ? { requests: req.paths.map((p) => ({ path: p })) } : {}),
     connections,
     duration: seconds,
   });

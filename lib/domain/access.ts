@@ -35,7 +35,7 @@
  *   message, dashboard): the stored flag, fixed at submission to "standup anonymous OR report
  *   anonymous", hides the author.
  */
-import type { Tx } from "@/lib/db";
+import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -300,12 +300,14 @@ export async function editableStandup(tx: Tx, actor: Actor, id: number, opts: { 
  * @throws NotFoundError otherwise.
  */
 export async function lockOwnSubmittedReport(tx: Tx, actor: Actor, reportId: number): Promise<{ id: number; checkin_id: number }> {
-  const rows = await tx.$queryRaw<Array<{ id: number; checkin_id: number }>>`
-    SELECT r.id, r.checkin_id FROM reports r
+  const rows = await queryRows<{ id: number; checkin_id: number }>(
+    Prisma.sql`SELECT r.id, r.checkin_id FROM reports r
     JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
     WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
       AND c.kind = 'standup' AND c.state IN ('active', 'paused')
-    FOR UPDATE OF r`;
+    FOR UPDATE OF r`,
+    tx,
+  );
   if (!rows.length) throw new NotFoundError("Report");
   return rows[0];
 }
