@@ -217,7 +217,8 @@ function bindValue(value: unknown): unknown {
 export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
   const shared = (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
   const link = shared ? undefined : connectionOfTx.get(client);
-  if (link && !link.open) throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
+  if (link && !link.open)
+    throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
   const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
   if (!direct) return client.$queryRaw<T[]>(query);
   const text = query.text;

@@ -185,7 +185,9 @@ describe("transaction", () => {
       }),
     ).rejects.toThrow(/division by zero/);
     expect(await stored(key)).toBe(false);
-    const rows = await Promise.all(Array.from({ length: 12 }, () => transaction((tx) => queryRows<{ ok: number }>(Prisma.sql`SELECT 1 AS ok`, tx))));
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, () => transaction((tx) => queryRows<{ ok: number }>(Prisma.sql`SELECT 1 AS ok`, tx))),
+    );
     expect(rows.flat()).toStrictEqual(Array.from({ length: 12 }, () => ({ ok: 1 })));
   });
 

@@ -29,7 +29,7 @@ import { z } from "zod";
 import { canonicalJson } from "@/lib/api/cursor";
 import { API_HEADERS, ApiError, json, toErrorResponse } from "@/lib/api/errors";
 import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
-import { transaction, type Tx } from "@/lib/db";
+import { type Tx, transaction } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError, InvalidParameterError } from "@/lib/domain/errors";
 
