@@ -8,9 +8,20 @@
  * refuses to run once the transaction has ended (committed or timed out).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, queryRows, statementName, transaction } from "@/lib/db";
+import { db, queryRows, statementName, type Tx, transaction } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
+
+/** Counts the calls of `client.$queryRaw` (still answering them) until `restore()`. */
+function countQueryRaw(client: { $queryRaw: Tx["$queryRaw"] }): { calls: () => number; restore: () => void } {
+  const raw = client.$queryRaw;
+  let calls = 0;
+  client.$queryRaw = ((...args: Parameters<typeof raw>) => {
+    calls += 1;
+    return raw.apply(client, args);
+  }) as typeof raw;
+  return { calls: () => calls, restore: () => void (client.$queryRaw = raw) };
+}
 
 const saved = { direct: process.env.DIRECT_DATABASE_URL, setting: process.env.DATABASE_PREPARED_STATEMENTS };
 afterEach(() => {
@@ -114,17 +125,12 @@ describe("queryRows", () => {
     const second = await import("@/lib/db");
     expect(second.queryRows).not.toBe(first.queryRows);
     expect(second.getDb()).toBe(client);
-    const raw = client.$queryRaw;
-    let viaPrisma = 0;
-    client.$queryRaw = ((...args: Parameters<typeof raw>) => {
-      viaPrisma += 1;
-      return raw.apply(client, args);
-    }) as typeof raw;
+    const viaPrisma = countQueryRaw(client);
     try {
       const query = Prisma.sql`SELECT ${"second copy"}::text AS t`;
       expect(await second.queryRows<{ t: string }>(query, second.db)).toStrictEqual([{ t: "second copy" }]);
       expect(await second.queryRows<{ t: string }>(query, first.db)).toStrictEqual([{ t: "second copy" }]);
-      expect(viaPrisma).toBe(0);
+      expect(viaPrisma.calls()).toBe(0);
       // Inside a transaction it still runs on the transaction's connection.
       await first.db.$transaction(async (tx) => {
         const pid = Prisma.sql`SELECT pg_backend_pid() AS pid`;
@@ -132,7 +138,7 @@ describe("queryRows", () => {
         expect(await second.queryRows<{ pid: number }>(pid, tx)).toStrictEqual([own]);
       });
     } finally {
-      client.$queryRaw = raw;
+      viaPrisma.restore();
     }
     const text = `SELECT 1 -- shared name ${Date.now()}`;
     expect(second.statementName({ sql: text })).toBe(first.statementName({ sql: text }));
@@ -149,15 +155,11 @@ describe("transaction", () => {
     const key = `tx-commit-${Date.now()}`;
     await transaction(async (tx) => {
       const [own] = await tx.$queryRaw<Array<{ pid: number; txid: string }>>(pid);
-      const raw = tx.$queryRaw;
-      let viaPrisma = 0;
-      tx.$queryRaw = ((...args: Parameters<typeof raw>) => {
-        viaPrisma += 1;
-        return raw.apply(tx, args);
-      }) as typeof raw;
+      const viaPrisma = countQueryRaw(tx);
       expect(await queryRows<{ pid: number; txid: string }>(pid, tx)).toStrictEqual([own]);
       expect(await queryRows(insertKey(key), tx)).toStrictEqual([{ key }]);
-      expect(viaPrisma).toBe(0);
+      expect(viaPrisma.calls()).toBe(0);
+      viaPrisma.restore();
       // Not visible outside before the commit.
       expect(await stored(key)).toBe(false);
     });
