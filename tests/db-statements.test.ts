@@ -20,7 +20,12 @@ function countQueryRaw(client: { $queryRaw: Tx["$queryRaw"] }): { calls: () => n
     calls += 1;
     return raw.apply(client, args);
   }) as typeof raw;
-  return { calls: () => calls, restore: () => void (client.$queryRaw = raw) };
+  return {
+    calls: () => calls,
+    restore: () => {
+      client.$queryRaw = raw;
+    },
+  };
 }
 
 const saved = { direct: process.env.DIRECT_DATABASE_URL, setting: process.env.DATABASE_PREPARED_STATEMENTS };
