@@ -1,12 +1,20 @@
 /**
- * The edit of a submitted report's answers (PATCH /v2/reports/{id}, spec §4.2) in three statements
- * after the row lock (issue 14 "writes"), used by `updateReportAnswers` (lib/domain/report-writes.ts):
+ * The edit of a submitted report's answers (PATCH /v2/reports/{id}, spec §4.2), used by
+ * `updateReportAnswers` (lib/domain/report-writes.ts) in one of two ways (issue 14 "writes"):
  *
- * - `readEditContext` runs AFTER `lockOwnSubmittedReport`, so its snapshot includes whatever an
- *   edit that held the lock before us committed: the report's standup (name, flags), its author,
- *   the questions it may answer (current ones and archived ones it already answered, with text and
- *   position), its stored answers, its live broadcast message and whether a webhook listens to
- *   `report.updated`.
+ * - optimistic, without a transaction (no Idempotency-Key, no webhook listening): `readEditContext`
+ *   with the actor (the ownership rules of `lockOwnSubmittedReport`, and the row's version
+ *   `xmin`), then `writeEdit` with that version as its guard: it locks the report row and writes
+ *   only if the row is still that version, else it writes nothing and answers null;
+ * - locked, in a transaction: `lockOwnSubmittedReport`, then `readEditContext` (AFTER the lock, so
+ *   its snapshot includes whatever an edit that held the lock before us committed), then
+ *   `writeEdit` without a guard.
+ *
+ * Every writer of a submitted report's answers (submission, edit) also updates the report row, so
+ * a changed `xmin` means "someone wrote since the read". The statements:
+ * - `readEditContext`: the report's standup (name, flags), its author, the questions it may answer
+ *   (current ones and archived ones it already answered, with text and position), its stored
+ *   answers, its live broadcast message, whether a webhook listens to `report.updated`, `xmin`.
  * - `writeEdit`: one CTE chain: upsert the answers, stamp the report's `updated_at`, re-render the
  *   live broadcast row (lib/chat/outbox.ts `reportBroadcastEditSql`; its delivery job comes from
  *   the `chat_messages` trigger).
@@ -14,6 +22,7 @@
  */
 import { reportBroadcastEditSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
 import { answersUpsertSql } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -37,13 +46,21 @@ export type EditContext = {
   /** The live (not deleted) broadcast, newest first; null when never broadcast or removed. */
   message: { id: number; ts: string; channel_id: number | null } | null;
   listening: boolean;
+  /** The report row's version (`xmin` as text): the guard of an optimistic `writeEdit`. */
+  version: string;
 };
 
 /**
- * Statement 2 of an edit (after the lock): everything the edit renders and answers with.
- * @returns null when the report id does not exist (the caller locked it, so it does).
+ * Everything the edit renders and answers with. Locked path: statement 2, after the lock, without
+ * `own`. Optimistic path: statement 1, with `own`: only the actor's own submitted report of an
+ * active or paused standup (the rules of `lockOwnSubmittedReport`).
+ * @returns null when the report id does not exist, or (with `own`) is not one the actor may edit.
  */
-export async function readEditContext(tx: Tx, reportId: number): Promise<EditContext | null> {
+export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Promise<EditContext | null> {
+  const mine = own
+    ? Prisma.sql`AND r.team_id = ${own.teamId} AND r.user_id = ${own.userId} AND r.status = 'submitted'
+        AND c.team_id = r.team_id AND c.kind = 'standup' AND c.state IN ('active', 'paused')`
+    : Prisma.empty;
   const [row] = await queryRows<EditContext>(
     Prisma.sql`SELECT r.id, r.checkin_id, r.team_id, r.is_anonymous, r.submitted_at,
         json_build_object('name', c.name, 'is_anonymous', c.is_anonymous, 'is_confidential', c.is_confidential) AS checkin,
@@ -56,9 +73,10 @@ export async function readEditContext(tx: Tx, reportId: number): Promise<EditCon
         (SELECT json_build_object('id', m.id, 'ts', m.ts, 'channel_id', m.channel_id) FROM chat_messages m
           WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) AS message,
         EXISTS (SELECT 1 FROM webhook_endpoints w
-          WHERE w.team_id = r.team_id AND w.disabled_at IS NULL AND 'report.updated' = ANY(w.events)) AS listening
+          WHERE w.team_id = r.team_id AND w.disabled_at IS NULL AND 'report.updated' = ANY(w.events)) AS listening,
+        r.xmin::text AS version
       FROM reports r JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id
-      WHERE r.id = ${reportId}`,
+      WHERE r.id = ${reportId} ${mine}`,
     tx,
   );
   return row ?? null;
@@ -83,23 +101,36 @@ export function mergedAnswers(
 }
 
 /**
- * Statement 3 of an edit: upserts the answers, stamps `updated_at` and re-renders the broadcast
- * (`messageText` null: the report has no live broadcast).
- * @returns answer id per question id of the answers written.
+ * The write of an edit: upserts the answers, stamps `updated_at` and re-renders the broadcast
+ * (`broadcast` null: the report has no live broadcast). With `guard` (the optimistic path) it
+ * first locks the report row (`FOR UPDATE`, waiting for an edit in progress) and writes only if the
+ * row is still the version `readEditContext` read; without it the caller already holds the lock.
+ * @returns answer id per question id of the answers written, or null when the guard failed (nothing written).
  */
 export async function writeEdit(
   tx: Tx,
   input: { teamId: number; reportId: number; answers: ReadonlyArray<{ questionId: number; text: string }>; now: Date },
   broadcast: { messageId: number; text: string } | null,
-): Promise<Map<number, number>> {
+  guard?: { version: string },
+): Promise<Map<number, number> | null> {
   const { teamId, reportId, answers, now } = input;
-  const msg = broadcast ? Prisma.sql`, msg AS (${reportBroadcastEditSql(broadcast.messageId, broadcast.text, now)})` : Prisma.empty;
-  const rows = await queryRows<{ id: number; question_id: number }>(
-    Prisma.sql`WITH rep AS (UPDATE reports SET updated_at = ${now}::timestamptz WHERE id = ${reportId}::int)${msg}
-      ${answersUpsertSql(teamId, { id: Prisma.sql`${reportId}::int` }, answers, now)}`,
+  const target = guard
+    ? Prisma.sql`SELECT r.id FROM reports r WHERE r.id = ${reportId}::int AND r.xmin::text = ${guard.version}::text FOR UPDATE`
+    : Prisma.sql`SELECT ${reportId}::int AS id`;
+  const msg = broadcast
+    ? Prisma.sql`msg AS (${reportBroadcastEditSql(broadcast.messageId, broadcast.text, now, Prisma.sql`EXISTS (SELECT 1 FROM g)`)}),`
+    : Prisma.empty;
+  const [row] = await queryRows<{ written: boolean; ids: Array<{ id: number; question_id: number }> }>(
+    Prisma.sql`WITH g AS MATERIALIZED (${target}),
+      rep AS (UPDATE reports SET updated_at = ${now}::timestamptz WHERE id IN (SELECT id FROM g)),
+      ${msg}
+      ans AS (${answersUpsertSql(teamId, { id: Prisma.sql`g.id`, from: Prisma.sql`g` }, answers, now)})
+    SELECT EXISTS (SELECT 1 FROM g) AS written,
+      COALESCE((SELECT json_agg(json_build_object('id', ans.id, 'question_id', ans.question_id)) FROM ans), '[]'::json) AS ids`,
     tx,
   );
-  return new Map(rows.map((r) => [r.question_id, r.id]));
+  if (!row?.written) return null;
+  return new Map(row.ids.map((r) => [r.question_id, r.id]));
 }
 
 /**

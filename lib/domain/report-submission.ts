@@ -98,6 +98,9 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
  * The statement (or data-modifying CTE body) that inserts or replaces `answers` of one report:
  * `reportId` is SQL naming the report id, e.g. a bound id or `rep.id` with `FROM rep` in `from`.
  * The one upsert of answers behind submit (both paths) and edit. RETURNING id, question_id.
+ * Whoever writes answers also updates the report row in the same transaction (submit: its
+ * status, edit: `updated_at`): the optimistic edit's guard compares that row's version
+ * (lib/domain/report-edit.ts).
  */
 export function answersUpsertSql(
   teamId: number,

@@ -14,7 +14,7 @@ import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
-import { editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
+import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
   answersUpsertSql,
@@ -250,7 +250,10 @@ export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
 
 /**
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
- * (same `chat_ts`) when it was broadcast: the row lock, one read, one CTE chain (lib/domain/report-edit.ts).
+ * (same `chat_ts`) when it was broadcast (lib/domain/report-edit.ts). Without `tx`, first
+ * optimistically in two statements and no transaction (`editUnlocked`); in `tx`, when a webhook
+ * listens to `report.updated` (its event is written in the edit's transaction) or when the report
+ * changed between the two statements: the row lock, one read, one CTE chain, in one transaction.
  * @returns the report id, the broadcast's `chatTs` (null when never broadcast) and the report's v2 view.
  * @throws NotFoundError when the report is missing, not submitted, of another team, of a draft or
  *   archived standup, or not the actor's; InvalidParameterError for an empty list, duplicate or
@@ -261,30 +264,68 @@ export async function updateReportAnswers(
   input: UpdateReportInput,
   tx?: Tx,
 ): Promise<{ reportId: number; chatTs: string | null; view: ReportView }> {
+  if (!tx) {
+    const edited = await editUnlocked(actor, input);
+    if (edited) return edited;
+  }
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
     // After the lock, so an edit that held it before us is seen (lib/domain/report-edit.ts).
     const ctx = await readEditContext(t, report.id);
     if (!ctx) throw new NotFoundError("Report");
-    checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
-    const answers = mergedAnswers(ctx, input.answers);
-    const rendered = ctx.message
-      ? {
-          messageId: ctx.message.id,
-          text: renderReportText({
-            standupName: ctx.checkin.name,
-            authorName: reportAuthor(ctx, ctx.author.name),
-            answers: answers.map((a) => ({ question: a.question.text, answer: a.text })),
-            edited: true,
-          }),
-        }
-      : null;
+    const { answers, rendered } = planEdit(ctx, input);
     const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: input.answers, now }, rendered);
+    if (!ids) throw new Error(`The edit of report ${report.id} wrote nothing although it holds the row lock`);
     const view = editedView(ctx, answers, ids);
     if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
     return { reportId: report.id, chatTs: ctx.message?.ts ?? null, view };
   });
+}
+
+/**
+ * The optimistic edit (lib/domain/report-edit.ts): statement 1 reads the report as its author may
+ * edit it, statement 2 writes only if the report row is still the version read.
+ * @returns the edit's result, or null when the locked path must run instead (a webhook listens to
+ *   `report.updated`, or the report changed in between: nothing was written).
+ * @throws NotFoundError, InvalidParameterError as `updateReportAnswers`.
+ */
+async function editUnlocked(
+  actor: Actor,
+  input: UpdateReportInput,
+): Promise<{ reportId: number; chatTs: string | null; view: ReportView } | null> {
+  const now = new Date();
+  const ctx = await readEditContext(db, input.reportId, actor);
+  if (!ctx) throw new NotFoundError("Report");
+  if (ctx.listening) return null;
+  const { answers, rendered } = planEdit(ctx, input);
+  const ids = await writeEdit(db, { teamId: actor.teamId, reportId: ctx.id, answers: input.answers, now }, rendered, {
+    version: ctx.version,
+  });
+  if (!ids) return null;
+  return { reportId: ctx.id, chatTs: ctx.message?.ts ?? null, view: editedView(ctx, answers, ids) };
+}
+
+/**
+ * Checks an edit against the report's questions and renders what it writes: the merged answers in
+ * question order and the broadcast's new text (null when the report has no live broadcast).
+ * @throws InvalidParameterError for an empty list, duplicate or foreign question ids.
+ */
+function planEdit(ctx: EditContext, input: UpdateReportInput) {
+  checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
+  const answers = mergedAnswers(ctx, input.answers);
+  const rendered = ctx.message
+    ? {
+        messageId: ctx.message.id,
+        text: renderReportText({
+          standupName: ctx.checkin.name,
+          authorName: reportAuthor(ctx, ctx.author.name),
+          answers: answers.map((a) => ({ question: a.question.text, answer: a.text })),
+          edited: true,
+        }),
+      }
+    : null;
+  return { answers, rendered };
 }
 
 /**

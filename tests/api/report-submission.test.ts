@@ -2,8 +2,9 @@
  * Issue 14, write path: `POST /v2/reports` in two statements (lib/domain/report-submission.ts)
  * when the read settles the occurrence — outside a transaction when the write is one statement
  * and nothing else must commit with it, else inside one — and `PATCH
- * /v2/reports/{id}` in three (lock, read, write: lib/domain/report-edit.ts). Checked over the real
- * route handlers and a real PostgreSQL:
+ * /v2/reports/{id}` in two without a transaction (read, guarded write) or, when a webhook listens or
+ * the report changed in between, in three in one (lock, read, write: lib/domain/report-edit.ts).
+ * Checked over the real route handlers and a real PostgreSQL:
  * - the answer is the report as `GET /v2/reports/{id}` reads it back, byte for byte, the broadcast
  *   text is the rendered report, and a webhook's `report.submitted` carries the same report;
  * - the read and the write are the only statements (no BEGIN/COMMIT) for an unkeyed submission to an
@@ -12,14 +13,17 @@
  *   transaction submits meanwhile is not overwritten, and a pending report the scheduler creates
  *   while the submission waits for the roster row is the one completed (no second report);
  * - an edit re-renders the broadcast from the answers as they are once it holds the report's row
- *   lock, including another edit that committed while it waited.
+ *   lock, including another edit that committed while it waited; the optimistic write's guard
+ *   writes nothing when the report row changed since its read.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PATCH as editRoute, GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
 import { POST as v2Submit } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
 import { WEEKDAYS } from "@/lib/domain/constants";
+import { readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter } from "@/tests/query-count";
@@ -201,7 +205,7 @@ describe("POST /v2/reports in two statements", () => {
   });
 });
 
-describe("PATCH /v2/reports/{id} in three statements", () => {
+describe("PATCH /v2/reports/{id} in two statements, or three in a transaction", () => {
   it("answers the report as GET reads it, re-renders the broadcast marked (edited), emits report.updated with the same report", async () => {
     const [, ada] = A.users;
     const standup = await createTestCheckin(A, { name: "Edits", members: [ada], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
@@ -228,8 +232,9 @@ describe("PATCH /v2/reports/{id} in three statements", () => {
         ]);
       });
       expect(res?.status).toBe(200);
-      // BEGIN, lock, read, write, then report.updated: endpoints, delivery row, its job; COMMIT.
-      expect(statements).toBe(8);
+      // The optimistic read sees the listening webhook, so the edit runs in a transaction: BEGIN,
+      // lock, read, write, then report.updated: endpoints, delivery row, its job; COMMIT.
+      expect(statements).toBe(9);
       const got = await readBack(ada, id);
       expect(JSON.stringify(res?.body.data)).toBe(JSON.stringify(got.body.data));
       expect(res?.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual([`first ${q3.id}`, "", "second"]);
@@ -248,7 +253,11 @@ describe("PATCH /v2/reports/{id} in three statements", () => {
     const plain = await queries.during(async () => {
       expect((await edit(ada, id, [{ question_id: q1.id, text: "again" }])).status).toBe(200);
     });
-    expect(plain).toBe(5);
+    // No webhook: the read and the guarded write, no transaction.
+    expect(plain).toBe(2);
+    const again = await readBack(ada, id);
+    expect(again.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual([`first ${q3.id}`, "again", "second"]);
+    expect((await db.chatMessage.findFirstOrThrow({ where: { report_id: id } })).text).toContain("What did you do yesterday?\nagain");
   });
 
   it("renders the answers another edit committed while this one waited for the row lock", async () => {
@@ -261,9 +270,13 @@ describe("PATCH /v2/reports/{id} in three statements", () => {
       standup.questions.map((q) => ({ question_id: q.id, text: "old" })),
     );
     const id = created.body.data.id as number;
+    // The other edit does what every edit does (lib/domain/report-edit.ts): lock the report row,
+    // write answers, stamp the report. Ours reads before it commits, so its guarded write must
+    // wait, see the report changed, write nothing and run again under the lock.
     await other.query("BEGIN");
     await other.query("SELECT id FROM reports WHERE id = $1 FOR UPDATE", [id]);
     await other.query("UPDATE answers SET text = 'from the other edit' WHERE report_id = $1 AND question_id = $2", [id, q1.id]);
+    await other.query("UPDATE reports SET updated_at = now() WHERE id = $1", [id]);
     const mine = edit(bob, id, [{ question_id: q2.id, text: "mine" }]);
     await untilLockWait();
     await other.query("COMMIT");
@@ -273,5 +286,33 @@ describe("PATCH /v2/reports/{id} in three statements", () => {
     const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: id } });
     expect(message.text).toContain("What did you do yesterday?\nfrom the other edit");
     expect(message.text).toContain("What will you do today?\nmine");
+  });
+
+  it("writes nothing when the report row changed since the read (the optimistic guard)", async () => {
+    const [, , , cy] = A.users;
+    const standup = await createTestCheckin(A, { name: "Edit guard", members: [cy], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
+    const [q1] = standup.questions;
+    const created = await submit(
+      cy,
+      standup.id,
+      standup.questions.map((q) => ({ question_id: q.id, text: "kept" })),
+    );
+    const id = created.body.data.id as number;
+    const actor = { teamId: A.id, userId: cy.id } as Actor;
+    const ctx = await readEditContext(db, id, actor);
+    expect(ctx).not.toBeNull();
+    if (!ctx) return;
+    // Someone else's edit commits between the read and the write.
+    await other.query("UPDATE reports SET updated_at = now() WHERE id = $1", [id]);
+    const write = { teamId: A.id, reportId: id, answers: [{ questionId: q1.id, text: "stale" }], now: new Date() };
+    expect(await writeEdit(db, write, null, { version: ctx.version })).toBeNull();
+    expect((await db.answer.findFirstOrThrow({ where: { report_id: id, question_id: q1.id } })).text).toBe("kept");
+    // With the version as it is now, it writes.
+    const fresh = await readEditContext(db, id, actor);
+    const ids = await writeEdit(db, write, null, { version: fresh?.version ?? "" });
+    expect(ids?.get(q1.id)).toBeGreaterThan(0);
+    expect((await db.answer.findFirstOrThrow({ where: { report_id: id, question_id: q1.id } })).text).toBe("stale");
+    // Not the actor's report: no context.
+    expect(await readEditContext(db, id, { teamId: A.id, userId: A.users[0].id } as Actor)).toBeNull();
   });
 });

@@ -12,7 +12,9 @@ import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
 import { apiPath, served } from "@/lib/api/route";
 import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
 import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
-import { discardReport, updateReportAnswers } from "@/lib/domain/report-writes";
+import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import { discardReport, type UpdateReportInput, updateReportAnswers } from "@/lib/domain/report-writes";
 import { getReportWire } from "@/lib/domain/reports";
 
 type Params = { reportId: string };
@@ -49,10 +51,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
         reportId: parseId(params.reportId, "Report"),
         answers: toUpdateAnswers(parseWith(reportUpdateBodySchema, body)),
       }),
-      run: async ({ actor, input, tx }) => {
-        const { view } = await updateReportAnswers(actor, input, tx);
-        return { status: 200, body: { data: serializeReportV2(view) } };
-      },
+      run: ({ actor, input, tx }) => edited(actor, input, tx),
+      // Without a key the edit first runs optimistically, without a transaction (lib/domain/report-edit.ts).
+      runUnkeyed: ({ actor, input }) => edited(actor, input),
     }),
   },
   DELETE: {
@@ -76,3 +77,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports/{
     }),
   },
 });
+
+/** Edits (in `tx` when given) and answers `{data: report}` as GET /v2/reports/{id} reads it. */
+async function edited(actor: Actor, input: UpdateReportInput, tx?: Tx) {
+  const { view } = await updateReportAnswers(actor, input, tx);
+  return { status: 200, body: { data: serializeReportV2(view) } };
+}
