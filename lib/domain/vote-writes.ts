@@ -18,13 +18,14 @@
  *   are serialised by a row lock on their occurrence_members row.
  * - Anonymous polls store the voter (needed for "one vote per recipient") but no read shows it.
  */
-import { db, inTransaction, type Tx } from "@/lib/db";
+import { db, inTransaction, queryRows, type Tx } from "@/lib/db";
 import { livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { onOpenEndedResponse } from "@/lib/domain/categories";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { pollPageHeadSelect, pollQuestionSelect } from "@/lib/domain/polls";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** One answer of a vote: choices (multiple-choice) or text (open-ended), by question id. */
 export type VoteAnswerInput = { questionId: number; choices?: string[]; text?: string };
@@ -95,13 +96,17 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
       },
     });
     if (!poll) throw new NotFoundError("Poll");
-    const instances = await t.$queryRaw<Array<{ id: number; date: string; closes_at: Date | null; closed_at: Date | null }>>`
-      SELECT o.id, to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at, o.closed_at FROM occurrences o
-      WHERE o.checkin_id = ${poll.id} ORDER BY o.date DESC, o.id DESC LIMIT 1`;
+    const instances = await queryRows<{ id: number; date: string; closes_at: Date | null; closed_at: Date | null }>(
+      Prisma.sql`SELECT o.id, to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at, o.closed_at FROM occurrences o
+      WHERE o.checkin_id = ${poll.id} ORDER BY o.date DESC, o.id DESC LIMIT 1`,
+      t,
+    );
     const instance = instances[0];
     if (!instance) throw new NotFoundError("Poll");
-    const recipient = await t.$queryRaw<Array<{ user_id: number }>>`
-      SELECT user_id FROM occurrence_members WHERE occurrence_id = ${instance.id} AND user_id = ${actor.userId} FOR UPDATE`;
+    const recipient = await queryRows<{ user_id: number }>(
+      Prisma.sql`SELECT user_id FROM occurrence_members WHERE occurrence_id = ${instance.id} AND user_id = ${actor.userId} FOR UPDATE`,
+      t,
+    );
     if (!recipient.length) throw new NotFoundError("Poll");
     if (poll.state !== "active") throw new ConflictError("This poll is paused and does not accept votes", "POLL_CLOSED");
     if (broadcastClosed(instance, now)) {
