@@ -81,13 +81,14 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
   if (polls.data[0]) list.push(get("/v2/polls/{id}/votes", `/v2/polls/${polls.data[0].id}/votes`));
 
   // Writes: submit a report to a standup of the caller (a new report per request), and edit the
-  // caller's reports, one per connection: concurrent edits of one report would only measure how
-  // they queue on its row lock (lib/domain/access.ts `lockOwnSubmittedReport`), which no team does.
+  // caller's reports in turn, 4 per connection so that two connections rarely edit one report at
+  // once: concurrent edits of one report would measure how they queue on its row lock (and retry
+  // the optimistic edit under it, lib/domain/report-edit.ts), which no team does.
   if (standup?.questions?.length) {
     const body = { standup_id: standup.id, answers: standup.questions.map((q) => ({ question_id: q.id, text: "Benchmark answer" })) };
     try {
       const created: number[] = [];
-      for (let i = 0; i < connections; i++)
+      for (let i = 0; i < 4 * connections; i++)
         created.push((await call<{ data: { id: number } }>(base, key, "/v2/reports", { method: "POST", body })).data.id);
       list.push({ name: "POST /v2/reports", kind: "write", req: { path: "/v2/reports", method: "POST", body: JSON.stringify(body) } });
       const patch = { answers: [{ question_id: standup.questions[0].id, text: "Edited by the benchmark" }] };
