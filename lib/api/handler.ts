@@ -100,20 +100,25 @@ export type WriteRouteOptions<P, I> = {
 /**
  * Wraps a v2 write endpoint with `Idempotency-Key` support (lib/api/idempotency.ts). Order:
  * authenticate (401) → validate the key (400) → read and validate the body (400) → claim the key
- * and run `run` in one transaction with the stored response. Without the header the write still
- * runs in one transaction. Errors map to the v2 error shape as in `apiRoute`.
+ * and run `run` in one transaction with the stored response. Without the header: `runUnkeyed` when
+ * given (the domain function decides: one statement, an optimistic edit, or its own transaction),
+ * else `run` in one transaction. Errors map to the v2 error shape as in `apiRoute`.
  */
 export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: WriteRouteOptions<P, I>) {
   return apiRoute<P>("v2", async (args) => {
     const key = parseIdempotencyKey(args.request.headers.get("idempotency-key"));
     const body = opts.body === "json" ? await readJson(args.request) : null;
     const input = await opts.parse({ ...args, body });
-    const fingerprint = requestFingerprint({
-      method: args.request.method,
-      route: opts.route,
-      params: (args.params ?? {}) as Record<string, unknown>,
-      body,
-    });
+    // Only a keyed write is compared with a stored one (no hashing for the others).
+    const fingerprint =
+      key === null
+        ? ""
+        : requestFingerprint({
+            method: args.request.method,
+            route: opts.route,
+            params: (args.params ?? {}) as Record<string, unknown>,
+            body,
+          });
     const { runUnkeyed } = opts;
     return runIdempotent({
       actor: args.actor,

@@ -142,6 +142,7 @@ type Outcome =
 export async function runIdempotent(opts: {
   actor: Actor;
   key: string | null;
+  /** `requestFingerprint` of the request; read only with a key. */
   fingerprint: string;
   run: (tx: Tx) => Promise<WriteResult>;
   /** Without a key: runs instead of `run` in a new transaction (the write opens its own when it needs one). */
