@@ -109,16 +109,9 @@ export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: Writ
     const key = parseIdempotencyKey(args.request.headers.get("idempotency-key"));
     const body = opts.body === "json" ? await readJson(args.request) : null;
     const input = await opts.parse({ ...args, body });
-    // Only a keyed write is compared with a stored one (no hashing for the others).
-    const fingerprint =
-      key === null
-        ? ""
-        : requestFingerprint({
-            method: args.request.method,
-            route: opts.route,
-            params: (args.params ?? {}) as Record<string, unknown>,
-            body,
-          });
+    // Computed only for a keyed write (the only one compared with a stored request).
+    const fingerprint = () =>
+      requestFingerprint({ method: args.request.method, route: opts.route, params: (args.params ?? {}) as Record<string, unknown>, body });
     const { runUnkeyed } = opts;
     return runIdempotent({
       actor: args.actor,

@@ -142,8 +142,8 @@ type Outcome =
 export async function runIdempotent(opts: {
   actor: Actor;
   key: string | null;
-  /** `requestFingerprint` of the request; read only with a key. */
-  fingerprint: string;
+  /** `requestFingerprint` of the request, called only when there is a key. */
+  fingerprint: () => string;
   run: (tx: Tx) => Promise<WriteResult>;
   /** Without a key: runs instead of `run` in a new transaction (the write opens its own when it needs one). */
   runUnkeyed?: () => Promise<WriteResult>;
@@ -153,7 +153,8 @@ export async function runIdempotent(opts: {
     const result = runUnkeyed ? await runUnkeyed() : await transaction((tx) => run(tx), WRITE_TRANSACTION_OPTIONS);
     return json(result.body, result.status, { ...EXPOSE_HEADERS, ...result.headers });
   }
-  const outcome = await retryOnceIfUnavailable(() => runKeyed(actor, key, fingerprint, run));
+  const print = fingerprint();
+  const outcome = await retryOnceIfUnavailable(() => runKeyed(actor, key, print, run));
   if (outcome.kind === "replay") return replay(outcome.record);
   if (outcome.kind === "stored-error") return outcome.response;
   const { result } = outcome;

@@ -313,7 +313,7 @@ describe("concurrency and locks", () => {
       runIdempotent({
         actor: m0.actor,
         key,
-        fingerprint: "f1",
+        fingerprint: () => "f1",
         run: async (tx) => {
           await tx.report.create({
             data: { team_id: A.id, checkin_id: standup.id, user_id: m0.id, status: "submitted", submitted_at: new Date() },
@@ -324,7 +324,12 @@ describe("concurrency and locks", () => {
     ).rejects.toThrow("boom");
     expect(await records(m0, key)).toHaveLength(0);
     expect(await db.report.count({ where: { checkin_id: standup.id } })).toBe(0);
-    const retry = await runIdempotent({ actor: m0.actor, key, fingerprint: "f1", run: async () => ({ status: 200, body: { ok: true } }) });
+    const retry = await runIdempotent({
+      actor: m0.actor,
+      key,
+      fingerprint: () => "f1",
+      run: async () => ({ status: 200, body: { ok: true } }),
+    });
     expect(retry.status).toBe(200);
     expect(await retry.json()).toEqual({ ok: true });
   });
