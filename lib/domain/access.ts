@@ -294,17 +294,24 @@ export async function editableStandup(tx: Tx, actor: Actor, id: number, opts: { 
 }
 
 /**
- * The actor's own submitted report, row-locked (`FOR UPDATE`), for editing or discarding. It must
- * belong to a standup the API can see at all (active or paused): reports of draft or archived
- * standups are "not visible" (spec §3, §7).
+ * The condition (over `r` = reports and `c` = its standup) for the actor's own submitted report of
+ * a standup the API can see at all (active or paused): the reports the actor may edit or discard.
+ * Reports of draft or archived standups are "not visible" (spec §3, §7).
+ */
+export function ownSubmittedReportSql(actor: Actor): Prisma.Sql {
+  return Prisma.sql`r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
+    AND c.team_id = r.team_id AND c.kind = 'standup' AND c.state IN ('active', 'paused')`;
+}
+
+/**
+ * The actor's own submitted report (`ownSubmittedReportSql`), row-locked (`FOR UPDATE`), for
+ * editing or discarding.
  * @throws NotFoundError otherwise.
  */
 export async function lockOwnSubmittedReport(tx: Tx, actor: Actor, reportId: number): Promise<{ id: number; checkin_id: number }> {
   const rows = await queryRows<{ id: number; checkin_id: number }>(
-    Prisma.sql`SELECT r.id, r.checkin_id FROM reports r
-    JOIN checkins c ON c.id = r.checkin_id AND c.team_id = r.team_id
-    WHERE r.id = ${reportId} AND r.team_id = ${actor.teamId} AND r.user_id = ${actor.userId} AND r.status = 'submitted'
-      AND c.kind = 'standup' AND c.state IN ('active', 'paused')
+    Prisma.sql`SELECT r.id, r.checkin_id FROM reports r JOIN checkins c ON c.id = r.checkin_id
+    WHERE r.id = ${reportId} AND ${ownSubmittedReportSql(actor)}
     FOR UPDATE OF r`,
     tx,
   );

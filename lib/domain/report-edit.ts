@@ -22,6 +22,7 @@
  */
 import { reportBroadcastEditSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
+import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { answersUpsertSql } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
@@ -52,15 +53,12 @@ export type EditContext = {
 
 /**
  * Everything the edit renders and answers with. Locked path: statement 2, after the lock, without
- * `own`. Optimistic path: statement 1, with `own`: only the actor's own submitted report of an
- * active or paused standup (the rules of `lockOwnSubmittedReport`).
+ * `own`. Optimistic path: statement 1, with `own`: only a report `lockOwnSubmittedReport` would
+ * lock (lib/domain/access.ts `ownSubmittedReportSql`).
  * @returns null when the report id does not exist, or (with `own`) is not one the actor may edit.
  */
 export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Promise<EditContext | null> {
-  const mine = own
-    ? Prisma.sql`AND r.team_id = ${own.teamId} AND r.user_id = ${own.userId} AND r.status = 'submitted'
-        AND c.team_id = r.team_id AND c.kind = 'standup' AND c.state IN ('active', 'paused')`
-    : Prisma.empty;
+  const mine = own ? Prisma.sql`AND ${ownSubmittedReportSql(own)}` : Prisma.empty;
   const [row] = await queryRows<EditContext>(
     Prisma.sql`SELECT r.id, r.checkin_id, r.team_id, r.is_anonymous, r.submitted_at,
         json_build_object('name', c.name, 'is_anonymous', c.is_anonymous, 'is_confidential', c.is_confidential) AS checkin,

@@ -247,6 +247,8 @@ async function submitResolved(
 
 /** Input of `updateReportAnswers`: one or more answers to replace. */
 export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
+/** What `updateReportAnswers` returns: the report id, its broadcast's `chatTs` (null when never broadcast), its v2 view. */
+export type EditedReport = { reportId: number; chatTs: string | null; view: ReportView };
 
 /**
  * Replaces some answers of the actor's own submitted report and updates its broadcast message
@@ -259,11 +261,7 @@ export type UpdateReportInput = { reportId: number; answers: AnswerInput[] };
  *   archived standup, or not the actor's; InvalidParameterError for an empty list, duplicate or
  *   foreign question ids.
  */
-export async function updateReportAnswers(
-  actor: Actor,
-  input: UpdateReportInput,
-  tx?: Tx,
-): Promise<{ reportId: number; chatTs: string | null; view: ReportView }> {
+export async function updateReportAnswers(actor: Actor, input: UpdateReportInput, tx?: Tx): Promise<EditedReport> {
   if (!tx) {
     const edited = await editUnlocked(actor, input);
     if (edited) return edited;
@@ -290,10 +288,7 @@ export async function updateReportAnswers(
  *   `report.updated`, or the report changed in between: nothing was written).
  * @throws NotFoundError, InvalidParameterError as `updateReportAnswers`.
  */
-async function editUnlocked(
-  actor: Actor,
-  input: UpdateReportInput,
-): Promise<{ reportId: number; chatTs: string | null; view: ReportView } | null> {
+async function editUnlocked(actor: Actor, input: UpdateReportInput): Promise<EditedReport | null> {
   const now = new Date();
   const ctx = await readEditContext(db, input.reportId, actor);
   if (!ctx) throw new NotFoundError("Report");
