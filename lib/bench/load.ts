@@ -13,7 +13,7 @@ export type LoadRequest = {
   url: string;
   /**
    * Paths (on `url`'s origin) to send in turn, one per request, instead of `url`'s own path: e.g.
-   * one report per connection for an edit, which would otherwise queue on one row's lock.
+   * the reports an edit goes over, which would otherwise all queue on one row's lock.
    */
   paths?: string[];
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
