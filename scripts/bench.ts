@@ -21,7 +21,7 @@
  * start one with `npm start` on a throwaway data folder), BENCH_KEY (default: the demo admin key
  * of that data folder), BENCH_SECONDS per run (default 5), BENCH_CONNECTIONS (default 16),
  * BENCH_ROUNDS (3), BENCH_PORT (app, default 3801), BENCH_EMPTY_PORT (default 3803), BENCH_ONLY
- * (substring filter on endpoint names), BENCH_RATE_LIMIT (the app's per-key quota, see above).
+ * (substring filter on endpoint names; several separated by "|"), BENCH_RATE_LIMIT (the app's per-key quota, see above).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -107,8 +107,8 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
       log(`(writes not measured: ${(err as Error).message})`);
     }
   }
-  const only = process.env.BENCH_ONLY;
-  return only ? list.filter((e) => e.name.includes(only)) : list;
+  const only = process.env.BENCH_ONLY?.split("|").filter(Boolean);
+  return only?.length ? list.filter((e) => only.some((o) => e.name.includes(o))) : list;
 }
 
 const fmt = (v: number, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : "-");
