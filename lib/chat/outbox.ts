@@ -152,6 +152,19 @@ export async function broadcastReport(tx: Tx, reportId: number, now: Date = new 
 }
 
 /**
+ * `SELECT <columns> FROM chat_messages m` of the live broadcast of the report aliased `report` in
+ * the enclosing SQL: its newest `report` message that is not removed (at most one row). The one
+ * statement of that rule for the SQL reads (report pages, the edit's context). Raw SQL: pass only
+ * trusted alias and column text, never request input.
+ */
+export function liveReportBroadcastSql(columns: string, report: string): Prisma.Sql {
+  return Prisma.raw(
+    `SELECT ${columns} FROM chat_messages m
+      WHERE m.report_id = ${report}.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1`,
+  );
+}
+
+/**
  * Marks the broadcast of a report removed (`deleted_at`; delivery back to pending so the platform
  * message is deleted). No-op when the report was never broadcast.
  * @returns the number of messages marked.

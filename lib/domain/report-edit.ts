@@ -20,7 +20,7 @@
  *   the `chat_messages` trigger).
  * - `editedView`: the report's v2 view from those rows, as `loadReportView` would read it back.
  */
-import { reportBroadcastEditSql } from "@/lib/chat/outbox";
+import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
 import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -68,8 +68,7 @@ export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Pr
             AND (q.archived_at IS NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.id AND a.report_id = r.id))), '[]'::json) AS questions,
         COALESCE((SELECT json_agg(json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text) ORDER BY a.id)
           FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id), '[]'::json) AS answers,
-        (SELECT json_build_object('id', m.id, 'ts', m.ts, 'channel_id', m.channel_id) FROM chat_messages m
-          WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) AS message,
+        (${liveReportBroadcastSql("json_build_object('id', m.id, 'ts', m.ts, 'channel_id', m.channel_id)", "r")}) AS message,
         EXISTS (SELECT 1 FROM webhook_endpoints w
           WHERE w.team_id = r.team_id AND w.disabled_at IS NULL AND 'report.updated' = ANY(w.events)) AS listening,
         r.xmin::text AS version

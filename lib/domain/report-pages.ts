@@ -17,6 +17,7 @@
  * `reportWirePage` goes one step further for the v2 API reads: PostgreSQL returns each report as
  * its finished wire JSON text (spec §2.4), so Node neither parses nor re-serializes the rows.
  */
+import { liveReportBroadcastSql } from "@/lib/chat/outbox";
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { isoTimestampSql, jsonArraySql } from "@/lib/domain/wire-sql";
@@ -105,8 +106,7 @@ export async function reportDetailPage(
         'avatar_url', u.avatar_url, 'is_admin', u.is_admin, 'is_billing_admin', u.is_billing_admin) AS "user",
       ${answersJson(answer, opts.questionIds)} AS answers,
       (SELECT COALESCE(json_agg(json_build_object('ts', m.ts, 'created_at', m.created_at)), '[]'::json)
-        FROM (SELECT m.ts, m.created_at FROM chat_messages m
-              WHERE m.report_id = r.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) m) AS chat_messages
+        FROM (${liveReportBroadcastSql("m.ts, m.created_at", "r")}) m) AS chat_messages
     FROM page JOIN reports r ON r.id = page.id JOIN checkins c ON c.id = r.checkin_id JOIN users u ON u.id = r.user_id
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
@@ -248,9 +248,7 @@ export async function reportWirePageV1(
       FROM page p JOIN users u ON u.id = p.user_id
         LEFT JOIN channels ch ON ch.id = p.broadcast_channel_id
         LEFT JOIN ans ON ans.report_id = p.id
-        LEFT JOIN LATERAL (
-          SELECT m.ts FROM chat_messages m
-          WHERE m.report_id = p.id AND m.kind = 'report' AND m.deleted_at IS NULL ORDER BY m.id DESC LIMIT 1) msg ON true,
+        LEFT JOIN LATERAL (${liveReportBroadcastSql("m.ts", "p")}) msg ON true,
         -- OFFSET 0 keeps the URL computed once per row (a flattened subquery repeats the expression at each use)
         LATERAL (SELECT x.url, to_json(x.url)::text AS json FROM (SELECT COALESCE(NULLIF(u.avatar_url, ''), CASE WHEN u.email ~ '^[!-~]*$'
           THEN 'https://www.gravatar.com/avatar/' || md5(${lower}) || '?s=192&d=identicon' END) AS url OFFSET 0) x) img)
