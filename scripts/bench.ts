@@ -61,6 +61,9 @@ type Listed = { data: Array<{ id: number; questions?: Array<{ id: number }> }> }
 
 /** The endpoints to measure, with ids found through the API itself (the demo team's data). */
 async function endpoints(base: string, key: string): Promise<Endpoint[]> {
+  // BENCH_ONLY: substrings of the endpoint names to measure ("|" between several); all when unset.
+  const only = process.env.BENCH_ONLY?.split("|").filter(Boolean);
+  const wanted = (name: string) => !only?.length || only.some((o) => name.includes(o));
   const standups = await call<Listed>(base, key, "/v2/standups?include=questions&limit=25");
   const polls = await call<Listed>(base, key, "/v2/polls?limit=5").catch(() => ({ data: [] }) as Listed);
   const reports = await call<Listed>(base, key, "/v2/reports?limit=1");
@@ -84,7 +87,8 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
   // caller's reports in turn, 4 per connection so that two connections rarely edit one report at
   // once: concurrent edits of one report would measure how they queue on its row lock (and retry
   // the optimistic edit under it, lib/domain/report-edit.ts), which no team does.
-  if (standup?.questions?.length) {
+  // The writes' reports are created only when a write is measured (BASE_URL may be a real app).
+  if (standup?.questions?.length && (wanted("POST /v2/reports") || wanted("PATCH /v2/reports/{id} ("))) {
     const body = { standup_id: standup.id, answers: standup.questions.map((q) => ({ question_id: q.id, text: "Benchmark answer" })) };
     try {
       const created: number[] = [];
@@ -107,8 +111,7 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
       log(`(writes not measured: ${(err as Error).message})`);
     }
   }
-  const only = process.env.BENCH_ONLY?.split("|").filter(Boolean);
-  return only?.length ? list.filter((e) => only.some((o) => e.name.includes(o))) : list;
+  return list.filter((e) => wanted(e.name));
 }
 
 const fmt = (v: number, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : "-");
