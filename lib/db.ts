@@ -214,22 +214,27 @@ function bindValue(value: unknown): unknown {
  *   Prisma's wrapped ones, lib/api/unavailable.ts); through `tx.$queryRaw`, Prisma's error. An
  *   error inside a transaction rolls it back as any error of its callback does.
  */
-export async function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
-  const shared = (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
-  const link = shared ? undefined : connectionOfTx.get(client);
-  if (link && !link.open)
-    throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
-  const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
-  if (!direct) return client.$queryRaw<T[]>(query);
-  const text = query.text;
-  const config = {
-    name: direct.named ? statementName({ sql: text }) || undefined : undefined,
-    text,
-    values: query.values.map(bindValue),
-    types: ROW_TYPES,
-  };
-  const result = link ? await link.connection.query(config) : await direct.pool.query(config);
-  return result.rows as T[];
+export function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
+  // Not async: on the path of every API read, one promise less (`.then`) is time saved (issue 14).
+  try {
+    const shared = (client as unknown as Record<symbol, unknown>)[SHARED_CLIENT] === true;
+    const link = shared ? undefined : connectionOfTx.get(client);
+    if (link && !link.open)
+      throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
+    const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
+    if (!direct) return client.$queryRaw<T[]>(query).then((rows) => rows); // `.then` runs the lazy PrismaPromise now
+    const text = query.text;
+    const config = {
+      name: direct.named ? statementName({ sql: text }) || undefined : undefined,
+      text,
+      values: query.values.map(bindValue),
+      types: ROW_TYPES,
+    };
+    const result = link ? link.connection.query(config) : direct.pool.query(config);
+    return result.then((r) => r.rows as T[]);
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
 /** Options of an interactive transaction, as Prisma's `$transaction` takes them (milliseconds). */

@@ -9,9 +9,17 @@
 import { API_HEADERS, type ApiVersion, errorResponse, toErrorResponse } from "@/lib/api/errors";
 import { parseIdempotencyKey, requestFingerprint, runIdempotent, type WriteResult } from "@/lib/api/idempotency";
 import { readJson } from "@/lib/api/query";
-import { clientIp, consumeRateLimit, type RateLimitResult, rateLimitHeaders, ratePolicies } from "@/lib/api/rate-limit";
+import {
+  apiKeyRatePolicy,
+  clientIp,
+  consumeBatchedRateLimitNow,
+  consumeRateLimit,
+  type RateLimitResult,
+  rateLimitHeaders,
+  ratePolicies,
+} from "@/lib/api/rate-limit";
 import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey, cachedApiKeyActor } from "@/lib/auth/api-keys";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 
@@ -50,31 +58,50 @@ export function withHeaders(response: Response, headers: Record<string, string>)
   }
 }
 
-/** Wraps an authenticated API handler for `version`. */
+/**
+ * The answer to a request without a valid API key: 401 in the version's shape, or 429 once the
+ * client address is over the anonymous limit; with the limit counted (null for an unknown address).
+ */
+async function unauthenticated(version: ApiVersion, request: Request): Promise<{ response: Response; limit: RateLimitResult | null }> {
+  const ip = clientIp(request);
+  const limit = ip !== "unknown" ? await consumeRateLimit(ratePolicies().anonymous, ip) : null;
+  if (limit && !limit.allowed) return { response: tooManyRequests(version, limit), limit };
+  const response =
+    version === "v2"
+      ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
+      : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
+  return { response, limit };
+}
+
+/**
+ * Wraps an authenticated API handler for `version`. A request whose key and quota the process
+ * already knows (the in-process key cache, the batched quota counter) is authenticated and
+ * counted synchronously: no promise of ours before the handler's own (issue 14).
+ */
 export function apiRoute<P = Record<string, never>>(version: ApiVersion, handler: (args: HandlerArgs<P>) => Promise<Response>) {
   return async (request: Request, context: NextContext<P>): Promise<Response> => {
     let limit: RateLimitResult | null = null;
-    const response = await (async () => {
-      try {
-        const actor = await retryOnceIfUnavailable(() => authenticateApiKey(db, request.headers.get("authorization")));
-        if (!actor) {
-          const ip = clientIp(request);
-          if (ip !== "unknown") limit = await consumeRateLimit(ratePolicies().anonymous, ip);
-          if (limit && !limit.allowed) return tooManyRequests(version, limit);
-          return version === "v2"
-            ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
-            : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
+    let response: Response;
+    try {
+      const header = request.headers.get("authorization");
+      let actor = cachedApiKeyActor(db, header);
+      if (actor === undefined) actor = await retryOnceIfUnavailable(() => authenticateApiKey(db, header));
+      if (!actor) ({ response, limit } = await unauthenticated(version, request));
+      else {
+        const policy = apiKeyRatePolicy();
+        const subject = String(actor.apiKeyId ?? `user-${actor.userId}`);
+        limit = consumeBatchedRateLimitNow(policy, subject) ?? (await consumeRateLimit(policy, subject, { batched: true }));
+        if (!limit.allowed) response = tooManyRequests(version, limit);
+        else {
+          const params = (context?.params ? await context.params : {}) as P;
+          const args = { request, url: new URL(request.url), actor, params };
+          const safe = request.method === "GET" || request.method === "HEAD";
+          response = await (safe ? retryOnceIfUnavailable(() => handler(args)) : handler(args));
         }
-        limit = await consumeRateLimit(ratePolicies().apiKey, String(actor.apiKeyId ?? `user-${actor.userId}`), { batched: true });
-        if (!limit.allowed) return tooManyRequests(version, limit);
-        const params = (context?.params ? await context.params : {}) as P;
-        const args = { request, url: new URL(request.url), actor, params };
-        const safe = request.method === "GET" || request.method === "HEAD";
-        return await (safe ? retryOnceIfUnavailable(() => handler(args)) : handler(args));
-      } catch (err) {
-        return toErrorResponse(version, err);
       }
-    })();
+    } catch (err) {
+      response = toErrorResponse(version, err);
+    }
     return limit ? withHeaders(response, rateLimitHeaders(limit)) : response;
   };
 }

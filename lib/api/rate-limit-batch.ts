@@ -57,15 +57,26 @@ export class BatchedCounter {
     private readonly windowMs: number,
   ) {}
 
-  /** Counts one request of `subject`; see the module comment for when the store is asked. */
-  async consume(subject: string): Promise<WindowCount> {
+  /**
+   * Counts one request of `subject` here, synchronously, when the last synchronised total is fresh
+   * (see the module comment); undefined when the store must be asked (then call `consume`, which
+   * counts it). The common case of a busy key thus costs no promise.
+   */
+  consumeNow(subject: string): WindowCount | undefined {
     const now = Date.now();
     const t = this.tallies.get(subject);
-    if (t && now < t.resetAt && now - t.syncedAt < STALE_MS) {
-      t.pending++;
-      this.schedule(subject, t);
-      return { consumed: t.shared + t.inFlight + t.pending, resetAt: t.resetAt };
-    }
+    if (!t || now >= t.resetAt || now - t.syncedAt >= STALE_MS) return undefined;
+    t.pending++;
+    this.schedule(subject, t);
+    return { consumed: t.shared + t.inFlight + t.pending, resetAt: t.resetAt };
+  }
+
+  /** Counts one request of `subject`; see the module comment for when the store is asked. */
+  async consume(subject: string): Promise<WindowCount> {
+    const counted = this.consumeNow(subject);
+    if (counted) return counted;
+    const now = Date.now();
+    const t = this.tallies.get(subject);
     const pending = t ? t.pending : 0;
     if (t) t.pending = 0;
     else if (this.tallies.size >= MAX_SUBJECTS) this.prune(now);

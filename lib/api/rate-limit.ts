@@ -30,8 +30,8 @@
  */
 import pg from "pg";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
-import { BatchedCounter } from "@/lib/api/rate-limit-batch";
-import { databaseUrl, directDatabaseUrl, limitSettings } from "@/lib/env";
+import { BatchedCounter, type WindowCount } from "@/lib/api/rate-limit-batch";
+import { apiPerMinuteSetting, databaseUrl, directDatabaseUrl, limitSettings } from "@/lib/env";
 import { processState } from "@/lib/runtime/process-state";
 
 /** A named limit: at most `points` per `windowSeconds` for one subject. `points` 0 = off. */
@@ -60,9 +60,32 @@ export function ratePolicies() {
   } satisfies Record<string, RateLimitPolicy>;
 }
 
-type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract>; counters: Map<string, BatchedCounter> };
+let apiKeyPolicyMemo: RateLimitPolicy | undefined;
+
+/**
+ * `ratePolicies().apiKey`, the same object while its setting is unchanged: the API wrapper asks
+ * for it on every request, and reading every limit setting each time cost about 4 µs.
+ */
+export function apiKeyRatePolicy(): RateLimitPolicy {
+  const points = apiPerMinuteSetting();
+  if (apiKeyPolicyMemo?.points !== points) apiKeyPolicyMemo = ratePolicies().apiKey;
+  return apiKeyPolicyMemo;
+}
+
+type State = {
+  pool: pg.Pool | null;
+  limiters: Map<string, RateLimiterAbstract>;
+  counters: Map<string, BatchedCounter>;
+  /** `counters` by policy object, for the policy objects already looked up (`apiKeyRatePolicy` keeps one). */
+  counterOfPolicy: WeakMap<RateLimitPolicy, BatchedCounter>;
+};
 function state(): State {
-  return processState<State>("__checkinRateLimit", () => ({ pool: null, limiters: new Map(), counters: new Map() }));
+  return processState<State>("__checkinRateLimit", () => ({
+    pool: null,
+    limiters: new Map(),
+    counters: new Map(),
+    counterOfPolicy: new WeakMap(),
+  }));
 }
 
 /**
@@ -102,13 +125,17 @@ function limiterFor(policy: RateLimitPolicy): RateLimiterAbstract {
 }
 
 function counterFor(policy: RateLimitPolicy): BatchedCounter {
-  const id = `${policy.name}:${policy.points}:${policy.windowSeconds}`;
   const s = state();
+  s.counterOfPolicy ??= new WeakMap(); // a state made by an older copy of this module (dev reload)
+  const known = s.counterOfPolicy.get(policy);
+  if (known) return known;
+  const id = `${policy.name}:${policy.points}:${policy.windowSeconds}`;
   let counter = s.counters.get(id);
   if (!counter) {
     counter = new BatchedCounter(limiterFor(policy), policy.windowSeconds * 1000);
     s.counters.set(id, counter);
   }
+  s.counterOfPolicy.set(policy, counter);
   return counter;
 }
 
@@ -122,6 +149,23 @@ function unlimited(policy: RateLimitPolicy): RateLimitResult {
   return { policy, allowed: true, remaining: Number.POSITIVE_INFINITY, resetSeconds: policy.windowSeconds };
 }
 
+function batchedResult(policy: RateLimitPolicy, { consumed, resetAt }: WindowCount): RateLimitResult {
+  const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  return { policy, allowed: consumed <= policy.points, remaining: Math.max(policy.points - consumed, 0), resetSeconds };
+}
+
+/**
+ * `consumeRateLimit(policy, subject, { batched: true })` synchronously when the process's batched
+ * counter can decide alone (a busy subject, see lib/api/rate-limit-batch.ts): the request is then
+ * counted and its result returned; undefined when the store must be asked (then call
+ * `consumeRateLimit` with `batched`, which counts it). An unlimited policy answers at once.
+ */
+export function consumeBatchedRateLimitNow(policy: RateLimitPolicy, subject: string): RateLimitResult | undefined {
+  if (policy.points <= 0) return unlimited(policy);
+  const counted = counterFor(policy).consumeNow(subject);
+  return counted && batchedResult(policy, counted);
+}
+
 /**
  * Counts one request of `subject` (an API key id, an IP, an email…) under `policy`.
  * With `batched`, counted through the process's batched counter (see the module comment).
@@ -133,11 +177,7 @@ export async function consumeRateLimit(
   opts: { batched?: boolean } = {},
 ): Promise<RateLimitResult> {
   if (policy.points <= 0) return unlimited(policy);
-  if (opts.batched) {
-    const { consumed, resetAt } = await counterFor(policy).consume(subject);
-    const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-    return { policy, allowed: consumed <= policy.points, remaining: Math.max(policy.points - consumed, 0), resetSeconds };
-  }
+  if (opts.batched) return batchedResult(policy, await counterFor(policy).consume(subject));
   try {
     return toResult(policy, await limiterFor(policy).consume(subject, 1), true);
   } catch (rejected) {
@@ -199,6 +239,7 @@ export async function closeRateLimitStore(): Promise<void> {
   const s = state();
   await Promise.all([...s.counters.values()].map((c) => c.flushAll()));
   s.counters.clear();
+  s.counterOfPolicy = new WeakMap();
   const p = s.pool;
   s.pool = null;
   s.limiters.clear();

@@ -62,7 +62,9 @@ export function served<Q extends z.ZodType | undefined = undefined>(
 function handlerOf(version: "v1" | "v2", served: ServedMethod): RouteHandler {
   if ("handler" in served) return served.handler;
   const { doc, run } = served;
-  return apiRoute<Record<string, string>>(version, async (args) => {
+  // Not async (nor the `run`s below): a parse error thrown here is caught by apiRoute all the same,
+  // and every promise less is time saved on each request (issue 14).
+  return apiRoute<Record<string, string>>(version, (args) => {
     const id = doc.path ? parseId(args.params[doc.path.param], doc.path.what) : 0;
     const query = doc.query ? parseWith(doc.query, queryObject(args.url)) : undefined;
     return run({ ...args, id, query });
@@ -149,10 +151,8 @@ function readMethod<Q extends z.ZodType | undefined, R>(
   response: ReadResponse,
   read: ReadSpec<Q, R>,
 ): ServedMethod {
-  const run = async ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) => {
-    const row = await read.load({ actor, id, query });
-    return "wire" in read ? jsonText(read.wire(row, query)) : json(read.serialize(row, query));
-  };
+  const run = ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) =>
+    read.load({ actor, id, query }).then((row) => ("wire" in read ? jsonText(read.wire(row, query)) : json(read.serialize(row, query))));
   return { doc: { ...head, query: read.query, response, errors }, run };
 }
 
@@ -182,13 +182,15 @@ export function listRoute<Q extends z.ZodType, F extends { limit: number }, R>(
   list: ListSpec<Q, F, R>,
 ): ServedMethod {
   const errors: V2Errors = { 400: ["INVALID_PARAMETER"], ...(head.path && { 404: true }) };
-  const run = async ({ actor, id, query }: RunArgs<z.output<Q>>) => {
+  const run = ({ actor, id, query }: RunArgs<z.output<Q>>) => {
     const { filters, binding } = list.filters(query, id);
-    const page = pageOf(await list.load({ actor, filters, id }), filters.limit);
     const position = (row: R) => list.position(row, filters);
-    if ("wire" in list) return jsonText(listEnvelopeText(page, list.wire, position, binding));
-    const serialize = list.serialize;
-    return json(listEnvelope(page, (row) => serialize(row, query), position, binding));
+    return list.load({ actor, filters, id }).then((rows) => {
+      const page = pageOf(rows, filters.limit);
+      if ("wire" in list) return jsonText(listEnvelopeText(page, list.wire, position, binding));
+      const serialize = list.serialize;
+      return json(listEnvelope(page, (row) => serialize(row, query), position, binding));
+    });
   };
   return { doc: { ...head, query: list.query, response, errors }, run };
 }

@@ -47,12 +47,17 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * short pause (the pool then opens a fresh connection). Only for work that is safe to repeat:
  * reads, and writes whose transaction records their own completion (Idempotency-Key).
  */
-export async function retryOnceIfUnavailable<T>(work: () => Promise<T>, pauseMs = 200): Promise<T> {
+export function retryOnceIfUnavailable<T>(work: () => Promise<T>, pauseMs = 200): Promise<T> {
+  // `.catch` rather than an async function: one promise on the API's request path, not two.
+  let first: Promise<T>;
   try {
-    return await work();
+    first = work();
   } catch (err) {
+    first = Promise.reject(err);
+  }
+  return first.catch(async (err: unknown) => {
     if (!isDatabaseUnavailable(err)) throw err;
     await new Promise((r) => setTimeout(r, pauseMs));
     return work();
-  }
+  });
 }
