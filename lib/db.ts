@@ -95,6 +95,44 @@ export function statementName(query: { sql: string }): string {
   return name ?? "";
 }
 
+/** A `queryRows` statement shape: its template fragments, its SQL text as first built, its name. */
+type KnownStatement = { strings: readonly string[]; text: string; name: string };
+
+/** `queryRows` statements by fragment count; process-wide like `statementNames`. */
+const knownStatements = processState("__checkinKnownStatements", () => ({ byLength: new Map<number, KnownStatement[]>(), size: 0 }));
+
+/** At most this many statement shapes are remembered by `namedStatement`; later ones are named by text each time. */
+const MAX_KNOWN_STATEMENTS = 1000;
+
+/**
+ * The statement name and SQL text of `query` (see `statementName`), found by comparing its
+ * template fragments with those already seen instead of by its whole text: building, flattening
+ * and hashing a statement's text of several kB took 5–14 µs on every API read (issue 14). The
+ * text returned is the one first built for that shape, so pg's check that a name keeps its text
+ * compares a string with itself.
+ */
+export function namedStatement(query: Prisma.Sql): { name: string; text: string } {
+  const { strings } = query;
+  const bucket = knownStatements.byLength.get(strings.length);
+  if (bucket) {
+    for (const known of bucket) if (sameFragments(known.strings, strings)) return known;
+  }
+  const text = query.text;
+  const name = statementName({ sql: text });
+  if (knownStatements.size < MAX_KNOWN_STATEMENTS) {
+    const known = { strings: [...strings], text, name };
+    if (bucket) bucket.push(known);
+    else knownStatements.byLength.set(strings.length, [known]);
+    knownStatements.size++;
+  }
+  return { name, text };
+}
+
+function sameFragments(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Called with every statement a client sends to PostgreSQL (Prisma's and `queryRows`'), before it is sent. */
 export type StatementHook = (statement: { text: string; values: unknown[] }) => void;
 
@@ -223,9 +261,9 @@ export function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
       throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
     const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
     if (!direct) return client.$queryRaw<T[]>(query).then((rows) => rows); // `.then` runs the lazy PrismaPromise now
-    const text = query.text;
+    const { name, text } = direct.named ? namedStatement(query) : { name: "", text: query.text };
     const config = {
-      name: direct.named ? statementName({ sql: text }) || undefined : undefined,
+      name: name || undefined,
       text,
       values: query.values.map(bindValue),
       types: ROW_TYPES,

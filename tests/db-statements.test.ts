@@ -8,7 +8,7 @@
  * refuses to run once the transaction has ended (committed or timed out).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, queryRows, statementName, type Tx, transaction } from "@/lib/db";
+import { db, namedStatement, queryRows, statementName, type Tx, transaction } from "@/lib/db";
 import { preparedStatements } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -47,6 +47,22 @@ describe("statementName", () => {
     expect(b).toMatch(/^s\d+$/);
     expect(a).not.toBe(b);
     expect(statementName({ sql: "SELECT 1 -- statement-name test a" })).toBe(a);
+  });
+
+  it("names a queryRows statement by its fragments: one name and one text object per shape, the name its text has", () => {
+    const shape = (kind: string, id: number) =>
+      Prisma.sql`SELECT ${id}::int AS id ${Prisma.raw(kind === "poll" ? ", 'poll' AS kind" : "")} -- named-statement test`;
+    const first = namedStatement(shape("standup", 1));
+    const again = namedStatement(shape("standup", 2)); // other values, same text
+    const other = namedStatement(shape("poll", 1)); // a nested fragment changes the text
+    expect(first.name).toMatch(/^s\d+$/);
+    expect(again.name).toBe(first.name);
+    expect(again.text).toBe(first.text);
+    expect(first.text).toBe(shape("standup", 3).text);
+    expect(other.name).not.toBe(first.name);
+    expect(other.text).toBe(shape("poll", 3).text);
+    expect(statementName({ sql: first.text })).toBe(first.name);
+    expect(statementName({ sql: other.text })).toBe(other.name);
   });
 
   it("prepares a statement of the pool once on its connection (pg_prepared_statements)", async () => {
