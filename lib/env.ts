@@ -207,18 +207,12 @@ export function limitSettings(): LimitSettings {
   };
 }
 
-let apiPerMinuteMemo: { raw: string | undefined; value: number } | undefined;
-
 /**
- * `limitSettings().apiPerMinute` alone, parsed again only when RATE_LIMIT_API_PER_MINUTE changes:
- * the API wrapper reads it on every request (all the limit settings cost about 4 µs each time).
+ * `limitSettings().apiPerMinute` alone (RATE_LIMIT_API_PER_MINUTE, default 600): the API wrapper
+ * reads it on every request, and reading all the limit settings each time cost about 4 µs.
  */
 export function apiPerMinuteSetting(): number {
-  const raw = process.env.RATE_LIMIT_API_PER_MINUTE;
-  if (apiPerMinuteMemo && apiPerMinuteMemo.raw === raw) return apiPerMinuteMemo.value;
-  const value = intSetting(raw, 600);
-  apiPerMinuteMemo = { raw, value };
-  return value;
+  return intSetting(process.env.RATE_LIMIT_API_PER_MINUTE, 600);
 }
 
 /** True under `next dev` (NODE_ENV=development). */
