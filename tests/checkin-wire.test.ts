@@ -120,7 +120,7 @@ describe.each<{ kind: CheckinKind; count: number }>([
       const wires = await listCheckinWires(admin.actor, kind, filters(include), checkinWireParts(include));
       expect(views).toHaveLength(count);
       expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeCheckinV2(v, include))));
-      expect(wires.map((w) => [w.id, w.created_at])).toEqual(views.map((v) => [v.id, v.created_at]));
+      expect(wires.map((w) => [w.id, w.created_at])).toEqual(views.map((v) => [v.id, v.created_at.toISOString()]));
       for (const view of views) {
         const wire = await getCheckinWire(admin.actor, kind, view.id, checkinWireParts(include));
         const one = await getCheckin(admin.actor, kind, view.id, { withQuestions: include.has("questions") });
@@ -138,13 +138,14 @@ describe.each<{ kind: CheckinKind; count: number }>([
     });
     expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeCheckinV2(v, all))));
     expect(wires.map((w) => JSON.parse(w.json).updated)).toEqual(views.map((v) => v.updated_at.toISOString()));
+    expect(wires.map((w) => w.created_at)).toEqual(views.map((v) => v.created_at.toISOString())); // the position too
   });
 
   it("keeps the keyset page: limit + 1 rows in list order, then the rows after the cursor", async () => {
     const none = new Set<IncludeValue>();
     const first = await listCheckinWires(admin.actor, kind, filters(none, 1), checkinWireParts(none));
     expect(first).toHaveLength(2);
-    const after = { createdAt: first[0].created_at, id: first[0].id };
+    const after = { createdAt: new Date(first[0].created_at), id: first[0].id };
     const rest = await listCheckinWires(admin.actor, kind, { ...filters(none), after }, checkinWireParts(none));
     const views = await listCheckins(admin.actor, kind, filters(none));
     expect([first[0], ...rest].map((w) => w.id)).toEqual(views.map((v) => v.id));

@@ -90,7 +90,7 @@ describe("reportWirePage", () => {
       const wires = await reportWirePage(where, 100, { withAnswers });
       expect(views).toHaveLength(11);
       expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeReportV2(v))));
-      expect(wires.map((w) => [w.id, w.submitted_at])).toEqual(views.map((v) => [v.id, v.submitted_at]));
+      expect(wires.map((w) => [w.id, w.submitted_at])).toEqual(views.map((v) => [v.id, v.submitted_at.toISOString()]));
     });
   }
 
@@ -110,6 +110,7 @@ describe("reportWirePage", () => {
       return reportWirePage(where, 100, { withAnswers: false }, tx);
     });
     expect(wires.map((w) => JSON.parse(w.json).posted_at)).toEqual(views.map((v) => v.submitted_at.toISOString()));
+    expect(wires.map((w) => w.submitted_at)).toEqual(views.map((v) => v.submitted_at.toISOString())); // the position too
   });
 
   it("honours the page size and the filter", async () => {

@@ -69,7 +69,7 @@ export async function checkinViewPage(
 export type CheckinWireParts = { questions: boolean; memberEmail: boolean; memberUsername: boolean; memberRealname: boolean };
 
 /** A check-in of a `checkinWirePage`: its keyset position and its v2 wire JSON (spec §2.2 / §2.3) as text. */
-export type CheckinWireRow = { id: number; created_at: Date; json: string };
+export type CheckinWireRow = { id: number; created_at: string; json: string };
 
 /** The optional member fields in wire order (`serializeCheckinV2`): which part adds which `users` column. */
 const MEMBER_WIRE_FIELDS = [
@@ -115,7 +115,7 @@ export async function checkinWirePage(
   const standupOnly = (column: string) => Prisma.raw(kind === "poll" ? "" : `${column}, `);
   return queryRows<CheckinWireRow>(
     Prisma.sql`${checkinPageCte(where, limit)}
-    SELECT c.id, c.created_at, row_to_json(w)::text AS json
+    SELECT c.id, ${isoTimestampSql("c.created_at")} AS created_at, row_to_json(w)::text AS json
     FROM page JOIN checkins c ON c.id = page.id JOIN users o ON o.id = c.owner_id,
       LATERAL (SELECT c.id, c.name, c.state::text AS state, c.time, ${standupOnly("c.wait_time")}c.timezone, c.days,
         (SELECT row_to_json(bw) FROM channels ch, LATERAL (SELECT ch.chat_id AS id, ch.name) bw

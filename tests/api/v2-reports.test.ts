@@ -10,7 +10,7 @@ import { GET as listStandupsRoute } from "@/app/v2/standups/route";
 import { encodeCursor } from "@/lib/api/cursor";
 import { reportCursorPosition, toReportListFilters } from "@/lib/api/v2/reports";
 import { db } from "@/lib/db";
-import { type ReportView, resolveReportWindow } from "@/lib/domain/reports";
+import { resolveReportWindow } from "@/lib/domain/reports";
 import { walkPages } from "@/tests/cursor-walk";
 import { createTestCheckin, createTestReport, createTestTeam, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -308,10 +308,10 @@ describe("window resolution (unit)", () => {
   });
   it("a cursor keeps the window of its first page while now moves", () => {
     const first = toReportListFilters({ limit: 1, view: "full" }, t);
-    const row = { id: 5, submitted_at: new Date("2026-06-14T00:00:00Z") } as ReportView;
+    const row = { id: 5, submitted_at: "2026-06-14T00:00:00.000Z" };
     const cursor = encodeCursor(reportCursorPosition(first.filters)(row), first.binding);
     const later = toReportListFilters({ limit: 1, view: "full", cursor }, new Date(t.getTime() + 3 * HOUR));
-    expect(later.filters).toMatchObject({ since: first.filters.since, until: t, after: { postedAt: row.submitted_at, id: 5 } });
+    expect(later.filters).toMatchObject({ since: first.filters.since, until: t, after: { postedAt: new Date(row.submitted_at), id: 5 } });
     expect(() => toReportListFilters({ limit: 1, view: "full", cursor, standup_id: 3 }, t)).toThrow(/cursor/i);
   });
 });

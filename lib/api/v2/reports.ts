@@ -74,10 +74,13 @@ export function toReportListFilters(q: ReportListQuery, now: Date = new Date()):
   };
 }
 
-/** Keyset position of a report (posted_at desc, id desc) plus the window it was listed in. */
+/**
+ * Keyset position of a report (posted_at desc, id desc) plus the window it was listed in;
+ * `submitted_at` as ISO text (`ReportWireRow`).
+ */
 export function reportCursorPosition(filters: Pick<ReportListFilters, "since" | "until">) {
-  return (row: { submitted_at: Date; id: number }): CursorPosition => [
-    row.submitted_at.toISOString(),
+  return (row: { submitted_at: string; id: number }): CursorPosition => [
+    row.submitted_at,
     row.id,
     filters.since.toISOString(),
     filters.until.toISOString(),

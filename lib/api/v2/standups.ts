@@ -126,9 +126,9 @@ export function toCheckinListFilters(
   };
 }
 
-/** Keyset position of a standup/poll in list order (created desc, id desc). */
-export function checkinCursorPosition(row: { created_at: Date; id: number }): CursorPosition {
-  return [row.created_at.toISOString(), row.id];
+/** Keyset position of a standup/poll in list order (created desc, id desc); `created_at` as ISO text (`CheckinWireRow`). */
+export function checkinCursorPosition(row: { created_at: string; id: number }): CursorPosition {
+  return [row.created_at, row.id];
 }
 
 /** A row loaded with `checkinViewSelect` (lib/domain/standups.ts). */
