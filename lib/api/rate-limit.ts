@@ -51,7 +51,7 @@ export type RateLimitResult = {
 export function ratePolicies() {
   const env = limitSettings();
   return {
-    apiKey: { name: "api-key", points: env.apiPerMinute, windowSeconds: 60 },
+    apiKey: apiKeyRatePolicy(),
     anonymous: { name: "anonymous", points: env.anonymousPerMinute, windowSeconds: 60 },
     signInAccount: { name: "sign-in-account", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
     signInIp: { name: "sign-in-ip", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
@@ -60,32 +60,17 @@ export function ratePolicies() {
   } satisfies Record<string, RateLimitPolicy>;
 }
 
-let apiKeyPolicyMemo: RateLimitPolicy | undefined;
-
 /**
- * `ratePolicies().apiKey`, the same object while its setting is unchanged: the API wrapper asks
- * for it on every request, and reading every limit setting each time cost about 4 µs.
+ * `ratePolicies().apiKey` alone: the API wrapper asks for it on every request, and reading every
+ * limit setting each time cost about 4 µs.
  */
 export function apiKeyRatePolicy(): RateLimitPolicy {
-  const points = apiPerMinuteSetting();
-  if (apiKeyPolicyMemo?.points !== points) apiKeyPolicyMemo = ratePolicies().apiKey;
-  return apiKeyPolicyMemo;
+  return { name: "api-key", points: apiPerMinuteSetting(), windowSeconds: 60 };
 }
 
-type State = {
-  pool: pg.Pool | null;
-  limiters: Map<string, RateLimiterAbstract>;
-  counters: Map<string, BatchedCounter>;
-  /** `counters` by policy object, for the policy objects already looked up (`apiKeyRatePolicy` keeps one). */
-  counterOfPolicy: WeakMap<RateLimitPolicy, BatchedCounter>;
-};
+type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract>; counters: Map<string, BatchedCounter> };
 function state(): State {
-  return processState<State>("__checkinRateLimit", () => ({
-    pool: null,
-    limiters: new Map(),
-    counters: new Map(),
-    counterOfPolicy: new WeakMap(),
-  }));
+  return processState<State>("__checkinRateLimit", () => ({ pool: null, limiters: new Map(), counters: new Map() }));
 }
 
 /**
@@ -125,17 +110,13 @@ function limiterFor(policy: RateLimitPolicy): RateLimiterAbstract {
 }
 
 function counterFor(policy: RateLimitPolicy): BatchedCounter {
-  const s = state();
-  s.counterOfPolicy ??= new WeakMap(); // a state made by an older copy of this module (dev reload)
-  const known = s.counterOfPolicy.get(policy);
-  if (known) return known;
   const id = `${policy.name}:${policy.points}:${policy.windowSeconds}`;
+  const s = state();
   let counter = s.counters.get(id);
   if (!counter) {
     counter = new BatchedCounter(limiterFor(policy), policy.windowSeconds * 1000);
     s.counters.set(id, counter);
   }
-  s.counterOfPolicy.set(policy, counter);
   return counter;
 }
 
@@ -239,7 +220,6 @@ export async function closeRateLimitStore(): Promise<void> {
   const s = state();
   await Promise.all([...s.counters.values()].map((c) => c.flushAll()));
   s.counters.clear();
-  s.counterOfPolicy = new WeakMap();
   const p = s.pool;
   s.pool = null;
   s.limiters.clear();

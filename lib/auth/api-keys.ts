@@ -58,8 +58,12 @@ export async function createApiKey(
  */
 export function cachedApiKeyActor(db: Tx, header: string | null | undefined): Actor | null | undefined {
   const key = keyFromAuthorization(header);
-  if (!key) return null;
-  const hit = cachedApiKey(hashApiKey(key));
+  return key ? cachedActor(db, hashApiKey(key)) : null;
+}
+
+/** The cached actor of a key hash (touching `last_used_at` at most every 30 s), or undefined. */
+function cachedActor(db: Tx, hash: string): Actor | undefined {
+  const hit = cachedApiKey(hash);
   if (!hit) return undefined;
   const now = Date.now();
   if (now - hit.lastUsedAt > LAST_USED_RESOLUTION_MS) {
@@ -75,9 +79,11 @@ export function cachedApiKeyActor(db: Tx, header: string | null | undefined): Ac
  * updates `last_used_at` at most every 30 s (fire and forget).
  */
 export async function authenticateApiKey(db: Tx, header: string | null | undefined): Promise<Actor | null> {
-  const cached = cachedApiKeyActor(db, header);
-  if (cached !== undefined) return cached;
-  const hash = hashApiKey(keyFromAuthorization(header) as string);
+  const key = keyFromAuthorization(header);
+  if (!key) return null;
+  const hash = hashApiKey(key);
+  const cached = cachedActor(db, hash);
+  if (cached) return cached;
   const now = Date.now();
   const generation = apiKeyGeneration();
   const row = await db.apiKey.findUnique({
