@@ -9,7 +9,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
-import { databasePoolSize, databaseUrl, preparedStatements } from "@/lib/env";
+import { PipelinedConnections } from "@/lib/db-pipeline";
+import { databasePipeline, databasePoolSize, databaseUrl, preparedStatements } from "@/lib/env";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { SerialClient } from "@/lib/pg-serial-client";
 import { processState } from "@/lib/runtime/process-state";
@@ -25,7 +26,10 @@ const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
  * `queryRows` in every route chunk but the one that created the client miss its pool and fall back
  * to Prisma's slower raw path.
  */
-const poolOfClient = processState("__checkinPoolOfClient", () => new WeakMap<object, { pool: pg.Pool; named: boolean }>());
+const poolOfClient = processState(
+  "__checkinPoolOfClient",
+  () => new WeakMap<object, { pool: pg.Pool; named: boolean; pipeline: PipelinedConnections | null }>(),
+);
 /**
  * The pg connection of an interactive transaction opened by `transaction`, while Prisma holds it
  * for that transaction (`open` turns false when Prisma releases it: commit, rollback or timeout).
@@ -52,6 +56,21 @@ const pendingTransaction = processState("__checkinPendingTransaction", () => new
  * anew on every checkout). Callback-style `connect` (what `pool.query` uses) is left alone.
  */
 class TransactionAwarePool extends pg.Pool {
+  /** The pipelined connections beside this pool (`queryRows`), closed with it. */
+  pipeline: PipelinedConnections | null = null;
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded end() signature is re-exposed unchanged.
+  override end(...args: unknown[]): any {
+    const pipeline = this.pipeline;
+    this.pipeline = null;
+    const end = super.end as unknown as (...a: unknown[]) => unknown;
+    if (!pipeline || args.length > 0) {
+      void pipeline?.end();
+      return end.apply(this, args);
+    }
+    return Promise.all([pipeline.end(), end.apply(this, [])]).then(() => undefined);
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded connect() signature is re-exposed unchanged.
   override connect(...args: unknown[]): any {
     const connect = super.connect as unknown as (...a: unknown[]) => unknown;
@@ -95,8 +114,11 @@ export function statementName(query: { sql: string }): string {
   return name ?? "";
 }
 
-/** A `queryRows` statement shape: its template fragments, its SQL text as first built, its name. */
-type KnownStatement = { strings: readonly string[]; text: string; name: string };
+/**
+ * A `queryRows` statement shape: its template fragments, its SQL text as first built, its name,
+ * and whether it may go to a pipelined connection (`pipelinable`).
+ */
+type KnownStatement = { strings: readonly string[]; text: string; name: string; pipelinable: boolean };
 
 /** `queryRows` statements by fragment count; process-wide like `statementNames`. */
 const knownStatements = processState("__checkinKnownStatements", () => ({ byLength: new Map<number, KnownStatement[]>(), size: 0 }));
@@ -111,7 +133,7 @@ const MAX_KNOWN_STATEMENTS = 1000;
  * text returned is the one first built for that shape, so pg's check that a name keeps its text
  * compares a string with itself.
  */
-export function namedStatement(query: Prisma.Sql): { name: string; text: string } {
+export function namedStatement(query: Prisma.Sql): { name: string; text: string; pipelinable: boolean } {
   const { strings } = query;
   const bucket = knownStatements.byLength.get(strings.length);
   if (bucket) {
@@ -119,13 +141,27 @@ export function namedStatement(query: Prisma.Sql): { name: string; text: string 
   }
   const text = query.text;
   const name = statementName({ sql: text });
+  const pipelinable = isPipelinable(text);
   if (knownStatements.size < MAX_KNOWN_STATEMENTS) {
-    const known = { strings: [...strings], text, name };
+    const known = { strings: [...strings], text, name, pipelinable };
     if (bucket) bucket.push(known);
     else knownStatements.byLength.set(strings.length, [known]);
     knownStatements.size++;
   }
-  return { name, text };
+  return { name, text, pipelinable };
+}
+
+/** SQL that writes or locks: such a statement goes through the pool, where a commit's wait for its WAL flush blocks no other statement. */
+const WRITES_OR_LOCKS =
+  /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|NOTIFY|pg_notify|add_jobs?|nextval|setval|pg_advisory\w*|FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+(KEY\s+)?SHARE)\b/i;
+
+/**
+ * Whether a statement may run on a pipelined connection (lib/db-pipeline.ts): it reads only (no
+ * data-modifying statement or CTE, no row lock, no notification, job or sequence call). Any
+ * statement would run correctly there; this keeps the pipeline's head-of-line wait to reads.
+ */
+export function isPipelinable(text: string): boolean {
+  return !WRITES_OR_LOCKS.test(text);
 }
 
 function sameFragments(a: readonly string[], b: readonly string[]): boolean {
@@ -136,9 +172,9 @@ function sameFragments(a: readonly string[], b: readonly string[]): boolean {
 /** Called with every statement a client sends to PostgreSQL (Prisma's and `queryRows`'), before it is sent. */
 export type StatementHook = (statement: { text: string; values: unknown[] }) => void;
 
-/** `SerialClient` that reports each statement to `hook` (config-object or text form, promise or callback style). */
-function observingClient(hook: StatementHook): typeof SerialClient {
-  return class ObservedClient extends SerialClient {
+/** A client class (`SerialClient` by default) that reports each statement to `hook` (config-object or text form, promise or callback style). */
+function observingClient(hook: StatementHook, Base: typeof pg.Client = SerialClient): typeof pg.Client {
+  return class ObservedClient extends Base {
     // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded query() signature is re-exposed unchanged.
     override query(...args: unknown[]): any {
       const [first, second] = args;
@@ -147,16 +183,25 @@ function observingClient(hook: StatementHook): typeof SerialClient {
         const config = first as { text: string; values?: unknown[] };
         hook({ text: config.text, values: config.values ?? [] });
       }
-      return super.query(...args);
+      return (super.query as unknown as (...a: unknown[]) => unknown).apply(this, args);
     }
   };
 }
 
+/** Pipelined connections beside each pool (lib/db-pipeline.ts): two, so one long statement holds up only half of them. */
+const PIPELINED_CONNECTIONS = 2;
+/** Statements in flight on a pipelined connection before further ones go through the pool. */
+const PIPELINE_MAX_IN_FLIGHT = 8;
+/** `application_name` of the pipelined connections, as `pg_stat_activity` shows them. */
+export const PIPELINE_APPLICATION_NAME = "checkin-pipeline";
+
 /**
  * A new Prisma client on `url` configured as the shared one: the `pg` adapter over a pool of
  * `databasePoolSize()` connections kept warm for 60 s, with named statements when
- * `preparedStatements()` allows them; `queryRows` uses the same pool. `onStatement` sees every
- * statement sent (tests and benchmarks count and EXPLAIN them).
+ * `preparedStatements()` allows them; `queryRows` uses the same pool, and for reads outside
+ * transactions `PIPELINED_CONNECTIONS` pipelined connections first when `databasePipeline()`
+ * (closed with the pool). `onStatement` sees every statement sent (tests and benchmarks count and
+ * EXPLAIN them).
  */
 export function newPrismaClient(url: string, opts: { onStatement?: StatementHook } = {}): PrismaClient {
   const pool = new TransactionAwarePool({
@@ -167,9 +212,23 @@ export function newPrismaClient(url: string, opts: { onStatement?: StatementHook
     Client: opts.onStatement ? observingClient(opts.onStatement) : SerialClient,
   });
   const named = preparedStatements();
+  const pipeline =
+    named && databasePipeline()
+      ? new PipelinedConnections(
+          { connectionString: url, application_name: PIPELINE_APPLICATION_NAME },
+          PIPELINED_CONNECTIONS,
+          PIPELINE_MAX_IN_FLIGHT,
+          opts.onStatement ? observingClient(opts.onStatement, pg.Client) : pg.Client,
+        )
+      : null;
+  pool.pipeline = pipeline;
   const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(named ? { statementNameGenerator: statementName } : {}) });
   const client = new PrismaClient({ adapter });
-  poolOfClient.set(client, { pool, named });
+  poolOfClient.set(client, { pool, named, pipeline });
+  // Prisma ends the pool only when it has connected its adapter (a first Prisma query): a client
+  // used only through `queryRows` would otherwise keep its pool and pipelined connections open.
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = () => disconnect().then(() => (pool.ended ? undefined : pool.end()));
   return client;
 }
 
@@ -261,14 +320,14 @@ export function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
       throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
     const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
     if (!direct) return client.$queryRaw<T[]>(query).then((rows) => rows); // `.then` runs the lazy PrismaPromise now
-    const { name, text } = direct.named ? namedStatement(query) : { name: "", text: query.text };
+    const { name, text, pipelinable } = direct.named ? namedStatement(query) : { name: "", text: query.text, pipelinable: false };
     const config = {
       name: name || undefined,
       text,
       values: query.values.map(bindValue),
       types: ROW_TYPES,
     };
-    const result = link ? link.connection.query(config) : direct.pool.query(config);
+    const result = link ? link.connection.query(config) : (pipelinable && direct.pipeline?.query(config)) || direct.pool.query(config);
     return result.then((r) => r.rows as T[]);
   } catch (err) {
     return Promise.reject(err);

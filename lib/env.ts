@@ -49,6 +49,15 @@ export function preparedStatements(): boolean {
   return !direct || direct === databaseUrl();
 }
 
+/**
+ * Whether `queryRows` sends its single statements outside transactions on pipelined connections
+ * (lib/db-pipeline.ts; `DATABASE_PIPELINE`: "on" | "off"). Default: on whenever statements are
+ * named (`preparedStatements()`), so never through a transaction-mode PgBouncer unless asked.
+ */
+export function databasePipeline(): boolean {
+  return flag("DATABASE_PIPELINE") ?? preparedStatements();
+}
+
 /** The data folder (embedded database, generated auth secret, demo credentials): `$CHECKIN_DATA_DIR` or `<cwd>/.data`, absolute. */
 export function dataDir(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data"));
