@@ -151,7 +151,7 @@ export function namedStatement(query: Prisma.Sql): { name: string; text: string;
   return { name, text, pipelinable };
 }
 
-/** SQL that writes or locks: such a statement goes through the pool, where a commit's wait for its WAL flush blocks no other statement. */
+/** SQL that writes or locks: such a statement goes through the pool, where its wait for a row lock or for its commit's WAL flush holds up no other statement. */
 const WRITES_OR_LOCKS =
   /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|NOTIFY|pg_notify|add_jobs?|nextval|setval|pg_advisory\w*|FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+(KEY\s+)?SHARE)\b/i;
 
