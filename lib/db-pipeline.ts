@@ -65,6 +65,7 @@ export class PipelinedConnections {
    * Sends `query` on a pipelined connection: its result, or pg's error (a DatabaseError for the
    * statement, a connection error when the connection fails meanwhile). Returns null, sending
    * nothing, when every connection is at `maxInFlight` or this set has been ended.
+   * @throws what pg throws synchronously for an invalid query config (e.g. values it cannot serialize).
    */
   query(query: pg.QueryConfig): Promise<pg.QueryResult> | null {
     const link = this.pick();
@@ -82,7 +83,13 @@ export class PipelinedConnections {
         });
       }
     }
-    const result = link.client.query(query);
+    let result: Promise<pg.QueryResult>;
+    try {
+      result = link.client.query(query);
+    } catch (err) {
+      link.inFlight--;
+      throw err;
+    }
     result.then(
       () => {
         link.inFlight--;
