@@ -43,9 +43,14 @@ const edit = (user: TestUser, id: number, answers: Array<{ question_id: number; 
 const readBack = (user: TestUser, id: number) =>
   call(reportRoute, { path: `/v2/reports/${id}`, key: user.key, params: { reportId: String(id) } });
 
-/** Resolves once some backend waits for a row lock (the submission behind `other`'s transaction). */
+/**
+ * Resolves once some backend waits for a row lock (the submission behind `other`'s transaction).
+ * `other` polls from inside its open transaction, where PostgreSQL would keep answering from the
+ * activity snapshot of the first poll: each poll clears it first.
+ */
 async function untilLockWait(): Promise<void> {
   for (let i = 0; i < 200; i++) {
+    await other.query("SELECT pg_stat_clear_snapshot()");
     const { rows } = await other.query(
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
     );
