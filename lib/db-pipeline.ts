@@ -24,9 +24,6 @@
  */
 import pg from "pg";
 
-/** The pg client class to pipeline with (pg.Client, or one that observes statements for tests and benchmarks). */
-export type PipelineClientClass = new (config: pg.ClientConfig) => pg.Client;
-
 type Link = {
   client: pg.Client;
   /** Statements sent and not yet answered. */
@@ -52,13 +49,13 @@ export class PipelinedConnections {
    * @param config pg's client options (connection string, …); `pipeline: true` is added.
    * @param size at most this many connections are opened (≥ 1).
    * @param maxInFlight a connection with this many statements in flight takes no more.
-   * @param Client the client class (pg.Client by default).
+   * @param Client the client class: pg.Client, or one that observes statements (tests, benchmarks).
    */
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly size: number,
     private readonly maxInFlight: number,
-    private readonly Client: PipelineClientClass = pg.Client,
+    private readonly Client: typeof pg.Client = pg.Client,
   ) {}
 
   /**

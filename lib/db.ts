@@ -56,21 +56,6 @@ const pendingTransaction = processState("__checkinPendingTransaction", () => new
  * anew on every checkout). Callback-style `connect` (what `pool.query` uses) is left alone.
  */
 class TransactionAwarePool extends pg.Pool {
-  /** The pipelined connections beside this pool (`queryRows`), closed with it. */
-  pipeline: PipelinedConnections | null = null;
-
-  // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded end() signature is re-exposed unchanged.
-  override end(...args: unknown[]): any {
-    const pipeline = this.pipeline;
-    this.pipeline = null;
-    const end = super.end as unknown as (...a: unknown[]) => unknown;
-    if (!pipeline || args.length > 0) {
-      void pipeline?.end();
-      return end.apply(this, args);
-    }
-    return Promise.all([pipeline.end(), end.apply(this, [])]).then(() => undefined);
-  }
-
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded connect() signature is re-exposed unchanged.
   override connect(...args: unknown[]): any {
     const connect = super.connect as unknown as (...a: unknown[]) => unknown;
@@ -200,7 +185,7 @@ export const PIPELINE_APPLICATION_NAME = "checkin-pipeline";
  * `databasePoolSize()` connections kept warm for 60 s, with named statements when
  * `preparedStatements()` allows them; `queryRows` uses the same pool, and for reads outside
  * transactions `PIPELINED_CONNECTIONS` pipelined connections first when `databasePipeline()`
- * (closed with the pool). `onStatement` sees every statement sent (tests and benchmarks count and
+ * (closed by `$disconnect`). `onStatement` sees every statement sent (tests and benchmarks count and
  * EXPLAIN them).
  */
 export function newPrismaClient(url: string, opts: { onStatement?: StatementHook } = {}): PrismaClient {
@@ -212,23 +197,24 @@ export function newPrismaClient(url: string, opts: { onStatement?: StatementHook
     Client: opts.onStatement ? observingClient(opts.onStatement) : SerialClient,
   });
   const named = preparedStatements();
-  const pipeline =
-    named && databasePipeline()
-      ? new PipelinedConnections(
-          { connectionString: url, application_name: PIPELINE_APPLICATION_NAME },
-          PIPELINED_CONNECTIONS,
-          PIPELINE_MAX_IN_FLIGHT,
-          opts.onStatement ? observingClient(opts.onStatement, pg.Client) : pg.Client,
-        )
-      : null;
-  pool.pipeline = pipeline;
+  const pipeline = databasePipeline()
+    ? new PipelinedConnections(
+        { connectionString: url, application_name: PIPELINE_APPLICATION_NAME },
+        PIPELINED_CONNECTIONS,
+        PIPELINE_MAX_IN_FLIGHT,
+        opts.onStatement ? observingClient(opts.onStatement, pg.Client) : pg.Client,
+      )
+    : null;
   const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(named ? { statementNameGenerator: statementName } : {}) });
   const client = new PrismaClient({ adapter });
   poolOfClient.set(client, { pool, named, pipeline });
-  // Prisma ends the pool only when it has connected its adapter (a first Prisma query): a client
-  // used only through `queryRows` would otherwise keep its pool and pipelined connections open.
+  // Prisma ends the pool only when it has connected its adapter (a first Prisma query), and never
+  // the pipelined connections: `$disconnect` closes whatever is still open.
   const disconnect = client.$disconnect.bind(client);
-  client.$disconnect = () => disconnect().then(() => (pool.ended ? undefined : pool.end()));
+  client.$disconnect = () =>
+    disconnect()
+      .then(() => Promise.all([pipeline?.end(), pool.ended ? undefined : pool.end()]))
+      .then(() => undefined);
   return client;
 }
 

@@ -50,12 +50,13 @@ export function preparedStatements(): boolean {
 }
 
 /**
- * Whether `queryRows` sends its single statements outside transactions on pipelined connections
- * (lib/db-pipeline.ts; `DATABASE_PIPELINE`: "on" | "off"). Default: on whenever statements are
- * named (`preparedStatements()`), so never through a transaction-mode PgBouncer unless asked.
+ * Whether `queryRows` sends its reads outside transactions on pipelined connections
+ * (lib/db-pipeline.ts; `DATABASE_PIPELINE`: "on" | "off", default on). Only with named statements
+ * (`preparedStatements()`): `queryRows` tells a read from a write once per named statement shape,
+ * so behind a transaction-mode PgBouncer without them the pipeline stays off.
  */
 export function databasePipeline(): boolean {
-  return flag("DATABASE_PIPELINE") ?? preparedStatements();
+  return preparedStatements() && (flag("DATABASE_PIPELINE") ?? true);
 }
 
 /** The data folder (embedded database, generated auth secret, demo credentials): `$CHECKIN_DATA_DIR` or `<cwd>/.data`, absolute. */
