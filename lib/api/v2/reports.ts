@@ -88,7 +88,6 @@ export function reportCursorPosition(filters: Pick<ReportListFilters, "since" | 
 }
 
 /** v2 report (spec §2.4) as sent on the wire. */
-/** v2 report (spec §2.4). */
 export const reportV2Schema = z
   .strictObject({
     id: zId,
