@@ -14,6 +14,7 @@ test("callbackUrl=/\\evil.example/ does not leave the site after sign-in", async
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/overview$/);
   expect(new URL(page.url()).origin).toBe(new URL(BASE_URL).origin);
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
 });
 
 test("a same-origin callbackUrl is honoured, and the CSP lets the app hydrate without violations", async ({ page }) => {
@@ -27,6 +28,22 @@ test("a same-origin callbackUrl is honoured, and the CSP lets the app hydrate wi
   await page.getByLabel("Password").fill(creds.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/reports$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
+  // Hydrated: once the app's scripts run, a click on a navigation link is a client-side
+  // navigation, so the window (and this mark) survives it; without them every click is a full
+  // page load. A click before hydration finishes is a full load too, so the check is retried.
+  // Ending the test here, not at the URL change, also keeps it from closing the page
+  // mid-navigation: Chromium then sometimes never finished closing the context (the 90 s
+  // teardown timeouts of earlier runs).
+  await expect(async () => {
+    await page.evaluate(() => {
+      (window as { sameDocument?: boolean }).sameDocument = true;
+    });
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
+    await page.waitForURL(/\/overview$/);
+    expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
   expect(violations).toEqual([]);
 });
 
