@@ -147,6 +147,8 @@ test("the admin invites a member (copy dialog) and a second person from a pasted
   await page.getByLabel(MEMBER.name, { exact: true }).check();
   await page.getByRole("button", { name: "Create standup" }).click();
   await page.waitForURL(/\/standups\/\d+$/);
+  // The new standup's page, not just its URL: a test that ends mid-navigation can hang closing its context.
+  await expect(page.getByRole("heading", { name: STANDUP, level: 1 })).toBeVisible();
   state.standupId = Number(page.url().split("/").pop());
 });
 
