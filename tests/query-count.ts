@@ -9,11 +9,19 @@ import { expect } from "vitest";
 import { newPrismaClient } from "@/lib/db";
 import type { CallResult } from "@/tests/http";
 
+/** One SQL statement as the client sent it: its text and bind values. */
+export type SentStatement = { text: string; values: unknown[] };
+
 /**
  * The running count of SQL statements; `reset()` sets it back to 0; `during(fn)` tells how many
- * statements `fn` issued.
+ * statements `fn` issued; `capture(fn)` returns those statements.
  */
-export type QueryCounter = { readonly count: number; reset(): void; during(fn: () => Promise<unknown>): Promise<number> };
+export type QueryCounter = {
+  readonly count: number;
+  reset(): void;
+  during(fn: () => Promise<unknown>): Promise<number>;
+  capture(fn: () => Promise<unknown>): Promise<SentStatement[]>;
+};
 
 /**
  * Makes the shared client a counting one. Call it at the top level of the test file (it must
@@ -21,9 +29,11 @@ export type QueryCounter = { readonly count: number; reset(): void; during(fn: (
  */
 export function installQueryCounter(): QueryCounter {
   let count = 0;
+  let captured: SentStatement[] | null = null;
   const client = newPrismaClient(process.env.DATABASE_URL as string, {
-    onStatement: () => {
+    onStatement: (statement) => {
       count++;
+      captured?.push({ text: statement.text, values: [...statement.values] });
     },
   });
   (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
@@ -38,6 +48,16 @@ export function installQueryCounter(): QueryCounter {
       const before = count;
       await fn();
       return count - before;
+    },
+    async capture(fn) {
+      const sent: SentStatement[] = [];
+      captured = sent;
+      try {
+        await fn();
+      } finally {
+        captured = null;
+      }
+      return sent;
     },
   };
 }
