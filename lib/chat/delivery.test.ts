@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { retryFailedMessage } from "@/lib/chat/retry";
 import { db } from "@/lib/db";
+import { WEEKDAYS } from "@/lib/domain/constants";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
@@ -111,6 +112,25 @@ describe("delivery to Slack", () => {
     await fake.waitFor(() => posted?.deleted === true, 15_000, "chat.delete");
     await waitForState(row.id, "delivered");
     expect(fake.messages.filter((m) => m.metadata?.event_payload.ts === row.ts)).toHaveLength(1);
+  });
+
+  it("delivers a backlog in one channel in order, without a poll interval (2 s) between its messages", async () => {
+    // Not run today: every report goes into today's ad-hoc occurrence, so one member can post many.
+    const standup = await createTestCheckin(team, { name: "Backlog", days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
+    const channel = team.channels[0].chat_id;
+    const author = team.users[1];
+    const texts = Array.from({ length: 24 }, (_, i) => `backlog item ${String(i).padStart(2, "0")}`);
+    const started = Date.now();
+    for (const text of texts) {
+      await submitReport(author.actor, { standupId: standup.id, answers: standup.questions.map((q) => ({ questionId: q.id, text })) });
+    }
+    const posted = () => fake.messagesIn(channel).filter((m) => m.text.includes("backlog item"));
+    await fake.waitFor(() => posted().length === texts.length, 30_000, "the whole backlog");
+    // One queue per channel runs its messages one at a time, in order. Waiting a poll interval
+    // after each would take about 24 s (graphile-worker looks for the next job before the last
+    // one's completion unlocks the queue; lib/jobs/worker.ts nudgeAfterQueuedJobs).
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(posted().map((m) => m.text.match(/backlog item \d+/)?.[0])).toEqual(texts);
   });
 
   it("waits out a 429 for its Retry-After and then posts once", async () => {

@@ -10,10 +10,13 @@
  * pool it created to end on stop, so PostgreSQL stopping right after could crash the process with
  * an unhandled pool error; here `stop()` waits for the pool to end.
  *
+ * A worker that just ran a job of a named queue and finds nothing is nudged once more 10 ms later
+ * (`nudgeAfterQueuedJobs`), so one channel's backlog is not delivered at one message per poll.
+ *
  * Logging: graphile-worker's info/debug chatter (per job "completed" lines) is dropped; its warnings
  * and errors, and the tasks' own summaries, go to `log`.
  */
-import { Logger, type LogLevel, type Runner, run, runMigrations } from "graphile-worker";
+import { Logger, type LogLevel, type Runner, run, runMigrations, type Worker } from "graphile-worker";
 import pg from "pg";
 import { type DeliveryConfig, deliveryConfigFromEnv } from "@/lib/chat/config";
 import { closeDeliveryDeps, createDeliveryDeps } from "@/lib/chat/delivery";
@@ -80,6 +83,7 @@ export async function startWorker(opts: {
     await pgPool.end().catch(() => {});
     throw err;
   }
+  const stopNudging = nudgeAfterQueuedJobs(runner, () => stopping);
   // With the real schedule, sweep once right away so pending categorizations and due summaries
   // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
   if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
@@ -98,6 +102,7 @@ export async function startWorker(opts: {
     runner,
     stop: () => {
       stopping = true;
+      stopNudging();
       stopped ??= runner
         .stop()
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
@@ -108,5 +113,49 @@ export async function startWorker(opts: {
         .catch(() => {});
       return stopped;
     },
+  };
+}
+
+/** Milliseconds after which a worker that found nothing right after a job of a named queue looks again. */
+const QUEUED_JOB_RETRY_MS = 10;
+
+/**
+ * Keeps a backlog in one named queue (one channel's or one recipient's messages, trigger of
+ * migration `*_delivery`) moving at the speed of its jobs. graphile-worker 0.17 asks for a
+ * worker's next job right after the job ends, without waiting for the statement that completes
+ * it; a job of a named queue holds its queue until that statement commits, so the worker usually
+ * found the queue still locked, nothing else to run, and slept `pollInterval` (2 s): a queue drained
+ * at concurrency ÷ pollInterval, 1 message per second (`npm run bench:delivery` with
+ * BENCH_CHANNELS=1). Here a worker that finds no job right after running a queued one is nudged
+ * once more `QUEUED_JOB_RETRY_MS` later, through the runner's documented events and
+ * `WorkerPool.nudge`; if that finds nothing either, it waits for the next poll or notification as
+ * before. @returns a function that stops the nudging (called on stop).
+ */
+function nudgeAfterQueuedJobs(runner: Runner, stopping: () => boolean): () => void {
+  const justRanQueued = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  const onComplete = ({ worker, job }: { worker: Worker; job: { job_queue_id: number | null } }) => {
+    if (job.job_queue_id !== null) justRanQueued.add(worker.workerId);
+  };
+  const onEmpty = ({ worker }: { worker: Worker }) => {
+    if (!justRanQueued.delete(worker.workerId) || stopping()) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (stopping()) return;
+      try {
+        worker.workerPool.nudge(1);
+      } catch {
+        // The pool is shutting down: nothing to nudge.
+      }
+    }, QUEUED_JOB_RETRY_MS);
+    timers.add(timer);
+  };
+  runner.events.on("job:complete", onComplete);
+  runner.events.on("worker:getJob:empty", onEmpty);
+  return () => {
+    runner.events.off("job:complete", onComplete);
+    runner.events.off("worker:getJob:empty", onEmpty);
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
   };
 }
