@@ -97,11 +97,17 @@ export async function startApp(
 /**
  * Waits until the job worker of the app whose data folder is `dir` has no job ready to run (none
  * due and unfinished) twice in a row, one second apart, or `timeoutMs` (default 180 s) passed:
- * right after the demo seed the worker summarizes and categorizes the demo history, and a
- * measurement taken meanwhile would share the CPU with it. Silently returns when the app's
- * database cannot be found (an external DATABASE_URL).
+ * right after the demo seed the worker summarizes and categorizes the demo history, and after a
+ * write run it delivers the run's broadcasts; a measurement taken meanwhile would share the CPU
+ * with it. `what` names the jobs in the progress line (default "the app's start-up jobs").
+ * Silently returns when the app's database cannot be found (an external DATABASE_URL).
  */
-export async function waitForIdleJobs(dir: string, log: (l: string) => void, timeoutMs = 180_000): Promise<void> {
+export async function waitForIdleJobs(
+  dir: string,
+  log: (l: string) => void,
+  opts: { timeoutMs?: number; what?: string } = {},
+): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? 180_000;
   const url = runningDatabaseUrl(dir);
   if (!url) return;
   const client = new pg.Client({ connectionString: url });
@@ -117,7 +123,7 @@ export async function waitForIdleJobs(dir: string, log: (l: string) => void, tim
       const ready = rows[0]?.n ?? 0;
       idleChecks = ready === 0 ? idleChecks + 1 : 0;
       if (ready > 0 && !said) {
-        log(`Waiting for the app's start-up jobs to finish (${ready} ready to run) …`);
+        log(`Waiting for ${opts.what ?? "the app's start-up jobs"} to finish (${ready} ready to run) …`);
         said = true;
       }
       if (idleChecks < 2) await new Promise((r) => setTimeout(r, 1_000));
