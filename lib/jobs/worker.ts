@@ -137,6 +137,10 @@ function nudgeAfterQueuedJobs(runner: Runner, stopping: () => boolean): () => vo
   const onComplete = ({ worker, job }: { worker: Worker; job: { job_queue_id: number | null } }) => {
     if (job.job_queue_id !== null) justRanQueued.add(worker.workerId);
   };
+  // A worker that found its next job is no longer "just after a queued job".
+  const onStart = ({ worker }: { worker: Worker }) => {
+    justRanQueued.delete(worker.workerId);
+  };
   const onEmpty = ({ worker }: { worker: Worker }) => {
     if (!justRanQueued.delete(worker.workerId) || stopping()) return;
     const timer = setTimeout(() => {
@@ -151,9 +155,11 @@ function nudgeAfterQueuedJobs(runner: Runner, stopping: () => boolean): () => vo
     timers.add(timer);
   };
   runner.events.on("job:complete", onComplete);
+  runner.events.on("job:start", onStart);
   runner.events.on("worker:getJob:empty", onEmpty);
   return () => {
     runner.events.off("job:complete", onComplete);
+    runner.events.off("job:start", onStart);
     runner.events.off("worker:getJob:empty", onEmpty);
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
