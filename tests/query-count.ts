@@ -6,34 +6,33 @@
  * calls it.
  */
 import { expect } from "vitest";
+import type { CapturedQuery } from "@/lib/bench/explain";
 import { newPrismaClient } from "@/lib/db";
 import type { CallResult } from "@/tests/http";
 
-/** One SQL statement as the client sent it: its text and bind values. */
-export type SentStatement = { text: string; values: unknown[] };
-
 /**
  * The running count of SQL statements; `reset()` sets it back to 0; `during(fn)` tells how many
- * statements `fn` issued; `capture(fn)` returns those statements.
+ * statements `fn` issued; `capture(fn)` returns those statements, as lib/bench/explain.ts takes them.
  */
 export type QueryCounter = {
   readonly count: number;
   reset(): void;
   during(fn: () => Promise<unknown>): Promise<number>;
-  capture(fn: () => Promise<unknown>): Promise<SentStatement[]>;
+  capture(fn: () => Promise<unknown>): Promise<CapturedQuery[]>;
 };
 
 /**
- * Makes the shared client a counting one. Call it at the top level of the test file (it must
- * run before anything uses `db`; lib/db.ts builds its client lazily on first use).
+ * Makes the shared client a counting one. Call it at the top level of the test file, or in
+ * `beforeAll` right after `useIsolatedDatabase` (it must run before anything uses `db`; lib/db.ts
+ * builds its client lazily on first use).
  */
 export function installQueryCounter(): QueryCounter {
   let count = 0;
-  let captured: SentStatement[] | null = null;
+  let captured: CapturedQuery[] | null = null;
   const client = newPrismaClient(process.env.DATABASE_URL as string, {
     onStatement: (statement) => {
       count++;
-      captured?.push({ text: statement.text, values: [...statement.values] });
+      captured?.push({ query: statement.text, values: [...statement.values] });
     },
   });
   (globalThis as unknown as { __checkinPrisma?: unknown }).__checkinPrisma = client;
@@ -50,7 +49,7 @@ export function installQueryCounter(): QueryCounter {
       return count - before;
     },
     async capture(fn) {
-      const sent: SentStatement[] = [];
+      const sent: CapturedQuery[] = [];
       captured = sent;
       try {
         await fn();

@@ -83,7 +83,7 @@ export async function startWorker(opts: {
     await pgPool.end().catch(() => {});
     throw err;
   }
-  const stopNudging = nudgeAfterQueuedJobs(runner, () => stopping);
+  const stopNudging = nudgeAfterQueuedJobs(runner);
   // With the real schedule, sweep once right away so pending categorizations and due summaries
   // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
   if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
@@ -131,7 +131,7 @@ const QUEUED_JOB_RETRY_MS = 10;
  * `WorkerPool.nudge`; if that finds nothing either, it waits for the next poll or notification as
  * before. @returns a function that stops the nudging (called on stop).
  */
-function nudgeAfterQueuedJobs(runner: Runner, stopping: () => boolean): () => void {
+function nudgeAfterQueuedJobs(runner: Runner): () => void {
   const justRanQueued = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const onComplete = ({ worker, job }: { worker: Worker; job: { job_queue_id: number | null } }) => {
@@ -142,14 +142,13 @@ function nudgeAfterQueuedJobs(runner: Runner, stopping: () => boolean): () => vo
     justRanQueued.delete(worker.workerId);
   };
   const onEmpty = ({ worker }: { worker: Worker }) => {
-    if (!justRanQueued.delete(worker.workerId) || stopping()) return;
+    if (!justRanQueued.delete(worker.workerId)) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (stopping()) return;
       try {
         worker.workerPool.nudge(1);
       } catch {
-        // The pool is shutting down: nothing to nudge.
+        // The pool shut down on its own (a fatal error): nothing to nudge.
       }
     }, QUEUED_JOB_RETRY_MS);
     timers.add(timer);
