@@ -5,12 +5,13 @@
  * for every endpoint, alternates load runs — empty route, endpoint, empty route, endpoint, … —
  * `BENCH_ROUNDS` times (default 3). It prints per endpoint the median requests/s of both, the
  * median of the per-round ratios (endpoint ÷ empty route), p50 and p99 latency (ms) and p99 ÷ p50
- * (beside the empty route's own p99 ÷ p50 in the same rounds: the tail left by the framework, GC and
- * the machine), with the issue-14 targets: reads ≥ 0.6× (goal 0.8×), writes ≥ 0.4×, p99 ≤ 3× p50, and the CPU
- * time the app's Node.js and PostgreSQL processes spent per request (lib/bench/cpu.ts: which one
- * bounds the endpoint). Before each empty-route run of a write endpoint it waits until the app's
- * job worker has delivered what the previous run enqueued (broadcasts), so the baseline is not
- * measured beside that work; the write's own run includes the worker's work during it.
+ * (beside the empty route's own p99 ÷ p50 in the same rounds: the tail left by the framework, GC
+ * and the machine), with the issue-14 targets: reads ≥ 0.6× (goal 0.8×), writes ≥ 0.4×, p99 ≤ 3×
+ * p50, and the CPU time the app's Node.js and PostgreSQL processes spent per request
+ * (lib/bench/cpu.ts: which one bounds the endpoint). Before each empty-route run of a write
+ * endpoint it waits until the app's job worker has delivered what the previous run enqueued
+ * (broadcasts), so the baseline is not measured beside that work; the write's own run includes
+ * the worker's work during it.
  * Numbers only: the exit code is 0 unless the run itself failed.
  *
  * Every measured response must be a real answer: the app is started with a per-key quota far above

@@ -202,9 +202,10 @@ function jsonLiteralSql(expr: string): string {
  * `limit=10` measures): the page's rows are read once with their standup, the answers are
  * aggregated per report in one grouped pass, and every object is concatenated as text (strings
  * escaped by `to_json`), so no JSON is parsed. Each item comes back as a row of its own and Node
- * joins them: aggregating them into one text in PostgreSQL (a sorted `string_agg`) cost 0.26–0.40 ms
- * more at `limit=100` on the 1M-report data of `npm run bench:data` (2.53 → 2.27 ms per statement,
- * the same at `limit=10`). tests/report-wire.test.ts compares both renderings byte for byte.
+ * joins them: aggregating them into one text in PostgreSQL (a sorted `string_agg`) cost 0.11–0.40 ms
+ * more at `limit=100` on the 1M-report data of `npm run bench:data` (four runs; e.g. 2.53 → 2.27 ms
+ * per statement), nothing at `limit=10`. tests/report-wire.test.ts compares both renderings byte for
+ * byte.
  *
  * The answers and the broadcast message are read per page row (a `LATERAL` subquery: `OFFSET 0`
  * keeps the answers' one from being flattened into a join), so their cost follows the page size,
