@@ -16,7 +16,8 @@
  *   2,000 of /v2/reports, participation over 365 occurrences × 100 members, poll votes over 52
  *   broadcasts, /v1/reports limit 100 vs 10, SQL statements per request, and EXPLAIN checks.
  * Exit code 1 when a hot statement of those requests uses a Seq Scan on a table of more than
- * 10,000 rows or a request needs more than 2 SQL statements; timings are printed with a verdict.
+ * 10,000 rows, a report list page reads more than about twice its reports in either plan, or a
+ * request needs more than 2 SQL statements; timings are printed with a verdict.
  *
  * Env: BENCH_REPORTS (team-A report target, default 1000000; sets the history length),
  * BENCH_REPS (measured repetitions per case, default 40), BENCH_OFFSET_REPS (default 7),
