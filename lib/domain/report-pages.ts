@@ -46,7 +46,7 @@ export function literalLimit(limit: number): Prisma.Sql {
  * low: it then read every report of the visible standups in the window and sorted them. It did so
  * once one standup had 2,340 reports in the 7-day window (the demo data after `npm run bench`'s POST
  * runs): 2,258 buffers and 1.14 ms for a 25-report page, 0.54 ms with this order; the same
- * 0.60 ms on the fresh demo data (tests/report-page-plan.test.ts).
+ * 0.60 ms on the fresh demo data (tests/api/report-page-plan.test.ts).
  */
 function pageCte(where: Prisma.Sql, limit: number, columns: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`WITH page AS MATERIALIZED (
