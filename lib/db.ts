@@ -138,7 +138,7 @@ export function namedStatement(query: Prisma.Sql): { name: string; text: string;
 
 /** SQL that writes or locks: such a statement goes through the pool, where its wait for a row lock or for its commit's WAL flush holds up no other statement. */
 const WRITES_OR_LOCKS =
-  /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|NOTIFY|pg_notify|add_jobs?|nextval|setval|pg_advisory\w*|FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+(KEY\s+)?SHARE)\b/i;
+  /\b(INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|NOTIFY|pg_notify|add_jobs?|checkin_enqueue_job|checkin_dispatch_jobs|nextval|setval|pg_advisory\w*|FOR\s+(NO\s+KEY\s+)?UPDATE|FOR\s+(KEY\s+)?SHARE)\b/i;
 
 /**
  * Whether a statement may run on a pipelined connection (lib/db-pipeline.ts): it reads only (no

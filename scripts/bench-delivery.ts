@@ -81,9 +81,9 @@ try {
   }
   const jobs = await db.$queryRaw<
     Array<{ n: number }>
-  >`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'deliver_chat_message'`;
+  >`SELECT count(*)::int AS n FROM job_outbox WHERE task_identifier = 'deliver_chat_message'`;
   console.log(
-    `Queued ${MESSAGES} messages over ${CHANNELS} channels (${jobs[0].n} delivery jobs) in ${((performance.now() - queuedAt) / 1000).toFixed(1)} s`,
+    `Queued ${MESSAGES} messages over ${CHANNELS} channels (${jobs[0].n} delivery jobs in the job outbox) in ${((performance.now() - queuedAt) / 1000).toFixed(1)} s`,
   );
   const worker = await startWorker({
     connectionString: database.url,

@@ -206,6 +206,7 @@ describe("queryRows and the pipelined connections", () => {
       "SELECT id FROM reports WHERE id = $1 FOR KEY SHARE",
       "SELECT pg_notify('api_keys', $1)",
       "SELECT graphile_worker.add_job('x', '{}')",
+      "SELECT checkin_enqueue_job(identifier := $1::text, payload := $2::json)",
       "SELECT pg_advisory_xact_lock(1)",
     ])
       expect(isPipelinable(text), text).toBe(false);

@@ -194,3 +194,13 @@ export async function createTestReport(
     include: { answers: true },
   });
 }
+
+/**
+ * Hands every job waiting in the job outbox to graphile-worker now, as a running worker's
+ * dispatcher does within about 200 ms (lib/jobs/outbox.ts; `checkin_dispatch_jobs`).
+ * @returns the number of jobs handed over.
+ */
+export async function dispatchJobOutbox(): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ moved: number }>>`SELECT checkin_dispatch_jobs(100000) AS moved`;
+  return rows[0]?.moved ?? 0;
+}

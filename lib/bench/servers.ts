@@ -118,7 +118,8 @@ export async function waitForIdleJobs(
     let said = false;
     while (idleChecks < 2 && Date.now() - started < timeoutMs) {
       const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE run_at <= now() AND attempts < max_attempts",
+        `SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE run_at <= now() AND attempts < max_attempts)::int
+           + (SELECT count(*) FROM job_outbox WHERE run_at <= now())::int AS n`,
       );
       const ready = rows[0]?.n ?? 0;
       idleChecks = ready === 0 ? idleChecks + 1 : 0;

@@ -13,7 +13,7 @@ import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/r
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestTeam, dispatchJobOutbox, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 let fake: FakeSlack;
@@ -163,6 +163,11 @@ describe("delivery to Slack", () => {
       await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "still never seen" }] });
       await discardReport(author.actor, { reportId });
       const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+      // Three writes, three outbox rows for one job key: handed over, they are one job.
+      const outbox = await db.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM job_outbox WHERE job_key = ${`chat_message:${row.id}`}`;
+      expect(outbox[0].n).toBe(3);
+      await dispatchJobOutbox();
       const jobs = await db.$queryRaw<Array<{ n: number }>>`
         SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${`chat_message:${row.id}`}`;
       expect(jobs[0].n).toBe(1);

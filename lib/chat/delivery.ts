@@ -1,7 +1,8 @@
 /**
  * Delivery of the chat outbox (issue 9 "Outbox and delivery jobs"). Every `chat_messages` row that
  * becomes pending (inserted, edited, removed, or retried by an admin) gets a `deliver_chat_message`
- * job in the same transaction (the database trigger of migration `*_delivery`; job_key
+ * job in the same transaction (the database trigger of migration `*_delivery`, through the job
+ * outbox of lib/jobs/outbox.ts; job_key
  * `chat_message:<id>`, one queue per destination: `chat:c<channel id>` / `chat:u<recipient id>`).
  * The job calls `deliverChatMessage`, which reconciles the platform with the row:
  *   - removed (`deleted_at`): delete the platform message if one was posted, else nothing;

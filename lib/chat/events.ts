@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import type { Tx } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** Event types an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -65,8 +66,7 @@ export async function enqueueDelivery(
     },
     select: { id: true, message_id: true },
   });
-  await tx.$executeRaw`SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', ${row.id}::int),
-    max_attempts := 25, job_key := ${`webhook_delivery:${row.id}`})`;
+  await enqueueJob(tx, "deliver_webhook", { deliveryId: row.id }, { jobKey: `webhook_delivery:${row.id}`, maxAttempts: 25 });
   return { id: row.id, messageId: row.message_id };
 }
 

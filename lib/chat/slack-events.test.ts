@@ -12,7 +12,7 @@ import { db } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
 import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
-import { createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestTeam, dispatchJobOutbox, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 const SECRET = "slack-signing-secret-for-events";
@@ -44,8 +44,11 @@ function postEvent(event: Record<string, unknown>) {
   );
 }
 
-const queuedSyncs = async () =>
-  (await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${SLACK_SYNC_JOB_KEY}`).length;
+/** Sync jobs queued, once the job outbox has been handed to graphile-worker. */
+const queuedSyncs = async () => {
+  await dispatchJobOutbox();
+  return (await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${SLACK_SYNC_JOB_KEY}`).length;
+};
 
 describe("Slack events", () => {
   it("a message event is acknowledged and enqueues nothing", async () => {

@@ -182,10 +182,9 @@ export const SLACK_SYNC_JOB_KEY = "slack_sync";
 
 /**
  * Enqueues a sync in the caller's transaction, 5 s from now; several calls before it runs collapse
- * into one job (the job key's "replace" mode pushes it back). @returns false when the queue schema
- * is absent (the worker's start-up sync catches up).
+ * into one job (the job key's "replace" mode pushes it back).
  */
-export function enqueueSlackSync(tx: Tx): Promise<boolean> {
+export function enqueueSlackSync(tx: Tx): Promise<void> {
   return enqueueJob(tx, "slack_sync", {}, { jobKey: SLACK_SYNC_JOB_KEY, jobKeyMode: "replace", runAt: new Date(Date.now() + 5000) });
 }
 

@@ -13,7 +13,7 @@ import type { Actor } from "@/lib/domain/actor";
 import { addHoliday } from "@/lib/domain/holidays";
 import { refreshNextRunAt, runSchedulerTick } from "@/lib/domain/scheduler";
 import { castVote } from "@/lib/domain/vote-writes";
-import { createTestUser } from "@/tests/fixtures";
+import { createTestUser, dispatchJobOutbox } from "@/tests/fixtures";
 
 /** One scheduler tick at `now`, scoped to this file's team. */
 const tick = (now: Date) => runSchedulerTick(now, db, { teamId: team.id });
@@ -309,6 +309,7 @@ describe("webhook events of the loop", () => {
       participation: { expected: 3, responded: 2, excused: 1, missed: 1 },
     });
     // The closing also enqueued the occurrence's summary (issue 15), in the same transaction.
+    await dispatchJobOutbox();
     expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${`summarize:${occ.id}`}`).toHaveLength(1);
 
     const poll = await db.checkin.create({
@@ -338,6 +339,7 @@ describe("webhook events of the loop", () => {
     );
     // An open-ended answer (re)starts its question's debounced categorization (issue 15).
     const categorizeKey = `categorize:${vote.instanceId}:${poll.questions[0].id}`;
+    await dispatchJobOutbox();
     expect(await db.$queryRaw<unknown[]>`SELECT 1 FROM graphile_worker._private_jobs WHERE key = ${categorizeKey}`).toHaveLength(1);
     await tick(new Date("2002-03-07T11:00:00Z"));
     const pollEvents = (await events()).filter((e) => e.data.poll_id === poll.id).map((e) => [e.type, e.data.participation]);

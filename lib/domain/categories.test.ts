@@ -12,7 +12,7 @@ import { CATEGORIZE_DEBOUNCE_SECONDS, onOpenEndedResponse, runCategorization, sw
 import { startWorker } from "@/lib/jobs/worker";
 import { MEETING_AND_REVIEW_ANSWERS } from "@/tests/categorize-answers";
 import { type FakeOpenAi, startFakeOpenAi } from "@/tests/fakes/openai";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestTeam, dispatchJobOutbox, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 const ANSWERS = MEETING_AND_REVIEW_ANSWERS;
@@ -214,6 +214,7 @@ describe("queue: the response hook, the sweep and the worker", () => {
       await new Promise((r) => setTimeout(r, 50));
       const before = Date.now();
       await db.$transaction((tx) => onOpenEndedResponse(tx, { ...hooked.ref, teamId: team.id }));
+      await dispatchJobOutbox();
       const jobs = await db.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker._private_jobs WHERE key = ${key}`;
       expect(jobs).toHaveLength(1);
       expect(jobs[0].run_at.getTime()).toBeGreaterThanOrEqual(before + (CATEGORIZE_DEBOUNCE_SECONDS - 2) * 1000);
@@ -223,6 +224,7 @@ describe("queue: the response hook, the sweep and the worker", () => {
       const seeded = await pollWithAnswers(ANSWERS);
       await db.categorization.create({ data: { occurrence_id: seeded.occurrence.id, question_id: seeded.question.id, team_id: team.id } });
       expect(await sweepCategorizations({ teamId: team.id })).toBeGreaterThanOrEqual(1);
+      await dispatchJobOutbox();
       const deadline = Date.now() + 20_000;
       while ((await readCategorization(seeded.ref)).status !== "completed" && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));

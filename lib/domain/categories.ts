@@ -34,14 +34,13 @@ const jobKey = (ref: CategorizationRef) => `categorize:${ref.occurrenceId}:${ref
 /**
  * Marks the pair `pending` (unless a completed result exists, which stays readable until the next
  * run replaces it) and enqueues its run `delaySeconds` from now, replacing a queued one (debounce).
- * Call it inside the transaction that writes the response. @returns false when the queue schema
- * is absent (the sweep will pick the pair up).
+ * Call it inside the transaction that writes the response.
  */
 export async function enqueueCategorization(
   tx: Tx,
   ref: CategorizationRef & { teamId: number },
   opts: { delaySeconds?: number; mode?: "replace" | "preserve_run_at" } = {},
-): Promise<boolean> {
+): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO categorizations (occurrence_id, question_id, team_id, status, updated_at)
     VALUES (${ref.occurrenceId}, ${ref.questionId}, ${ref.teamId}, 'pending', now())
@@ -66,7 +65,7 @@ export async function enqueueCategorization(
  * The "response arrived" hook: whoever writes an open-ended poll answer (vote with `text`) calls
  * this in the same transaction. Debounced: the run starts 60 s after the last response.
  */
-export function onOpenEndedResponse(tx: Tx, ref: CategorizationRef & { teamId: number }): Promise<boolean> {
+export function onOpenEndedResponse(tx: Tx, ref: CategorizationRef & { teamId: number }): Promise<void> {
   return enqueueCategorization(tx, ref, { delaySeconds: CATEGORIZE_DEBOUNCE_SECONDS });
 }
 
@@ -185,9 +184,8 @@ export async function runCategorization(ref: CategorizationRef, opts: RunOptions
 }
 
 /**
- * Enqueues the pairs whose categorization is due and has no job in the queue: text answers and no
- * row, a `pending` row (e.g. written by the demo seed, or by a write made while the queue schema
- * was absent), a `processing` row untouched for 10 minutes (a crashed run), or a `completed` row
+ * Enqueues the pairs whose categorization is due and has no job in the queue or the job outbox:
+ * text answers and no row, a `pending` row (e.g. written by the demo seed), a `processing` row untouched for 10 minutes (a crashed run), or a `completed` row
  * with answers that arrived after it. Oldest instances first so categories form in time order.
  * Must run where graphile-worker's schema exists (inside a job). `teamId` narrows it to one team.
  * @returns the pairs enqueued.
@@ -206,6 +204,7 @@ export async function sweepCategorizations(opts: { limit?: number; teamId?: numb
       AND NOT EXISTS (
         SELECT 1 FROM graphile_worker._private_jobs j
         WHERE j.key = 'categorize:' || v.occurrence_id || ':' || v.question_id AND j.attempts < j.max_attempts)
+      AND NOT EXISTS (SELECT 1 FROM job_outbox o WHERE o.job_key = 'categorize:' || v.occurrence_id || ':' || v.question_id)
     GROUP BY v.occurrence_id, v.question_id
     ORDER BY v.occurrence_id, v.question_id
     LIMIT ${opts.limit ?? 200}`;

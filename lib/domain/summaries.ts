@@ -25,10 +25,9 @@ export const DIGEST_MAX_AGE_DAYS = 3;
 
 /**
  * The "occurrence closed" hook: enqueues the occurrence's summary at once (one job per occurrence).
- * Call it in the transaction that closes a standup occurrence. @returns false when the queue
- * schema is absent (the sweep will pick it up).
+ * Call it in the transaction that closes a standup occurrence.
  */
-export function onOccurrenceClosed(tx: Tx, occurrenceId: number): Promise<boolean> {
+export function onOccurrenceClosed(tx: Tx, occurrenceId: number): Promise<void> {
   return enqueueJob(tx, SUMMARIZE_TASK, { occurrenceId }, { jobKey: `summarize:${occurrenceId}`, maxAttempts: 5 });
 }
 
@@ -135,6 +134,7 @@ export async function sweepSummaries(limit = 100): Promise<number> {
       AND NOT EXISTS (SELECT 1 FROM occurrence_summaries s WHERE s.occurrence_id = o.id)
       AND EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted')
       AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.key = 'summarize:' || o.id)
+      AND NOT EXISTS (SELECT 1 FROM job_outbox q WHERE q.job_key = 'summarize:' || o.id)
     ORDER BY o.date DESC, o.id DESC
     LIMIT ${limit}`;
   for (const o of due) await onOccurrenceClosed(db, o.id);

@@ -10,6 +10,9 @@
  * pool it created to end on stop, so PostgreSQL stopping right after could crash the process with
  * an unhandled pool error; here `stop()` waits for the pool to end.
  *
+ * Each runner also moves the job outbox (jobs that writes enqueued in their transaction) to
+ * graphile-worker: lib/jobs/outbox.ts.
+ *
  * A worker that just ran a job of a named queue and finds nothing is nudged once more 10 ms later
  * (`nudgeAfterQueuedJobs`), so one channel's backlog is not delivered at one message per poll.
  *
@@ -24,6 +27,7 @@ import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { slackSettings } from "@/lib/env";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
+import { startOutboxDispatcher } from "@/lib/jobs/outbox";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
 export type JobWorker = {
@@ -84,6 +88,8 @@ export async function startWorker(opts: {
     throw err;
   }
   const stopNudging = nudgeAfterQueuedJobs(runner);
+  // Hands the jobs that writes put in the job outbox to graphile-worker (lib/jobs/outbox.ts).
+  const dispatcher = startOutboxDispatcher(pgPool, log);
   // With the real schedule, sweep once right away so pending categorizations and due summaries
   // (e.g. of a freshly seeded demo) do not wait for the first minute boundary.
   if (opts.crontab === undefined) await runner.addJob("categorize_sweep", {}, { jobKey: "categorize_sweep:start" }).catch(() => {});
@@ -103,8 +109,9 @@ export async function startWorker(opts: {
     stop: () => {
       stopping = true;
       stopNudging();
-      stopped ??= runner
+      stopped ??= dispatcher
         .stop()
+        .then(() => runner.stop())
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
         .then(() => pgPool.end())
         .then(() => {

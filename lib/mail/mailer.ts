@@ -10,6 +10,7 @@
 import nodemailer from "nodemailer";
 import type { Tx } from "@/lib/db";
 import { smtpSettings } from "@/lib/env";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** One e-mail: plain text body (links on their own line). */
 export type EmailMessage = { to: string; subject: string; text: string };
@@ -24,7 +25,7 @@ export function emailConfigured(): boolean {
  * @param jobKey de-duplication key (graphile-worker `job_key`), e.g. `invite:<token id>`.
  */
 export async function enqueueEmail(tx: Tx, message: EmailMessage, jobKey: string): Promise<void> {
-  await tx.$executeRaw`SELECT graphile_worker.add_job('send_email', ${JSON.stringify(message)}::json, max_attempts => 10, job_key => ${jobKey})`;
+  await enqueueJob(tx, "send_email", message, { jobKey, maxAttempts: 10 });
 }
 
 let transport: nodemailer.Transporter | undefined;

@@ -87,8 +87,9 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       }
       applied.push(m.name);
     }
-    // The job queue's schema too: outbox writes enqueue delivery jobs with graphile_worker.add_job
-    // in their own transaction, so it must exist as soon as the tables do (not only once a worker ran).
+    // The job queue's schema too: the participation-counts and poll-results triggers call
+    // graphile_worker.add_job in the writer's transaction, so it must exist as soon as the tables do
+    // (not only once a worker ran). Other jobs wait in the job outbox (lib/jobs/outbox.ts).
     await runWorkerMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
     return { applied, alreadyApplied: done.size };
   } finally {
