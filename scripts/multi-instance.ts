@@ -10,7 +10,9 @@
  *  2. a cursor made by instance A is accepted by instance B (the next page follows on);
  *  3. a dashboard session signed in on A is valid on B;
  *  4. a key revoked in the database is refused by both (after both have it cached) within 1 s;
- *  5. concurrent scheduler runs (schedule_tick jobs) create each occurrence once.
+ *  5. concurrent scheduler runs (schedule_tick jobs) create each occurrence once;
+ *  6. reports submitted on both instances at once: each broadcast's delivery job goes through the
+ *     job outbox to the worker once (outbox empty, one delivery attempt per message), all delivered.
  * Needs the production build (`npm run build`, or any `npm start`). Ends with "N passed, N failed";
  * exit code 1 when a check fails or the set-up fails.
  */
@@ -267,6 +269,59 @@ async function checks(a: string, b: string, direct: string, dataDir: string): Pr
       pending === 0 && dup[0].n === 0 && dupAsked[0].n === 0,
       `${due.length} due standups, ${today[0].n} got an occurrence now (the others already had today's); ` +
         `duplicate occurrences ${dup[0].n}, duplicate reports per occurrence member ${dupAsked[0].n}, left pending ${pending}`,
+    );
+
+    // 6. reports submitted on both instances at once: each broadcast is delivered once
+    const standups = await api(a, key, "/v2/standups?include=questions&limit=25");
+    const candidates = (standups.body.data as Array<{ id: number; broadcast_channel: unknown; questions?: Array<{ id: number }> }>).filter(
+      (s) => s.broadcast_channel && s.questions?.length,
+    );
+    const submitted: number[] = [];
+    const statuses: number[] = [];
+    for (const target of candidates) {
+      const report = {
+        standup_id: target.id,
+        answers: (target.questions ?? []).map((q) => ({ question_id: q.id, text: "Multi-instance" })),
+      };
+      // A standup the admin may report to (a member of it; others answer 404).
+      const probe = await api(a, key, "/v2/reports", { method: "POST", body: report });
+      statuses.push(probe.status);
+      if (probe.status !== 200) continue;
+      submitted.push((probe.body.data as { id: number }).id);
+      const posted = await Promise.all(
+        Array.from({ length: 39 }, (_, i) => api(i % 2 ? a : b, key, "/v2/reports", { method: "POST", body: report })),
+      );
+      for (const r of posted) {
+        statuses.push(r.status);
+        if (r.status === 200) submitted.push((r.body.data as { id: number }).id);
+      }
+      break;
+    }
+    const messages = async () =>
+      (
+        await sql.query<{ id: number; state: string; attempts: number }>(
+          "SELECT id, delivery_state::text AS state, delivery_attempts AS attempts FROM chat_messages WHERE report_id = ANY($1) AND kind = 'report'",
+          [submitted],
+        )
+      ).rows;
+    const deliveryDeadline = Date.now() + 60_000;
+    let rows = await messages();
+    while (Date.now() < deliveryDeadline && (rows.length < submitted.length || rows.some((m) => m.state !== "delivered"))) {
+      await sleep(250);
+      rows = await messages();
+    }
+    const { rows: outboxLeft } = await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM job_outbox WHERE job_key = ANY($1)", [
+      rows.map((m) => `chat_message:${m.id}`),
+    ]);
+    check(
+      "reports submitted on both instances are each delivered once through the job outbox",
+      submitted.length === 40 &&
+        rows.length === 40 &&
+        rows.every((m) => m.state === "delivered" && m.attempts === 1) &&
+        outboxLeft[0].n === 0,
+      `${submitted.length} of 40 submitted (statuses ${[...new Set(statuses)].join("/")}); ` +
+        `${rows.filter((m) => m.state === "delivered").length} delivered, ` +
+        `${rows.filter((m) => m.attempts !== 1).length} with other than one attempt; ${outboxLeft[0].n} of their jobs left in the job outbox`,
     );
   } finally {
     await sql.end();
