@@ -1,7 +1,7 @@
 /**
  * The job outbox (issue 14; lib/jobs/outbox.ts, migration 20261125013000_job_outbox), on a
- * database of its own with no job runner: a write's jobs wait in `job_outbox`, the write's commit
- * sends no notification (the point of the outbox: a notifying commit holds PostgreSQL's one
+ * database of its own with no job runner: a write's jobs (a broadcast's delivery, a closed
+ * occurrence's participation counts) wait in `job_outbox`, the write's commit sends no notification (the point of the outbox: a notifying commit holds PostgreSQL's one
  * notification lock through its WAL flush), and a dispatch hands each job to graphile-worker once,
  * with add_job's arguments and key semantics, in order, however many dispatchers run at once.
  */
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { DISPATCH_BATCH, dispatchOutbox } from "@/lib/jobs/outbox";
-import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 let url: string;
@@ -90,6 +90,25 @@ describe("job outbox", () => {
       expect(await dispatchOutbox(pool)).toBe(0);
       await new Promise((r) => setTimeout(r, 100));
       expect(listener.received).toContain("jobs:insert");
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it("closing an occurrence and a late report to it enqueue their participation-counts jobs without a notification", async () => {
+    await clear();
+    const standup = await createTestCheckin(team, { name: "Late" });
+    const occurrence = await createTestOccurrence(standup, "2026-01-05", team.users);
+    const listener = await listen();
+    try {
+      await db.occurrence.update({ where: { id: occurrence.id }, data: { closed_at: new Date() } });
+      await createTestReport(standup, team.users[1], { occurrence_id: occurrence.id });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(listener.received).toEqual([]);
+      const key = `participation_counts:${occurrence.id}`;
+      expect((await outboxRows()).filter((r) => r.job_key === key)).toHaveLength(2);
+      await dispatchOutbox(pool);
+      expect((await graphileJobs()).filter((j) => j.key === key)).toHaveLength(1);
     } finally {
       await listener.end();
     }

@@ -53,11 +53,19 @@ async function storeAll(): Promise<void> {
   for (const id of closed) await task({ occurrenceId: id }, {} as never);
 }
 
-/** Whether the store job of `occurrenceId` is queued (graphile-worker's jobs, by job key). */
+/** Whether the store job of `occurrenceId` is queued: in the job outbox, or handed to graphile-worker (by job key). */
 async function queued(occurrenceId: number): Promise<boolean> {
+  const key = `poll_results:${occurrenceId}`;
   const rows = await db.$queryRaw<Array<{ n: bigint }>>`
-    SELECT count(*) AS n FROM graphile_worker.jobs WHERE key = ${`poll_results:${occurrenceId}`}`;
+    SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE key = ${key}) + (SELECT count(*) FROM job_outbox WHERE job_key = ${key}) AS n`;
   return Number(rows[0].n) > 0;
+}
+
+/** Removes the queued store jobs of `ids` (job outbox and graphile-worker). */
+async function unqueue(ids: number[]): Promise<void> {
+  const keys = ids.map((id) => `poll_results:${id}`);
+  await db.$executeRaw`DELETE FROM job_outbox WHERE job_key = ANY(${keys}::text[])`;
+  for (const key of keys) await db.$executeRaw`SELECT graphile_worker.remove_job(${key})`;
 }
 
 beforeAll(async () => {
@@ -127,7 +135,7 @@ describe("stored poll results", () => {
   for (const [what, change] of CHANGES) {
     it(`after ${what}: the read is current at once, and stored again by the job`, async () => {
       await storeAll();
-      for (const id of closed) await db.$executeRaw`SELECT graphile_worker.remove_job(${`poll_results:${id}`})`;
+      await unqueue(closed);
       for (const id of closed) expect(await queued(id)).toBe(false);
       const before = await versions();
       await change();

@@ -87,9 +87,8 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       }
       applied.push(m.name);
     }
-    // The job queue's schema too: the participation-counts and poll-results triggers call
-    // graphile_worker.add_job in the writer's transaction, so it must exist as soon as the tables do
-    // (not only once a worker ran). Other jobs wait in the job outbox (lib/jobs/outbox.ts).
+    // The job queue's schema too, so that it exists as soon as the tables do (not only once a worker
+    // ran): writes enqueue into the job outbox, which any worker then hands to it (lib/jobs/outbox.ts).
     await runWorkerMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
     return { applied, alreadyApplied: done.size };
   } finally {

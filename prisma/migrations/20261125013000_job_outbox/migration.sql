@@ -107,3 +107,83 @@ BEGIN
   RETURN NEW;
 END;
 $$;
+
+-- The stored participation counts and poll results (migrations 20261123220000_participation_counts,
+-- 20261123180000_poll_results) enqueue their store jobs through the outbox too: no write
+-- transaction calls graphile_worker.add_job any more.
+CREATE OR REPLACE FUNCTION "participation_counts_invalidate"(ids INTEGER[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  changed INTEGER;
+BEGIN
+  FOR changed IN
+    UPDATE "occurrences" o SET "counts_version" = o."counts_version" + 1
+    WHERE o."id" = ANY(ids) AND o."closed_at" IS NOT NULL
+    RETURNING o."id"
+  LOOP
+    PERFORM "checkin_enqueue_job"(
+      'store_participation_counts',
+      json_build_object('occurrenceId', changed),
+      run_at := now() + interval '2 seconds',
+      max_attempts := 5,
+      job_key := 'participation_counts:' || changed::text
+    );
+  END LOOP;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION "occurrences_store_participation_counts"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' THEN
+    NEW."counts_version" := OLD."counts_version" + 1;
+  END IF;
+  IF NEW."closed_at" IS NOT NULL THEN
+    PERFORM "checkin_enqueue_job"(
+      'store_participation_counts',
+      json_build_object('occurrenceId', NEW."id"),
+      max_attempts := 5,
+      job_key := 'participation_counts:' || NEW."id"::text
+    );
+  END IF;
+  RETURN NEW;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION "poll_results_invalidate"(ids INTEGER[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  changed INTEGER;
+BEGIN
+  FOR changed IN
+    UPDATE "occurrences" o SET "results_version" = o."results_version" + 1
+    FROM "checkins" c
+    WHERE o."id" = ANY(ids) AND o."closed_at" IS NOT NULL AND c."id" = o."checkin_id" AND c."kind" = 'poll'
+    RETURNING o."id"
+  LOOP
+    PERFORM "checkin_enqueue_job"(
+      'store_poll_results',
+      json_build_object('occurrenceId', changed),
+      run_at := now() + interval '2 seconds',
+      max_attempts := 5,
+      job_key := 'poll_results:' || changed::text
+    );
+  END LOOP;
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION "occurrences_store_poll_results"() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  NEW."results_version" := OLD."results_version" + 1;
+  IF NEW."closed_at" IS NOT NULL AND EXISTS (SELECT 1 FROM "checkins" c WHERE c."id" = NEW."checkin_id" AND c."kind" = 'poll') THEN
+    PERFORM "checkin_enqueue_job"(
+      'store_poll_results',
+      json_build_object('occurrenceId', NEW."id"),
+      max_attempts := 5,
+      job_key := 'poll_results:' || NEW."id"::text
+    );
+  END IF;
+  RETURN NEW;
+END;
+$$;
