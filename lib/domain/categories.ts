@@ -185,9 +185,10 @@ export async function runCategorization(ref: CategorizationRef, opts: RunOptions
 
 /**
  * Enqueues the pairs whose categorization is due and has no job in the queue or the job outbox:
- * text answers and no row, a `pending` row (e.g. written by the demo seed), a `processing` row untouched for 10 minutes (a crashed run), or a `completed` row
- * with answers that arrived after it. Oldest instances first so categories form in time order.
- * Must run where graphile-worker's schema exists (inside a job). `teamId` narrows it to one team.
+ * text answers and no row, a `pending` row (e.g. written by the demo seed), a `processing` row
+ * untouched for 10 minutes (a crashed run), or a `completed` row with answers that arrived after it.
+ * Oldest instances first so categories form in time order. Must run where graphile-worker's schema
+ * exists (inside a job). `teamId` narrows it to one team.
  * @returns the pairs enqueued.
  */
 export async function sweepCategorizations(opts: { limit?: number; teamId?: number } = {}): Promise<number> {
