@@ -204,3 +204,16 @@ export async function dispatchJobOutbox(): Promise<number> {
   const rows = await db.$queryRaw<Array<{ moved: number }>>`SELECT checkin_dispatch_jobs(100000) AS moved`;
   return rows[0]?.moved ?? 0;
 }
+
+/** Whether a job of `key` is queued: waiting in the job outbox, or handed to graphile-worker. */
+export async function jobQueued(key: string): Promise<boolean> {
+  const rows = await db.$queryRaw<Array<{ n: bigint }>>`
+    SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE key = ${key}) + (SELECT count(*) FROM job_outbox WHERE job_key = ${key}) AS n`;
+  return Number(rows[0].n) > 0;
+}
+
+/** Removes the queued jobs of `keys`, from the job outbox and from graphile-worker. */
+export async function unqueueJobs(keys: string[]): Promise<void> {
+  await db.$executeRaw`DELETE FROM job_outbox WHERE job_key = ANY(${keys}::text[])`;
+  for (const key of keys) await db.$executeRaw`SELECT graphile_worker.remove_job(${key})`;
+}

@@ -16,7 +16,16 @@ import { db } from "@/lib/db";
 import { countOccurrenceParticipation, listParticipation, storeParticipationCounts } from "@/lib/domain/participation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTaskList } from "@/lib/jobs/tasks";
-import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import {
+  createTestCheckin,
+  createTestOccurrence,
+  createTestReport,
+  createTestTeam,
+  jobQueued,
+  type TestTeam,
+  type TestUser,
+  unqueueJobs,
+} from "@/tests/fixtures";
 import { createTestVote } from "@/tests/poll-fixtures";
 
 type Checkin = Awaited<ReturnType<typeof createTestCheckin>>;
@@ -67,20 +76,11 @@ async function storeAll(): Promise<void> {
   for (const id of [...closed, ...closedPoll]) await task({ occurrenceId: id }, {} as never);
 }
 
-/** Whether the store job of `occurrenceId` is queued: in the job outbox, or handed to graphile-worker (by job key). */
-async function queued(occurrenceId: number): Promise<boolean> {
-  const key = `participation_counts:${occurrenceId}`;
-  const rows = await db.$queryRaw<Array<{ n: bigint }>>`
-    SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE key = ${key}) + (SELECT count(*) FROM job_outbox WHERE job_key = ${key}) AS n`;
-  return Number(rows[0].n) > 0;
-}
+/** Whether the store job of `occurrenceId` is queued (job outbox or graphile-worker, by job key). */
+const queued = (occurrenceId: number) => jobQueued(`participation_counts:${occurrenceId}`);
 
-/** Removes the queued store jobs of `ids` (job outbox and graphile-worker). */
-async function unqueue(ids: number[]): Promise<void> {
-  const keys = ids.map((id) => `participation_counts:${id}`);
-  await db.$executeRaw`DELETE FROM job_outbox WHERE job_key = ANY(${keys}::text[])`;
-  for (const key of keys) await db.$executeRaw`SELECT graphile_worker.remove_job(${key})`;
-}
+/** Removes the queued store jobs of `ids`. */
+const unqueue = (ids: number[]) => unqueueJobs(ids.map((id) => `participation_counts:${id}`));
 
 async function absent(user: { id: number }, start: string, end: string) {
   return db.absence.create({ data: { team_id: A.id, user_id: user.id, start_date: new Date(start), end_date: new Date(end) } });

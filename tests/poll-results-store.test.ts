@@ -15,7 +15,15 @@ import { db } from "@/lib/db";
 import { pollVotesWire, storePollResults } from "@/lib/domain/poll-votes-wire";
 import { getPollVotes, type PollVotesFilters } from "@/lib/domain/votes";
 import { createTaskList } from "@/lib/jobs/tasks";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import {
+  createTestCheckin,
+  createTestOccurrence,
+  createTestTeam,
+  jobQueued,
+  type TestTeam,
+  type TestUser,
+  unqueueJobs,
+} from "@/tests/fixtures";
 import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
 import { TRICKY } from "@/tests/tricky-strings";
 
@@ -53,20 +61,11 @@ async function storeAll(): Promise<void> {
   for (const id of closed) await task({ occurrenceId: id }, {} as never);
 }
 
-/** Whether the store job of `occurrenceId` is queued: in the job outbox, or handed to graphile-worker (by job key). */
-async function queued(occurrenceId: number): Promise<boolean> {
-  const key = `poll_results:${occurrenceId}`;
-  const rows = await db.$queryRaw<Array<{ n: bigint }>>`
-    SELECT (SELECT count(*) FROM graphile_worker.jobs WHERE key = ${key}) + (SELECT count(*) FROM job_outbox WHERE job_key = ${key}) AS n`;
-  return Number(rows[0].n) > 0;
-}
+/** Whether the store job of `occurrenceId` is queued (job outbox or graphile-worker, by job key). */
+const queued = (occurrenceId: number) => jobQueued(`poll_results:${occurrenceId}`);
 
-/** Removes the queued store jobs of `ids` (job outbox and graphile-worker). */
-async function unqueue(ids: number[]): Promise<void> {
-  const keys = ids.map((id) => `poll_results:${id}`);
-  await db.$executeRaw`DELETE FROM job_outbox WHERE job_key = ANY(${keys}::text[])`;
-  for (const key of keys) await db.$executeRaw`SELECT graphile_worker.remove_job(${key})`;
-}
+/** Removes the queued store jobs of `ids`. */
+const unqueue = (ids: number[]) => unqueueJobs(ids.map((id) => `poll_results:${id}`));
 
 beforeAll(async () => {
   A = await createTestTeam({ members: 2 });
