@@ -74,6 +74,12 @@ export async function startWorker(opts: {
     logger,
     crontab: opts.crontab ?? CRONTAB,
     taskList: createTaskList(log, null),
+    // A job's completion (and failure) is written through graphile-worker's batcher, which its
+    // shutdown flushes. Unbatched (the default, -1), the completion of a job that ends during a
+    // graceful stop was not awaited: the stop resolved, the pool ended under the pending query, and
+    // the job stayed locked (a delivery job until recoverStaleLocks, 2 minutes; others 4 hours).
+    // Delay 0 batches only the completions of one tick.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   };
   const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv() : opts.delivery;
   const delivery = deliveryConfig ? createDeliveryDeps(deliveryConfig, log, db) : null;
