@@ -2,7 +2,7 @@
  * npm run bench:delivery — delivery throughput and latency (issue 9), printed, not asserted.
  * In a throwaway embedded PostgreSQL with the fake Slack Web API on 127.0.0.1:
  *  1. throughput: BENCH_MESSAGES (default 10,000) report messages are queued over BENCH_CHANNELS
- *     channels (default 20; one job queue per channel keeps each channel in order), then one
+ *     channels (default 20; one delivery job per channel delivers its backlog in order), then one
  *     worker (concurrency BENCH_CONCURRENCY, default 8) delivers them; prints messages/s;
  *  2. latency: BENCH_REPORTS (default 200) reports are submitted one after another through
  *     `submitReport` (the domain call behind POST /v2/reports) with a worker running; prints the
@@ -81,7 +81,7 @@ try {
   }
   const jobs = await db.$queryRaw<
     Array<{ n: number }>
-  >`SELECT count(*)::int AS n FROM job_outbox WHERE task_identifier = 'deliver_chat_message'`;
+  >`SELECT count(*)::int AS n FROM job_outbox WHERE task_identifier = 'deliver_chat_destination'`;
   console.log(
     `Queued ${MESSAGES} messages over ${CHANNELS} channels (${jobs[0].n} delivery jobs in the job outbox) in ${((performance.now() - queuedAt) / 1000).toFixed(1)} s`,
   );

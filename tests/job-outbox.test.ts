@@ -8,7 +8,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { submitReport } from "@/lib/domain/report-writes";
+import { submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { DISPATCH_BATCH, dispatchOutbox } from "@/lib/jobs/outbox";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
@@ -71,18 +71,19 @@ describe("job outbox", () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(listener.received).toEqual([]);
       const waiting = await outboxRows();
-      expect(waiting.map((r) => [r.task_identifier, r.job_key])).toEqual([["deliver_chat_message", `chat_message:${message.id}`]]);
+      const destination = `c${message.channel_id}`;
+      expect(waiting.map((r) => [r.task_identifier, r.job_key])).toEqual([["deliver_chat_destination", `chat_destination:${destination}`]]);
       expect(await graphileJobs()).toEqual([]);
 
       expect(await dispatchOutbox(pool)).toBe(1);
       const jobs = await graphileJobs();
       expect(jobs).toHaveLength(1);
       expect(jobs[0]).toMatchObject({
-        task_identifier: "deliver_chat_message",
-        queue_name: `chat:c${message.channel_id}`,
-        key: `chat_message:${message.id}`,
+        task_identifier: "deliver_chat_destination",
+        queue_name: `chat:${destination}`,
+        key: `chat_destination:${destination}`,
         max_attempts: 10,
-        payload: { messageId: message.id },
+        payload: { destination },
       });
       // The job is due when the write happened, not when it was handed over.
       expect(jobs[0].run_at.getTime()).toBe(waiting[0].run_at.getTime());
@@ -138,6 +139,68 @@ describe("job outbox", () => {
       ["k:preserve", "2030-01-01T00:00:00.000Z"],
       ["k:dedupe", "2030-01-01T00:00:00.000Z"],
     ]);
+  });
+
+  it("a burst to one destination is one job and one add_jobs call; a repeated preserve_run_at row is left out only when it changes nothing", async () => {
+    await clear();
+    const standup = await createTestCheckin(team, { name: "Burst" });
+    const author = team.users[1];
+    for (let i = 0; i < 12; i++)
+      await submitReport(author.actor, {
+        standupId: standup.id,
+        answers: standup.questions.map((q) => ({ questionId: q.id, text: `burst ${i}` })),
+      });
+    const key = `chat_destination:c${standup.broadcast_channel_id}`;
+    const rows = await outboxRows();
+    expect(rows.filter((r) => r.job_key === key)).toHaveLength(12);
+    const listener = await listen();
+    try {
+      expect(await dispatchOutbox(pool)).toBe(rows.length);
+      await new Promise((r) => setTimeout(r, 200));
+      // Twelve rows of one key would have been twelve add_jobs calls (a repeated key splits a call).
+      expect(listener.received).toHaveLength(1);
+    } finally {
+      await listener.end();
+    }
+    const jobs = (await graphileJobs()).filter((j) => j.key === key);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].run_at.getTime()).toBe(rows[0].run_at.getTime());
+
+    // Rows that differ are all handed over, with add_job's semantics: a different payload updates
+    // the job (keeping its due time), a replace row in between pushes the due time.
+    await clear();
+    const enqueue = (payload: string, runAt: string, mode: string) =>
+      pool.query("SELECT checkin_enqueue_job('t', $1::json, run_at := $2::timestamptz, job_key := 'k', job_key_mode := $3)", [
+        payload,
+        runAt,
+        mode,
+      ]);
+    await enqueue('{"a":1}', "2030-01-01T00:00:00Z", "preserve_run_at");
+    await enqueue('{"a":2}', "2030-01-02T00:00:00Z", "preserve_run_at");
+    expect(await dispatchOutbox(pool)).toBe(2);
+    expect((await graphileJobs()).map((j) => [j.payload, j.run_at.toISOString()])).toEqual([[{ a: 2 }, "2030-01-01T00:00:00.000Z"]]);
+    await enqueue('{"a":2}', "2030-01-03T00:00:00Z", "replace");
+    await enqueue('{"a":2}', "2030-01-04T00:00:00Z", "preserve_run_at");
+    expect(await dispatchOutbox(pool)).toBe(2);
+    expect((await graphileJobs()).map((j) => [j.payload, j.run_at.toISOString()])).toEqual([[{ a: 2 }, "2030-01-03T00:00:00.000Z"]]);
+  });
+
+  it("a message that changes starts its delivery retries afresh; bookkeeping leaves them alone", async () => {
+    await clear();
+    const standup = await createTestCheckin(team, { name: "Backoff" });
+    const author = team.users[1];
+    const { reportId } = await submitReport(author.actor, {
+      standupId: standup.id,
+      answers: standup.questions.map((q) => ({ questionId: q.id, text: "before" })),
+    });
+    const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+    const later = new Date(Date.now() + 3600_000);
+    await db.$executeRaw`UPDATE chat_messages SET delivery_failures = 3, delivery_retry_at = ${later}, delivery_error = 'HTTP 500' WHERE id = ${message.id}`;
+    const state = async () =>
+      db.chatMessage.findUniqueOrThrow({ where: { id: message.id }, select: { delivery_failures: true, delivery_retry_at: true } });
+    expect(await state()).toEqual({ delivery_failures: 3, delivery_retry_at: later });
+    await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "after" }] });
+    expect(await state()).toEqual({ delivery_failures: 0, delivery_retry_at: null });
   });
 
   it("an unknown job_key_mode fails the enqueuing write, so no row can block the outbox", async () => {

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
+import { createDeliveryDeps } from "@/lib/chat/delivery";
+import { drainDestination, MAX_DELIVERY_ATTEMPTS } from "@/lib/chat/destination-drain";
 import { retryFailedMessage } from "@/lib/chat/retry";
 import { db } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
@@ -13,7 +15,7 @@ import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/r
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { createTestCheckin, createTestTeam, dispatchJobOutbox, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestTeam, dispatchJobOutbox, type TestTeam, unqueueJobs } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 let fake: FakeSlack;
@@ -43,6 +45,21 @@ async function waitForState(id: number, state: "delivered" | "failed", timeoutMs
   }
 }
 
+function startDeliveryWorker(): Promise<JobWorker> {
+  return startWorker({ connectionString: process.env.DATABASE_URL as string, log: (l) => logs.push(l), crontab: "", delivery: config() });
+}
+
+/** Runs `fn` with the worker stopped (writes wait in the job outbox), then starts it again; `onStart` sees the new worker before it runs anything queued. */
+async function withWorkerStopped<T>(fn: () => Promise<T>, onStart?: (w: JobWorker) => void): Promise<T> {
+  await worker.stop();
+  try {
+    return await fn();
+  } finally {
+    worker = await startDeliveryWorker();
+    onStart?.(worker);
+  }
+}
+
 beforeAll(async () => {
   await useIsolatedDatabase("delivery");
   team = await createTestTeam({ members: 3 });
@@ -55,12 +72,7 @@ beforeAll(async () => {
       { id: eng.chat_id, name: eng.name, members: [] },
     ],
   });
-  worker = await startWorker({
-    connectionString: process.env.DATABASE_URL as string,
-    log: (l) => logs.push(l),
-    crontab: "",
-    delivery: config(),
-  });
+  worker = await startDeliveryWorker();
 });
 
 afterAll(async () => {
@@ -133,28 +145,32 @@ describe("delivery to Slack", () => {
     expect(posted().map((m) => m.text.match(/backlog item \d+/)?.[0])).toEqual(texts);
   });
 
-  it("waits out a 429 for its Retry-After and then posts once", async () => {
+  it("waits out a 429 for its Retry-After and then posts once; the channel's next message waits too", async () => {
     const standup = await createTestCheckin(team, { name: "Rate limited" });
     fake.failNext("chat.postMessage", { retryAfter: 1 });
     const started = Date.now();
-    const { reportId } = await submitReport(team.users[2].actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: "limited" })),
-    });
-    const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
-    await waitForState(row.id, "delivered");
+    const rows = [];
+    for (const text of ["limited", "limited too"]) {
+      const { reportId } = await submitReport(team.users[2].actor, {
+        standupId: standup.id,
+        answers: standup.questions.map((q) => ({ questionId: q.id, text })),
+      });
+      rows.push(await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } }));
+    }
+    for (const row of rows) await waitForState(row.id, "delivered");
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    const calls = fake
-      .callsOf("chat.postMessage")
-      .filter((c) => (c.args.metadata as { event_payload?: { ts?: string } })?.event_payload?.ts === row.ts);
-    expect(calls.map((c) => c.status)).toEqual([429, 200]);
+    const calls = (ts: string) =>
+      fake.callsOf("chat.postMessage").filter((c) => (c.args.metadata as { event_payload?: { ts?: string } })?.event_payload?.ts === ts);
+    const [first, second] = rows.map((r) => calls(r.ts));
+    expect(first.map((c) => c.status)).toEqual([429, 200]);
+    expect(second.map((c) => c.status)).toEqual([200]);
+    expect(second[0].at - first[0].at).toBeGreaterThanOrEqual(1000);
+    expect(second[0].at).toBeGreaterThanOrEqual(first[1].at);
   });
 
   it("an edit and a removal before delivery collapse: nothing reaches Slack", async () => {
-    await worker.stop();
-    let restarted = false;
-    try {
-      const standup = await createTestCheckin(team, { name: "Collapsed" });
+    const standup = await createTestCheckin(team, { name: "Collapsed" });
+    const row = await withWorkerStopped(async () => {
       const author = team.users[1];
       const { reportId } = await submitReport(author.actor, {
         standupId: standup.id,
@@ -162,33 +178,144 @@ describe("delivery to Slack", () => {
       });
       await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "still never seen" }] });
       await discardReport(author.actor, { reportId });
-      const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
-      // Three writes, three outbox rows for one job key: handed over, they are one job.
-      const outbox = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM job_outbox WHERE job_key = ${`chat_message:${row.id}`}`;
+      const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+      // Three writes, three outbox rows for the channel's one job key: handed over, they are one job.
+      const key = `chat_destination:c${message.channel_id}`;
+      const outbox = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM job_outbox WHERE job_key = ${key}`;
       expect(outbox[0].n).toBe(3);
       await dispatchJobOutbox();
-      const jobs = await db.$queryRaw<Array<{ n: number }>>`
-        SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${`chat_message:${row.id}`}`;
+      const jobs = await db.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${key}`;
       expect(jobs[0].n).toBe(1);
-      worker = await startWorker({
-        connectionString: process.env.DATABASE_URL as string,
-        log: (l) => logs.push(l),
-        crontab: "",
-        delivery: config(),
+      return message;
+    });
+    await waitForState(row.id, "delivered");
+    expect(fake.messages.filter((m) => m.text.includes("never seen"))).toEqual([]);
+  });
+
+  it("a backlog queued while no worker runs is one job that delivers it in order", async () => {
+    const standup = await createTestCheckin(team, { name: "Queued backlog", days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
+    const texts = Array.from({ length: 20 }, (_, i) => `queued item ${String(i).padStart(2, "0")}`);
+    const starts: string[] = [];
+    await withWorkerStopped(
+      async () => {
+        for (const text of texts)
+          await submitReport(team.users[1].actor, {
+            standupId: standup.id,
+            answers: standup.questions.map((q) => ({ questionId: q.id, text })),
+          });
+      },
+      (w) => w.runner.events.on("job:start", ({ job }) => starts.push(job.task_identifier)),
+    );
+    const channel = team.channels[0].chat_id;
+    const posted = () => fake.messagesIn(channel).filter((m) => m.text.includes("queued item"));
+    await fake.waitFor(() => posted().length === texts.length, 15_000, "the queued backlog");
+    expect(posted().map((m) => m.text.match(/queued item \d+/)?.[0])).toEqual(texts);
+    expect(starts.filter((t) => t === "deliver_chat_destination")).toEqual(["deliver_chat_destination"]);
+  });
+
+  it("a Retry-After longer than the adapter waits in place holds the whole channel until then", async () => {
+    const standup = await createTestCheckin(team, { name: "Held" });
+    fake.failNext("chat.postMessage", { retryAfter: 45 });
+    const submit = async (text: string) => {
+      const { reportId } = await submitReport(team.users[1].actor, {
+        standupId: standup.id,
+        answers: standup.questions.map((q) => ({ questionId: q.id, text })),
       });
-      restarted = true;
-      await waitForState(row.id, "delivered");
-      expect(fake.messages.filter((m) => m.text.includes("never seen"))).toEqual([]);
-    } finally {
-      if (!restarted)
-        worker = await startWorker({
-          connectionString: process.env.DATABASE_URL as string,
-          log: (l) => logs.push(l),
-          crontab: "",
-          delivery: config(),
+      return db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+    };
+    const first = await submit("held first");
+    const key = `chat_destination:c${first.channel_id}`;
+    const job = async () =>
+      (await db.$queryRaw<Array<{ id: bigint; run_at: Date }>>`SELECT id, run_at FROM graphile_worker.jobs WHERE key = ${key}`)[0];
+    const deadline = Date.now() + 10_000;
+    while (!((await job())?.run_at.getTime() > Date.now() + 30_000) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect((await job()).run_at.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    const second = await submit("held second");
+    await new Promise((r) => setTimeout(r, 1_500));
+    const states = await db.chatMessage.findMany({ where: { id: { in: [first.id, second.id] } }, orderBy: { id: "asc" } });
+    expect(states.map((m) => [m.delivery_state, m.delivery_failures])).toEqual([
+      ["pending", 0],
+      ["pending", 0],
+    ]);
+    expect(states[0].delivery_error).toContain("Retry-After 45");
+    // A new message did not pull the held job forward (preserve_run_at).
+    expect((await job()).run_at.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    await db.$executeRaw`SELECT graphile_worker.reschedule_jobs(ARRAY[${(await job()).id}]::bigint[], run_at := now())`;
+    for (const m of [first, second]) await waitForState(m.id, "delivered");
+    const posted = fake.messagesIn(team.channels[0].chat_id).filter((m) => m.text.includes("held "));
+    expect(posted.map((m) => m.text.match(/held \w+/)?.[0])).toEqual(["held first", "held second"]);
+  });
+
+  it("a transient error makes one message wait its backoff while the channel's next message goes out", async () => {
+    const standup = await createTestCheckin(team, { name: "Flaky" });
+    // An error Slack may answer for a passing fault (the SDK itself retries HTTP 5xx and waits out short rate limits).
+    fake.failNext("chat.postMessage", { error: "fatal_error" });
+    const submit = async (text: string) => {
+      const { reportId } = await submitReport(team.users[1].actor, {
+        standupId: standup.id,
+        answers: standup.questions.map((q) => ({ questionId: q.id, text })),
+      });
+      return db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+    };
+    const first = await submit("flaky first");
+    const second = await submit("flaky second");
+    await waitForState(second.id, "delivered");
+    const waiting = await db.chatMessage.findUniqueOrThrow({ where: { id: first.id } });
+    expect(waiting).toMatchObject({
+      delivery_state: "pending",
+      delivery_failures: 1,
+      delivery_error: expect.stringContaining("fatal_error"),
+    });
+    expect(waiting.delivery_retry_at?.getTime()).toBeGreaterThan(Date.now());
+    await waitForState(first.id, "delivered");
+    const calls = (ts: string) =>
+      fake.callsOf("chat.postMessage").filter((c) => (c.args.metadata as { event_payload?: { ts?: string } })?.event_payload?.ts === ts);
+    expect(calls(first.ts)).toHaveLength(2);
+    // e^1 ≈ 2.7 s of backoff, counted from the failed attempt.
+    expect(calls(first.ts)[1].at - calls(first.ts)[0].at).toBeGreaterThanOrEqual(2_500);
+    expect(calls(second.ts)[0].at).toBeLessThan(calls(first.ts)[1].at);
+  });
+
+  it("the 10th failed run of a message marks it failed; the drain goes on with the next one", async () => {
+    const standup = await createTestCheckin(team, { name: "Tenth" });
+    const deps = createDeliveryDeps(config(), (l) => logs.push(l), db);
+    await withWorkerStopped(async () => {
+      const ids: number[] = [];
+      for (const text of ["tenth first", "tenth second"]) {
+        const { reportId } = await submitReport(team.users[1].actor, {
+          standupId: standup.id,
+          answers: standup.questions.map((q) => ({ questionId: q.id, text })),
         });
-    }
+        ids.push((await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } })).id);
+      }
+      await db.$executeRaw`UPDATE chat_messages SET delivery_failures = ${MAX_DELIVERY_ATTEMPTS - 1} WHERE id = ${ids[0]}`;
+      fake.failNext("chat.postMessage", { error: "fatal_error" });
+      const channelId = team.channels[0].id;
+      expect(await drainDestination(deps, `x${channelId}`)).toEqual({ delivered: 0, failed: 0, next: null });
+      expect(await drainDestination(deps, `c${channelId}`)).toEqual({ delivered: 1, failed: 1, next: null });
+      const rows = await db.chatMessage.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
+      expect(rows.map((m) => [m.delivery_state, m.delivery_error])).toEqual([
+        ["failed", "Slack chat.postMessage: fatal_error"],
+        ["delivered", null],
+      ]);
+    });
+  });
+
+  it("a job queued before the upgrade (deliver_chat_message) still delivers its message", async () => {
+    const standup = await createTestCheckin(team, { name: "Legacy job" });
+    const row = await withWorkerStopped(async () => {
+      const { reportId } = await submitReport(team.users[2].actor, {
+        standupId: standup.id,
+        answers: standup.questions.map((q) => ({ questionId: q.id, text: "legacy job" })),
+      });
+      const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+      await unqueueJobs([`chat_destination:c${message.channel_id}`]);
+      await db.$executeRaw`SELECT graphile_worker.add_job('deliver_chat_message', json_build_object('messageId', ${message.id}::int),
+        queue_name := ${`chat:c${message.channel_id}`}, max_attempts := 10, job_key := ${`chat_message:${message.id}`})`;
+      return message;
+    });
+    await waitForState(row.id, "delivered");
+    expect(fake.messages.filter((m) => m.text.includes("legacy job"))).toHaveLength(1);
   });
 
   it("marks a message failed with Slack's reason when the channel is unknown", async () => {

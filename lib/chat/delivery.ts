@@ -1,10 +1,10 @@
 /**
  * Delivery of the chat outbox (issue 9 "Outbox and delivery jobs"). Every `chat_messages` row that
- * becomes pending (inserted, edited, removed, or retried by an admin) gets a `deliver_chat_message`
- * job in the same transaction (the database trigger of migration `*_delivery`, through the job
- * outbox of lib/jobs/outbox.ts; job_key
- * `chat_message:<id>`, one queue per destination: `chat:c<channel id>` / `chat:u<recipient id>`).
- * The job calls `deliverChatMessage`, which reconciles the platform with the row:
+ * becomes pending (inserted, edited, removed, or retried by an admin) enqueues its destination's
+ * delivery job in the same transaction (the database trigger, migration `*_delivery_by_destination`,
+ * through the job outbox of lib/jobs/outbox.ts; one job per channel or recipient,
+ * lib/chat/destination-drain.ts). That job calls `deliverChatMessage` for each pending message of
+ * the destination in turn, which reconciles the platform with the row:
  *   - removed (`deleted_at`): delete the platform message if one was posted, else nothing;
  *   - posted before (`external_ts`): update it;
  *   - never posted: post it (a DM for questions/reminders; a reply in the occurrence's thread when
@@ -110,12 +110,14 @@ export type DeliveryOutcome =
   | { result: "delivered"; via: string }
   | { result: "skipped"; reason: string }
   | { result: "failed"; error: string }
-  | { result: "retry"; error: string; afterSeconds?: number; queue?: string };
+  | { result: "retry"; error: string; afterSeconds?: number };
 
 /**
  * Reconciles one outbox row with its platform (see the module comment).
- * @param job.attempts this run's attempt number (1-based), job.maxAttempts the last one.
- * @returns the outcome; "retry" means the job should be run again (the caller throws or reschedules).
+ * @param job.attempts this run's attempt number (1-based: the message's `delivery_failures` + 1), job.maxAttempts the last one.
+ * @returns the outcome. "retry" with `afterSeconds`: the platform asked to wait that long (Retry-After;
+ *   no failure counted); "retry" without: a transient error, counted on the message, which waits
+ *   `retryDelaySeconds(attempts)` (`delivery_retry_at`) before its next run; "failed" after the last attempt.
  */
 export async function deliverChatMessage(
   deps: DeliveryDeps,
@@ -147,21 +149,15 @@ export async function deliverChatMessage(
     const error = (err as Error).message ?? String(err);
     if (err instanceof RetryLaterError) {
       await recordError(deps.db, m.id, error);
-      return { result: "retry", error, afterSeconds: err.retryAfterSeconds, queue: chatQueueName(m) };
+      return { result: "retry", error, afterSeconds: err.retryAfterSeconds };
     }
     if (err instanceof PermanentDeliveryError || job.attempts >= job.maxAttempts) {
       await markFailed(deps.db, m, error);
       return { result: "failed", error };
     }
-    await recordError(deps.db, m.id, error);
+    await scheduleRetry(deps.db, m, error, job.attempts);
     return { result: "retry", error };
   }
-}
-
-/** The job queue of a message's destination (the same expression as the enqueueing trigger). */
-export function chatQueueName(m: { id: number; channel_id: number | null; recipient: { id: number } | null }): string {
-  if (m.channel_id !== null) return `chat:c${m.channel_id}`;
-  return m.recipient ? `chat:u${m.recipient.id}` : `chat:m${m.id}`;
 }
 
 function adapterNamed(deps: DeliveryDeps, name: string | null): ChatAdapter {
@@ -320,6 +316,23 @@ async function markFailed(db: Db, m: Loaded, error: string): Promise<void> {
   await db.$executeRaw`
     UPDATE chat_messages SET delivery_error = ${error.slice(0, 1000)},
       delivery_state = CASE WHEN updated_at = ${m.updated_at} THEN 'failed'::"DeliveryState" ELSE delivery_state END
+    WHERE id = ${m.id}`;
+}
+
+/**
+ * Seconds a message waits after its `failures`-th transient failure: e^min(failures, 10), as
+ * graphile-worker's own backoff (2.7 s, 7.4 s, 20 s, … about 6 h at most).
+ */
+export function retryDelaySeconds(failures: number): number {
+  return Math.exp(Math.min(Math.max(failures, 1), 10));
+}
+
+/** Counts a transient failure and sets when the message's next run is due, unless the message changed meanwhile (then it starts afresh). */
+async function scheduleRetry(db: Db, m: Loaded, error: string, attempts: number): Promise<void> {
+  await db.$executeRaw`
+    UPDATE chat_messages SET delivery_error = ${error.slice(0, 1000)},
+      delivery_failures = CASE WHEN updated_at = ${m.updated_at} THEN ${attempts} ELSE delivery_failures END,
+      delivery_retry_at = CASE WHEN updated_at = ${m.updated_at} THEN now() + make_interval(secs => ${retryDelaySeconds(attempts)}) ELSE delivery_retry_at END
     WHERE id = ${m.id}`;
 }
 

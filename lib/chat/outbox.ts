@@ -3,10 +3,10 @@
  * broadcasts of reports and polls, direct questions, and (seed) historical messages are written
  * in the caller's transaction (the report writes' CTE chains embed `reportBroadcastInsertSql` /
  * `reportBroadcastEditSql` in their one statement), so a committed change always has its message recorded and a
- * rolled-back one leaves none. Every row written or put back to `delivery_state = pending` gets
- * its `deliver_chat_message` job in that same transaction (the `chat_messages_enqueue_delivery`
- * trigger of migration `*_delivery`, through the job outbox of lib/jobs/outbox.ts: job_key per
- * message, one queue per channel/recipient), so
+ * rolled-back one leaves none. Every row written or put back to `delivery_state = pending`
+ * enqueues its destination's `deliver_chat_destination` job in that same transaction (the
+ * `chat_messages_enqueue_delivery` trigger, migration `*_delivery_by_destination`, through the job
+ * outbox of lib/jobs/outbox.ts: one job per channel/recipient, lib/chat/destination-drain.ts), so
  * whatever kind of message is written here is delivered (lib/chat/delivery.ts); an updated or
  * removed message is put back to `pending` so the job updates / deletes it on the platform. The built-in channel feed
  * reads the rows directly (`deleted_at` null = visible).

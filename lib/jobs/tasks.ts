@@ -30,7 +30,7 @@ import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
-import { deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
+import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -93,7 +93,13 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
         }
       : tick,
     cleanup_idempotency: cleanupIdempotency(log),
-    ...(delivery ? { deliver_chat_message: deliverChatMessageTask(delivery), deliver_webhook: deliverWebhookTask(delivery) } : {}),
+    ...(delivery
+      ? {
+          deliver_chat_destination: deliverChatDestinationTask(delivery),
+          deliver_chat_message: deliverChatMessageTask(delivery),
+          deliver_webhook: deliverWebhookTask(delivery),
+        }
+      : {}),
     categorize_answers: categorizeAnswers(log),
     summarize_occurrence: summarizeOccurrence(),
     categorize_sweep: categorizeSweep(log),
