@@ -126,6 +126,34 @@ describe("delivery to Slack", () => {
     expect(fake.messages.filter((m) => m.metadata?.event_payload.ts === row.ts)).toHaveLength(1);
   });
 
+  it("an edit that lands while the message is being sent, with the same text, still ends delivered", async () => {
+    // The edit leaves the row pending without a change the trigger acts on (same text, already
+    // pending), and the send in flight must not mark a row changed meanwhile as delivered. With a
+    // job per message this row stayed pending with no job left to deliver it.
+    const standup = await createTestCheckin(team, { name: "Edited in flight" });
+    const author = team.users[1];
+    const { reportId } = await submitReport(author.actor, {
+      standupId: standup.id,
+      answers: standup.questions.map((q) => ({ questionId: q.id, text: "in flight v1" })),
+    });
+    const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+    const posted = await waitForState(row.id, "delivered");
+    const updates = () => fake.callsOf("chat.update").filter((c) => c.args.ts === posted.external_ts).length;
+    const before = updates();
+    fake.setDelay("chat.update", 1_000);
+    try {
+      const edit = () =>
+        updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "in flight v2" }] });
+      await edit();
+      await fake.waitFor(() => updates() === before + 1, 10_000, "chat.update in flight");
+      await edit();
+    } finally {
+      fake.setDelay("chat.update", 0);
+    }
+    const delivered = await waitForState(row.id, "delivered");
+    expect(delivered.text).toContain("in flight v2");
+  });
+
   it("delivers a backlog in one channel in order, without a poll interval (2 s) between its messages", async () => {
     // Not run today: every report goes into today's ad-hoc occurrence, so one member can post many.
     const standup = await createTestCheckin(team, { name: "Backlog", days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
