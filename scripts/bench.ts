@@ -99,7 +99,12 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
       for (let i = 0; i < 4 * connections; i++)
         created.push((await call<{ data: { id: number } }>(base, key, "/v2/reports", { method: "POST", body })).data.id);
       list.push({ name: "POST /v2/reports", kind: "write", req: { path: "/v2/reports", method: "POST", body: JSON.stringify(body) } });
-      const patch = { answers: [{ question_id: standup.questions[0].id, text: "Edited by the benchmark" }] };
+      // Every edit changes the report's text (two texts in turn), so each one is a real edit: its
+      // broadcast goes back to pending and is delivered again. An edit that leaves the text as it
+      // is sends nothing (lib/chat/outbox.ts reportBroadcastEditSql).
+      const questionId = standup.questions[0].id;
+      const patchOf = (text: string) => ({ answers: [{ question_id: questionId, text }] });
+      const patch = patchOf("Edited by the benchmark");
       for (const id of created) await call(base, key, `/v2/reports/${id}`, { method: "PATCH", body: patch });
       list.push({
         name: `PATCH /v2/reports/{id} (${created.length} reports)`,
@@ -109,6 +114,7 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
           paths: created.map((id) => `/v2/reports/${id}`),
           method: "PATCH",
           body: JSON.stringify(patch),
+          bodies: [patchOf("Edited by the benchmark, again"), patch].map((b) => JSON.stringify(b)),
         },
       });
     } catch (err) {

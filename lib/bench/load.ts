@@ -16,6 +16,12 @@ export type LoadRequest = {
    * the reports an edit goes over, which would otherwise all queue on one row's lock.
    */
   paths?: string[];
+  /**
+   * Bodies to send in turn with `paths`, one per pass over them (request n: path n mod P, body
+   * ⌊n / P⌋ mod B), so that each path gets a different body than the last time: e.g. edits that
+   * change a report every time. Default: `body` always.
+   */
+  bodies?: string[];
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   headers?: Record<string, string>;
   body?: string;
@@ -52,7 +58,12 @@ function wrkScript(req: LoadRequest): string {
   if (req.paths?.length) {
     lines.push(`local paths = { ${req.paths.map((p) => JSON.stringify(p)).join(", ")} }`);
     lines.push("local n = 0");
-    lines.push("request = function() n = n + 1; return wrk.format(nil, paths[(n % #paths) + 1]) end");
+    if (req.bodies?.length) {
+      lines.push(`local bodies = { ${req.bodies.map((b) => JSON.stringify(b)).join(", ")} }`);
+      lines.push(
+        "request = function() n = n + 1; return wrk.format(nil, paths[(n % #paths) + 1], nil, bodies[(math.floor(n / #paths) % #bodies) + 1]) end",
+      );
+    } else lines.push("request = function() n = n + 1; return wrk.format(nil, paths[(n % #paths) + 1]) end");
   }
   const file = path.join(os.tmpdir(), `checkin-bench-${process.pid}.lua`);
   fs.writeFileSync(file, `${lines.join("\n")}\n`);
@@ -94,7 +105,9 @@ async function runAutocannon(req: LoadRequest, connections: number, seconds: num
     method: req.method ?? "GET",
     headers: req.headers,
     body: req.body,
-    ...(req.paths?.length ? { requests: req.paths.map((p) => ({ path: p })) } : {}),
+    ...(req.paths?.length
+      ? { requests: (req.bodies?.length ? req.bodies : [req.body]).flatMap((body) => (req.paths ?? []).map((p) => ({ path: p, body }))) }
+      : {}),
     connections,
     duration: seconds,
   });

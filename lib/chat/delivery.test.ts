@@ -126,10 +126,11 @@ describe("delivery to Slack", () => {
     expect(fake.messages.filter((m) => m.metadata?.event_payload.ts === row.ts)).toHaveLength(1);
   });
 
-  it("an edit that lands while the message is being sent, with the same text, still ends delivered", async () => {
-    // The edit leaves the row pending without a change the trigger acts on (same text, already
-    // pending), and the send in flight must not mark a row changed meanwhile as delivered. With a
-    // job per message this row stayed pending with no job left to deliver it.
+  it("an edit that lands while the message is being sent, with the same text, still ends delivered; it sends nothing more", async () => {
+    // Until 6d0f15b such an edit left the row pending with no change the trigger acts on (same
+    // text, already pending), the send in flight did not mark the changed row delivered, and with a
+    // job per message the row stayed pending with no job left. Now the edit touches nothing, and a
+    // destination's job delivers whatever is pending.
     const standup = await createTestCheckin(team, { name: "Edited in flight" });
     const author = team.users[1];
     const { reportId } = await submitReport(author.actor, {
@@ -152,6 +153,7 @@ describe("delivery to Slack", () => {
     }
     const delivered = await waitForState(row.id, "delivered");
     expect(delivered.text).toContain("in flight v2");
+    expect(updates()).toBe(before + 1);
   });
 
   it("delivers a backlog in one channel in order, without a poll interval (2 s) between its messages", async () => {

@@ -92,13 +92,15 @@ export function reportBroadcastInsertSql(
 /**
  * The data-modifying CTE body that re-renders a report's live broadcast row after its answers
  * changed (one statement of lib/domain/report-edit.ts): new text marked "(edited)" by the caller,
- * same `ts`, delivery back to pending so the platform message is edited. `onlyIf`: a further SQL
- * condition (the edit's guard).
+ * same `ts`, delivery back to pending so the platform message is edited. An edit that leaves the
+ * text as it is touches nothing (no platform call for an unchanged message; a send in flight still
+ * marks the row delivered), unless the message failed: then, as before, the edit retries it.
+ * `onlyIf`: a further SQL condition (the edit's guard).
  */
 export function reportBroadcastEditSql(messageId: number, text: string, now: Date, onlyIf?: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`UPDATE chat_messages SET text = ${text}::text, delivery_state = 'pending', delivery_attempts = 0,
       updated_at = ${now}::timestamptz
-    WHERE id = ${messageId}::int${onlyIf ? Prisma.sql` AND ${onlyIf}` : Prisma.empty}`;
+    WHERE id = ${messageId}::int AND (text IS DISTINCT FROM ${text}::text OR delivery_state = 'failed')${onlyIf ? Prisma.sql` AND ${onlyIf}` : Prisma.empty}`;
 }
 
 /** Plain-text body of a poll message: name, question and numbered choices, plus closing time. */
