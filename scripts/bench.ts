@@ -158,7 +158,14 @@ async function main(): Promise<void> {
     await load(emptyReq, 2); // warm-up of the baseline
     const rows: string[][] = [];
     for (const e of list) {
-      const req: LoadRequest = { url: `${base}${e.req.path}`, paths: e.req.paths, method: e.req.method, body: e.req.body, headers };
+      const req: LoadRequest = {
+        url: `${base}${e.req.path}`,
+        paths: e.req.paths,
+        method: e.req.method,
+        body: e.req.body,
+        bodies: e.req.bodies,
+        headers,
+      };
       await load(req, 2); // warm-up (JIT, pools, route compilation)
       const base_: LoadResult[] = [];
       const mine: LoadResult[] = [];
