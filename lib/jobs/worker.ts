@@ -133,8 +133,9 @@ export async function startWorker(opts: {
 const QUEUED_JOB_RETRY_MS = 10;
 
 /**
- * Keeps a backlog in one named queue (one channel's or one recipient's messages, trigger of
- * migration `*_delivery`) moving at the speed of its jobs. graphile-worker 0.17 asks for a
+ * Keeps the jobs of one named queue (a channel's or a recipient's delivery jobs: the destination's
+ * job and the one enqueued while it ran, migration `*_delivery_by_destination`) moving at the
+ * speed of its jobs. graphile-worker 0.17 asks for a
  * worker's next job right after the job ends, without waiting for the statement that completes
  * it; a job of a named queue holds its queue until that statement commits, so the worker usually
  * found the queue still locked, nothing else to run, and slept `pollInterval` (2 s): a queue drained
