@@ -45,6 +45,15 @@ async function waitForState(id: number, state: "delivered" | "failed", timeoutMs
   }
 }
 
+/** Submits a report of team.users[1] to `standup`, every answer `text`. @returns its broadcast row. */
+async function submitBroadcast(standup: Awaited<ReturnType<typeof createTestCheckin>>, text: string) {
+  const { reportId } = await submitReport(team.users[1].actor, {
+    standupId: standup.id,
+    answers: standup.questions.map((q) => ({ questionId: q.id, text })),
+  });
+  return db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
+}
+
 function startDeliveryWorker(): Promise<JobWorker> {
   return startWorker({ connectionString: process.env.DATABASE_URL as string, log: (l) => logs.push(l), crontab: "", delivery: config() });
 }
@@ -246,13 +255,7 @@ describe("delivery to Slack", () => {
   it("a Retry-After longer than the adapter waits in place holds the whole channel until then", async () => {
     const standup = await createTestCheckin(team, { name: "Held" });
     fake.failNext("chat.postMessage", { retryAfter: 45 });
-    const submit = async (text: string) => {
-      const { reportId } = await submitReport(team.users[1].actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text })),
-      });
-      return db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
-    };
+    const submit = (text: string) => submitBroadcast(standup, text);
     const first = await submit("held first");
     const key = `chat_destination:c${first.channel_id}`;
     const job = async () =>
@@ -280,13 +283,7 @@ describe("delivery to Slack", () => {
     const standup = await createTestCheckin(team, { name: "Flaky" });
     // An error Slack may answer for a passing fault (the SDK itself retries HTTP 5xx and waits out short rate limits).
     fake.failNext("chat.postMessage", { error: "fatal_error" });
-    const submit = async (text: string) => {
-      const { reportId } = await submitReport(team.users[1].actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text })),
-      });
-      return db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
-    };
+    const submit = (text: string) => submitBroadcast(standup, text);
     const first = await submit("flaky first");
     const second = await submit("flaky second");
     await waitForState(second.id, "delivered");
