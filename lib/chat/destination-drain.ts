@@ -15,6 +15,7 @@
  */
 import { type DeliveryDeps, deliverChatMessage } from "@/lib/chat/delivery";
 import type { Db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A destination key: `c<channel id>`, `u<recipient id>` or `m<message id>`. */
 export type Destination = string;
@@ -84,39 +85,25 @@ export async function drainDestination(deps: DeliveryDeps, destination: Destinat
   return outcome;
 }
 
+/** The SQL condition selecting the messages of a parsed destination (the trigger's expression). */
+function destinationWhere(d: { kind: "c" | "u" | "m"; id: number }): Prisma.Sql {
+  if (d.kind === "c") return Prisma.sql`channel_id = ${d.id}`;
+  if (d.kind === "u") return Prisma.sql`recipient_id = ${d.id} AND channel_id IS NULL`;
+  return Prisma.sql`id = ${d.id} AND channel_id IS NULL AND recipient_id IS NULL`;
+}
+
 /** The oldest pending message of a parsed destination that is due (not in backoff), or null. */
 async function nextDueMessage(db: Db, d: { kind: "c" | "u" | "m"; id: number }) {
-  const rows =
-    d.kind === "c"
-      ? await db.$queryRaw<Array<{ id: number; delivery_failures: number }>>`
-          SELECT id, delivery_failures FROM chat_messages
-          WHERE channel_id = ${d.id} AND delivery_state = 'pending' AND (delivery_retry_at IS NULL OR delivery_retry_at <= now())
-          ORDER BY id LIMIT 1`
-      : d.kind === "u"
-        ? await db.$queryRaw<Array<{ id: number; delivery_failures: number }>>`
-          SELECT id, delivery_failures FROM chat_messages
-          WHERE recipient_id = ${d.id} AND channel_id IS NULL AND delivery_state = 'pending'
-            AND (delivery_retry_at IS NULL OR delivery_retry_at <= now())
-          ORDER BY id LIMIT 1`
-        : await db.$queryRaw<Array<{ id: number; delivery_failures: number }>>`
-          SELECT id, delivery_failures FROM chat_messages
-          WHERE id = ${d.id} AND channel_id IS NULL AND recipient_id IS NULL AND delivery_state = 'pending'
-            AND (delivery_retry_at IS NULL OR delivery_retry_at <= now())`;
+  const rows = await db.$queryRaw<Array<{ id: number; delivery_failures: number }>>`
+    SELECT id, delivery_failures FROM chat_messages
+    WHERE ${destinationWhere(d)} AND delivery_state = 'pending' AND (delivery_retry_at IS NULL OR delivery_retry_at <= now())
+    ORDER BY id LIMIT 1`;
   return rows[0] ?? null;
 }
 
 /** The earliest due time of a destination's pending messages in backoff, or null. */
 async function earliestRetry(db: Db, d: { kind: "c" | "u" | "m"; id: number }): Promise<Date | null> {
-  const rows =
-    d.kind === "c"
-      ? await db.$queryRaw<Array<{ at: Date | null }>>`
-          SELECT min(delivery_retry_at) AS at FROM chat_messages WHERE channel_id = ${d.id} AND delivery_state = 'pending'`
-      : d.kind === "u"
-        ? await db.$queryRaw<Array<{ at: Date | null }>>`
-          SELECT min(delivery_retry_at) AS at FROM chat_messages
-          WHERE recipient_id = ${d.id} AND channel_id IS NULL AND delivery_state = 'pending'`
-        : await db.$queryRaw<Array<{ at: Date | null }>>`
-          SELECT min(delivery_retry_at) AS at FROM chat_messages
-          WHERE id = ${d.id} AND channel_id IS NULL AND recipient_id IS NULL AND delivery_state = 'pending'`;
+  const rows = await db.$queryRaw<Array<{ at: Date | null }>>`
+    SELECT min(delivery_retry_at) AS at FROM chat_messages WHERE ${destinationWhere(d)} AND delivery_state = 'pending'`;
   return rows[0]?.at ?? null;
 }

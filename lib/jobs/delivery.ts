@@ -87,7 +87,7 @@ export async function recoverStaleLocks(db: Db, log: JobLog, olderThanSeconds = 
     SELECT DISTINCT j.locked_by FROM graphile_worker._private_jobs j
     JOIN graphile_worker._private_tasks t ON t.id = j.task_id
     WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - make_interval(secs => ${olderThanSeconds})
-      AND t.identifier IN ('deliver_chat_destination', 'deliver_chat_message', 'deliver_webhook')`;
+      AND t.identifier = ANY(${[...DELIVERY_TASKS]}::text[])`;
   const ids = rows.map((r) => r.locked_by);
   if (ids.length) {
     await db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${ids}::text[])`;
