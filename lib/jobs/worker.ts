@@ -74,12 +74,6 @@ export async function startWorker(opts: {
     logger,
     crontab: opts.crontab ?? CRONTAB,
     taskList: createTaskList(log, null),
-    // A job's completion (and failure) is written through graphile-worker's batcher, which its
-    // shutdown flushes. Unbatched (the default, -1), the completion of a job that ends during a
-    // graceful stop was not awaited: the stop resolved, the pool ended under the pending query, and
-    // the job stayed locked (a delivery job until recoverStaleLocks, 2 minutes; others 4 hours).
-    // Delay 0 batches only the completions of one tick.
-    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   };
   const deliveryConfig = opts.delivery === undefined ? deliveryConfigFromEnv() : opts.delivery;
   const delivery = deliveryConfig ? createDeliveryDeps(deliveryConfig, log, db) : null;
@@ -119,6 +113,7 @@ export async function startWorker(opts: {
         .stop()
         .then(() => runner.stop())
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
+        .then(() => poolSettled(pgPool))
         .then(() => pgPool.end())
         .then(() => {
           if (delivery) closeDeliveryDeps(delivery);
@@ -127,6 +122,21 @@ export async function startWorker(opts: {
       return stopped;
     },
   };
+}
+
+/**
+ * Waits, at most `maxMs` (milliseconds), until no client of `pool` is checked out or waited for.
+ * graphile-worker 0.17 writes a job's completion without awaiting it, so a job that ended during a
+ * graceful stop could still have its completion queued on the pool when `runner.stop()` resolved;
+ * ending the pool then dropped it and left the job locked (a delivery job until recoverStaleLocks,
+ * 2 minutes; others 4 hours). Its batcher (`completeJobBatchDelay` ≥ 0), which shutdown flushes,
+ * stops the whole runner on one failed completion (0.17 does not retry it), so it is not used.
+ */
+async function poolSettled(pool: pg.Pool, maxMs = 5000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  await new Promise((resolve) => setImmediate(resolve));
+  while ((pool.waitingCount > 0 || pool.idleCount < pool.totalCount) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** Milliseconds after which a worker that found nothing right after a job of a named queue looks again. */
