@@ -22,7 +22,7 @@ export type LoadRequest = {
    * change a report every time. Default: `body` always.
    */
   bodies?: string[];
-  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE" | "OPTIONS";
   headers?: Record<string, string>;
   body?: string;
 };
