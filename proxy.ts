@@ -6,9 +6,10 @@
  * - dashboard pages get a per-request nonce CSP and the other security headers
  *   (lib/http/security-headers.ts).
  *
- * Requests no route can serve are answered before Next runs, by the server preload
+ * Requests no route can serve are refused before Next runs, by the server preload
  * (lib/runtime/next-preload.cjs), for every path: unknown methods (JSON 405 / the v1 404) and
- * malformed percent-encoding (JSON 400 in the version's shape). API responses carry their own
+ * malformed percent-encoding (JSON 400 in the version's shape); on API paths the preload hands
+ * them to the catch-all routes, which answer them rate-limited (issue 40). API responses carry their own
  * headers (`API_HEADERS` in lib/api/errors.ts: CORS, no-store, nosniff). Why the API skips the
  * proxy (issue 14): one proxy run cost about 45% of an empty route handler's throughput.
  */

@@ -1,7 +1,8 @@
 /**
  * Hardening of issue 13 over real HTTP against the production server (scripts/e2e.ts): malformed
  * percent-encoding → 400, TRACE → JSON 405 / v1 404, security headers with a nonce CSP on pages
- * (CORS `*` without credentials kept on the API), 413 for a 1 MB + 1 byte body, RateLimit headers,
+ * (CORS `*` without credentials kept on the API), 413 for a 1 MB + 1 byte body, RateLimit headers
+ * (also on the answers given without a key, issue 40; not on the preflight),
  * cross-origin server actions → 403, dashboard not-found pages → 404, server timeouts, and the
  * sign-in throttle (10 failures → 429), which runs from source address 127.0.0.2 so the other
  * specs' address (127.0.0.1) is not throttled.
@@ -140,6 +141,40 @@ test.describe("headers", () => {
     expect(h["ratelimit-policy"]).toBe('"api-key";q=600;w=60');
     expect(h.ratelimit).toMatch(/^"api-key";r=\d+;t=\d+$/);
     expect(h["access-control-expose-headers"]).toContain("RateLimit");
+  });
+
+  test("answers given without a key carry the RateLimit headers too; the CORS preflight does not (issue 40)", async () => {
+    const { admin } = demoKeys();
+    const keyed = rawAuth(admin.key);
+    for (const [method, path, status] of [
+      ["GET", "/v2/standups/%FF", 400],
+      ["GET", "/v1/standups/%FF", 400],
+      ["TRACE", "/v2/standups", 405],
+      ["TRACE", "/v1/me", 404],
+      ["DELETE", "/v2/standups", 405],
+      ["GET", "/v2/no/such/path", 404],
+      ["GET", "/v2/openapi.json", 200],
+    ] as const) {
+      const withKey = await rawRequest({ method, path, headers: keyed });
+      expect(withKey.status, `${method} ${path}`).toBe(status);
+      expect(withKey.headers["ratelimit-policy"], `${method} ${path}`).toBe('"api-key";q=600;w=60');
+      expect(withKey.headers.ratelimit, `${method} ${path}`).toMatch(/^"api-key";r=\d+;t=\d+$/);
+      const anonymous = await rawRequest({ method, path });
+      expect(anonymous.status, `${method} ${path} without a key`).toBe(status);
+      expect(anonymous.headers.ratelimit, `${method} ${path} without a key`).toMatch(/^"anonymous";r=\d+;t=\d+$/);
+    }
+    const trace = await rawRequest({ method: "TRACE", path: "/v2/standups" });
+    expect(trace.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(JSON.parse(trace.body)).toEqual({
+      error: { code: "METHOD_NOT_ALLOWED", message: "Method TRACE is not supported (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)" },
+    });
+    const preflight = await rawRequest({
+      method: "OPTIONS",
+      path: "/v2/reports",
+      headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.ratelimit).toBeUndefined();
   });
 });
 

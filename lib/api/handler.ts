@@ -1,7 +1,8 @@
 /**
  * The one wrapper around every API route handler: authenticates the API key (spec §5, raw or
  * Bearer; 401 otherwise), applies the rate limits (lib/api/rate-limit.ts: per key, or per client
- * IP without a valid key; 429 + `RateLimit`/`RateLimit-Policy` headers on every response), awaits
+ * IP without a valid key; 429 + `RateLimit`/`RateLimit-Policy` headers on every response; answers
+ * that need no key go through `publicAnswer`, the CORS preflight is the one exception), awaits
  * Next's params, runs the handler (a read whose database connection was lost is retried once) and
  * maps thrown errors to the version's error shape (lib/api/errors.ts: 503 when the database is
  * unavailable). Route files stay thin: parse, one domain call, serialize.
@@ -71,6 +72,49 @@ async function unauthenticated(version: ApiVersion, request: Request): Promise<{
       ? errorResponse("v2", 401, "UNAUTHORIZED", "Missing or invalid API key (send it in the Authorization header)")
       : errorResponse("v1", 401, "UNAUTHORIZED", "Unauthorized");
   return { response, limit };
+}
+
+/**
+ * Counts a request that is answered without authentication (`publicAnswer`) as `apiRoute` counts
+ * any request: against its key's quota when it carries a valid key, else against its client
+ * address's; null when neither applies (no valid key, unknown address).
+ */
+async function countPublicRequest(request: Request): Promise<RateLimitResult | null> {
+  const header = request.headers.get("authorization");
+  let actor = cachedApiKeyActor(db, header);
+  if (actor === undefined) actor = await authenticateApiKey(db, header);
+  if (actor) {
+    const policy = apiKeyRatePolicy();
+    const subject = String(actor.apiKeyId ?? `user-${actor.userId}`);
+    return consumeBatchedRateLimitNow(policy, subject) ?? consumeRateLimit(policy, subject, { batched: true });
+  }
+  const ip = clientIp(request);
+  return ip !== "unknown" ? consumeRateLimit(ratePolicies().anonymous, ip) : null;
+}
+
+/**
+ * Wraps an API answer that needs no key (the 404 of unknown paths, 405, the refusals the server
+ * preload hands over, GET /v2/openapi.json) so that it is rate-limited like every API request
+ * (issue 40): counted as in `apiRoute`, 429 over the limit, and the `RateLimit` headers on the
+ * answer. What is answered never depends on the key. When the key cannot be resolved (the
+ * database is unavailable) the answer goes out without the headers, as it needs no database.
+ */
+export function publicAnswer<C>(version: ApiVersion, answer: (request: Request, context: C) => Promise<Response>) {
+  return async (request: Request, context: C): Promise<Response> => {
+    let limit: RateLimitResult | null = null;
+    try {
+      limit = await countPublicRequest(request);
+    } catch {
+      limit = null;
+    }
+    let response: Response;
+    try {
+      response = limit && !limit.allowed ? tooManyRequests(version, limit) : await answer(request, context);
+    } catch (err) {
+      response = toErrorResponse(version, err);
+    }
+    return limit ? withHeaders(response, rateLimitHeaders(limit)) : response;
+  };
 }
 
 /**
@@ -153,7 +197,7 @@ export function apiWriteRoute<P = Record<string, never>, I = unknown>(opts: Writ
 /**
  * The answer of a v2 path to a method it does not serve: 405 with the structured v2 error body
  * (spec §7: v2 endpoints return structured errors; Next's own 405 has no body) and `Allow`.
- * Sent before authentication (there is nothing to protect). Export it under each such method.
+ * Nothing to protect, so no key is needed; wrap it in `publicAnswer` (lib/api/route.ts does).
  */
 export function methodNotAllowed(allowed: readonly string[]): () => Promise<Response> {
   const allow = [...allowed, "OPTIONS"].join(", ");
@@ -161,7 +205,11 @@ export function methodNotAllowed(allowed: readonly string[]): () => Promise<Resp
     errorResponse("v2", 405, "METHOD_NOT_ALLOWED", `Method not allowed on this path (allowed: ${allow})`, { Allow: allow });
 }
 
-/** CORS preflight answer shared by the API routes (export as OPTIONS). */
+/**
+ * CORS preflight answer shared by the API routes (export as OPTIONS). Not rate-limited and without
+ * `RateLimit` headers (README "Limits"): a preflight carries no key, its headers never reach the
+ * calling script, and it is answered without the database.
+ */
 export function preflight(): Response {
   return new Response(null, {
     status: 204,

@@ -16,7 +16,7 @@ import type { z } from "zod";
 import type { CursorPosition } from "@/lib/api/cursor";
 import { listEnvelope, listEnvelopeText, pageOf } from "@/lib/api/envelope";
 import { errorResponse, json, jsonText } from "@/lib/api/errors";
-import { apiRoute, type HandlerArgs, methodNotAllowed, preflight } from "@/lib/api/handler";
+import { apiRoute, type HandlerArgs, methodNotAllowed, preflight, publicAnswer } from "@/lib/api/handler";
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import type { Actor } from "@/lib/domain/actor";
@@ -88,20 +88,48 @@ export function apiPath(path: string, served: Partial<Record<RouteMethod, Served
  * webhook endpoints, lib/openapi/webhooks.ts). Every other method answers as in `apiPath`.
  */
 export function methodTable(version: "v1" | "v2", handlers: Partial<Record<RouteMethod, RouteHandler>>): RouteHandlers {
-  const other = version === "v1" ? notFoundV1 : methodNotAllowed(ROUTE_METHODS.filter((m) => handlers[m]));
+  const other = publicAnswer(version, version === "v1" ? notFoundV1 : methodNotAllowed(ROUTE_METHODS.filter((m) => handlers[m])));
   const table = Object.fromEntries(ROUTE_METHODS.map((m) => [m, handlers[m] ?? other])) as Record<RouteMethod, RouteHandler>;
   return { ...table, OPTIONS: preflight };
 }
 
 /**
+ * Request header by which the server preload (lib/runtime/next-preload.cjs) hands the catch-alls a
+ * request it refused: `malformed-path` (percent-encoding that does not decode) or `method=<NAME>`
+ * (a method no route handler can serve). The preload removes it from the requests that carry it.
+ */
+export const REFUSED_HEADER = "x-checkin-refused";
+
+/** Every method the server serves in some route (the `Allow` of the preload's 405). */
+const SERVER_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/**
+ * The answer to a request the server preload refused (`REFUSED_HEADER`), in the version's shape:
+ * a malformed path is 400 (v2 INVALID_PARAMETER), an unknown method 405 METHOD_NOT_ALLOWED with
+ * `Allow` (v1: its 404); null for any other request.
+ */
+function refusal(version: "v1" | "v2", request: Request): Promise<Response> | null {
+  const refused = request.headers.get(REFUSED_HEADER);
+  if (!refused) return null;
+  if (refused === "malformed-path") {
+    return Promise.resolve(errorResponse(version, 400, "INVALID_PARAMETER", "Malformed percent-encoding in the path"));
+  }
+  if (version === "v1" || !refused.startsWith("method=")) return null;
+  const message = `Method ${refused.slice("method=".length)} is not supported (allowed: ${SERVER_METHODS})`;
+  return Promise.resolve(errorResponse("v2", 405, "METHOD_NOT_ALLOWED", message, { Allow: SERVER_METHODS }));
+}
+
+/**
  * The handlers of a catch-all under /v1 or /v2 (issue #2): a JSON 404 for every method, HEAD
- * included, with the version's error shape, before any authentication (there is nothing to
- * protect). Known routes take precedence over the catch-all.
+ * included, with the version's error shape, and the refusals the server preload hands over
+ * (`REFUSED_HEADER`), without authentication (there is nothing to protect) but rate-limited
+ * (`publicAnswer`). Known routes take precedence over the catch-all.
  */
 export function unknownPath(version: "v1" | "v2"): RouteHandlers & { HEAD: RouteHandler } {
-  const notFound: RouteHandler = version === "v1" ? notFoundV1 : async () => errorResponse("v2", 404, "NOT_FOUND", "No such endpoint");
-  const table = Object.fromEntries(ROUTE_METHODS.map((m) => [m, notFound])) as Record<RouteMethod, RouteHandler>;
-  return { ...table, HEAD: notFound, OPTIONS: preflight };
+  const notFound = version === "v1" ? notFoundV1 : async () => errorResponse("v2", 404, "NOT_FOUND", "No such endpoint");
+  const answer: RouteHandler = publicAnswer(version, (request: Request) => refusal(version, request) ?? notFound());
+  const table = Object.fromEntries(ROUTE_METHODS.map((m) => [m, answer])) as Record<RouteMethod, RouteHandler>;
+  return { ...table, HEAD: answer, OPTIONS: preflight };
 }
 
 /** Who and what an operation is, for the route builders: tag, id, summary, prose, path id (`OperationDoc`'s own words). */

@@ -4,6 +4,13 @@
  * unspecified addresses unless `WEBHOOKS_ALLOW_PRIVATE=true` (tests, on-prem receivers). Address
  * classes come from `ipaddr.js`. Checked when an endpoint is saved and again before each delivery
  * (a name may start resolving elsewhere later).
+ *
+ * IPv6 addresses that embed an IPv4 address (issue 40): an IPv4-mapped address (`::ffff:a.b.c.d`,
+ * what a resolver may answer for an IPv4 host) is judged as its IPv4 address; every other
+ * embedding form is refused whatever it embeds: IPv4-compatible (`::a.b.c.d`, deprecated, e.g.
+ * `[::127.0.0.1]`), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`),
+ * 6to4 (`2002::/16`) and Teredo (`2001::/32`): each can reach an IPv4 host (a loopback or private
+ * one included) through a translator or tunnel.
  */
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
@@ -28,10 +35,33 @@ export async function webhookUrlProblem(raw: string, opts: { allowPrivate: boole
     return `host ${host} does not resolve`;
   }
   for (const a of addresses) {
-    let addr = ipaddr.parse(a);
-    if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-    const range = addr.range();
-    if (range !== "unicast") return `resolves to a ${range} address (${a}); set WEBHOOKS_ALLOW_PRIVATE=true to allow it`;
+    const problem = addressProblem(ipaddr.parse(a), a);
+    if (problem) return problem;
   }
   return null;
+}
+
+/** The IPv6 ranges (besides IPv4-mapped) whose addresses embed an IPv4 address, by name. */
+const IPV4_EMBEDDING: ReadonlyArray<[string, [ipaddr.IPv6, number]]> = [
+  ["IPv4-compatible", ipaddr.IPv6.parseCIDR("::/96")],
+  ["IPv4-translated", ipaddr.IPv6.parseCIDR("::ffff:0:0:0/96")],
+  ["NAT64", ipaddr.IPv6.parseCIDR("64:ff9b::/96")],
+  ["NAT64 local-use", ipaddr.IPv6.parseCIDR("64:ff9b:1::/48")],
+  ["6to4", ipaddr.IPv6.parseCIDR("2002::/16")],
+  ["Teredo", ipaddr.IPv6.parseCIDR("2001::/32")],
+];
+
+/** Why the address `text` (parsed: `addr`) may not receive webhooks, or null when it may. */
+function addressProblem(addr: ipaddr.IPv4 | ipaddr.IPv6, text: string): string | null {
+  const allow = "set WEBHOOKS_ALLOW_PRIVATE=true to allow it";
+  if (addr.kind() === "ipv6") {
+    const v6 = addr as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return addressProblem(v6.toIPv4Address(), text);
+    const range = v6.range();
+    // `::` and `::1` lie in ::/96 too: they keep their own names (unspecified, loopback).
+    const embedding = range === "unspecified" || range === "loopback" ? undefined : IPV4_EMBEDDING.find(([, cidr]) => v6.match(cidr));
+    if (embedding) return `resolves to an IPv6 address embedding an IPv4 address (${embedding[0]}: ${text}); ${allow}`;
+  }
+  const range = addr.range();
+  return range === "unicast" ? null : `resolves to a ${range} address (${text}); ${allow}`;
 }

@@ -12,7 +12,9 @@
  *   rule; `{ drafts: true }`: the legacy standup list; `{ drafts: true, teamWide: true }`: the
  *   dashboard, single legacy standups and every standup edit.
  * - Polls, `pollWhere(actor, { participants })`: kind poll, active or paused, created by the actor
- *   (v2) — or, with `participants`, also polls the actor is a member of (legacy endpoints).
+ *   (v2) — or, with `participants`, also polls the actor is a member of (legacy endpoints). A team
+ *   admin signed in to the dashboard manages every poll (`managesAllPolls`, `canManagePoll`: live
+ *   results and their CSV); with an API key the creator rule holds for everyone (issue 40).
  * - Roles (issue 11): admin (everything in the team), manager (reads every non-confidential
  *   standup's reports and participation in the dashboard; creates standups and polls), member.
  *   `canManagePeople` (admins: people, roles, channels, others' keys, audit log) and
@@ -164,20 +166,30 @@ export function standupSql(actor: Actor, c: string): Prisma.Sql {
       OR (NOT ${a}.is_confidential AND EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))))`;
 }
 
-/** Whether the actor may manage a poll (see live results, ask again): its creator or a team admin. */
-export function canManagePoll(actor: Pick<Actor, "isAdmin" | "userId">, poll: { owner_id: number }): boolean {
-  return actor.isAdmin || poll.owner_id === actor.userId;
+/**
+ * Whether the actor manages every poll of the team: a team admin signed in to the dashboard (live
+ * results, "Ask now", the results CSV from the poll's page). A caller with an API key never does,
+ * admin or not: with a key, a poll is visible only to its creator (spec §2.3), the CSV export
+ * (`/exports/polls/{id}/results.csv`) included, as in `GET /v2/polls/{id}/votes` (issue 40).
+ */
+export function managesAllPolls(actor: Pick<Actor, "isAdmin" | "apiKeyId">): boolean {
+  return actor.isAdmin && actor.apiKeyId === undefined;
+}
+
+/** Whether the actor may manage a poll (see live results, ask again): its creator, or `managesAllPolls`. */
+export function canManagePoll(actor: Pick<Actor, "isAdmin" | "userId" | "apiKeyId">, poll: { owner_id: number }): boolean {
+  return managesAllPolls(actor) || poll.owner_id === actor.userId;
 }
 
 /**
- * `pollWhere(actor, opts)` as SQL over the checkins alias `c`. With `managers`, a team admin reads
- * every poll of the team (`canManagePoll`); others still only their own (or, with `participants`,
- * those they take part in).
+ * `pollWhere(actor, opts)` as SQL over the checkins alias `c`. With `managers`, an actor who
+ * `managesAllPolls` (a dashboard admin) reads every poll of the team (`canManagePoll`); others,
+ * API keys included, still only their own (or, with `participants`, those they take part in).
  */
 export function pollSql(actor: Actor, c: string, opts: { participants?: boolean; managers?: boolean } = {}): Prisma.Sql {
   const a = Prisma.raw(`"${c}"`);
   const who =
-    opts.managers && actor.isAdmin
+    opts.managers && managesAllPolls(actor)
       ? Prisma.sql`TRUE`
       : opts.participants
         ? Prisma.sql`(${a}.owner_id = ${actor.userId} OR EXISTS (SELECT 1 FROM checkin_members vm WHERE vm.checkin_id = ${a}.id AND vm.user_id = ${actor.userId}))`

@@ -46,9 +46,23 @@ export class ChannelNotFoundError extends DomainError {
   }
 }
 
+/** How many unknown ids a USER_NOT_FOUND message names (issue 40: 1,000 ids made a 12 KB answer). */
+export const USER_NOT_FOUND_LISTED = 20;
+/** Longest id the message quotes in full (longer ones are cut, with "…"). */
+const LISTED_ID_LENGTH = 64;
+
+/**
+ * Users unknown to the team (spec §7: 400 `USER_NOT_FOUND`). The message names the first
+ * `USER_NOT_FOUND_LISTED` ids, each cut to 64 characters, then "and N more".
+ */
 export class UserNotFoundError extends DomainError {
   constructor(ids: Array<string | number>) {
-    super("USER_NOT_FOUND", `User(s) not found in this team: ${ids.join(", ")}`);
+    const listed = ids
+      .slice(0, USER_NOT_FOUND_LISTED)
+      .map(String)
+      .map((id) => (id.length > LISTED_ID_LENGTH ? `${id.slice(0, LISTED_ID_LENGTH)}…` : id));
+    const more = ids.length > listed.length ? ` and ${ids.length - listed.length} more` : "";
+    super("USER_NOT_FOUND", `User(s) not found in this team: ${listed.join(", ")}${more}`);
   }
 }
 

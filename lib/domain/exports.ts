@@ -189,7 +189,9 @@ export async function exportParticipation(
 /**
  * Poll results as CSV (every broadcast in [since, until), or the latest when neither is given):
  * one row per choice of a multiple-choice question, one per response of an open-ended one.
- * @throws NotFoundError unless the actor created the poll or is a team admin (lib/domain/access.ts `canManagePoll`).
+ * Visibility as `canManagePoll` (lib/domain/access.ts): with an API key only the poll's creator
+ * (spec §2.3, the rule of GET /v2/polls/{id}/votes); in the dashboard also a team admin.
+ * @throws NotFoundError when the poll is not visible so.
  */
 export async function exportPollResults(
   actor: Actor,

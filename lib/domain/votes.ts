@@ -83,11 +83,12 @@ export type PollResults = {
 /**
  * Who may read the results: "creator" (v2: a poll is visible only to its creator),
  * "creator_or_member" (legacy endpoints: also polls the user participates in) or "manager" (the
- * dashboard: the creator or a team admin). All: the team's active/paused polls.
+ * dashboard and the results CSV: the creator or a team admin signed in to the dashboard; with an API
+ * key the creator only, lib/domain/access.ts `managesAllPolls`). All: the team's active/paused polls.
  */
 export type PollAccess = "creator" | "creator_or_member" | "manager";
 
-/** The SQL visibility rule of `access`; "manager" is the creator or a team admin (dashboard live results). */
+/** The SQL visibility rule of `access`; "manager" is the creator or a dashboard team admin (live results). */
 function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
   return accessiblePollSql(actor, "c", { participants: access === "creator_or_member", managers: access === "manager" });
 }

@@ -12,6 +12,13 @@
  * - a path with malformed percent-encoding answers a JSON 400 in the version's error shape (issue
  *   14 moved this here from proxy.ts: API requests skip the proxy, whose run cost about 45% of an
  *   empty route handler's throughput);
+ * - on API paths (`/v1`, `/v2`) those two refusals are not sent from here but handed to the app
+ *   (issue 40), so that they are rate-limited and carry the `RateLimit` headers like every API
+ *   answer: the request goes on as `/v1/_refused` or `/v2/_refused` (an unknown method as GET) with
+ *   the `x-checkin-refused` header naming the refusal (`malformed-path`, `method=TRACE`), which the
+ *   catch-all routes answer (lib/api/route.ts `unknownPath`). The header is removed from every
+ *   request that arrives with it. An OPTIONS request with a malformed path is still answered here
+ *   (preflights carry no RateLimit headers, see README);
  * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
  *   server never keeps the port and the next `npm start` comes up.
  * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms).
@@ -37,6 +44,18 @@ const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 /** True for legacy API paths (`/v1`, `/v1/...`, `/v1?...`): they answer in the v1 error shape. */
 const isV1 = (url) => /^\/v1(\/|\?|$)/.test(url ?? "");
 
+/** The API version of an API path (`/v1...`, `/v2...`), else null. */
+const apiVersion = (url) => /^\/(v[12])(\/|\?|#|$)/.exec(url ?? "")?.[1] ?? null;
+
+/** Request header naming a refusal the app answers (lib/api/route.ts `REFUSED_HEADER`). */
+const REFUSED_HEADER = "x-checkin-refused";
+
+/** Hands a refused API request to the app's catch-all (see the module comment). */
+function handToApp(req, version, refusal) {
+  req.headers[REFUSED_HEADER] = refusal;
+  req.url = `/${version}/_refused`;
+}
+
 /** Sends a JSON API error answer (the API's headers) and drains the request. */
 function sendJson(req, res, status, body, headers = {}) {
   const text = JSON.stringify(body);
@@ -52,9 +71,18 @@ function sendJson(req, res, status, body, headers = {}) {
   req.resume();
 }
 
-/** Answers a request whose method no route can serve; true when it did. */
+/**
+ * Answers a request whose method no route can serve; true when it did. On an API path it hands the
+ * request to the app as a GET instead (false: the app answers).
+ */
 function refuseUnservedMethod(req, res) {
   if (SERVED_METHODS.has(req.method)) return false;
+  const version = apiVersion(req.url);
+  if (version) {
+    handToApp(req, version, `method=${String(req.method).slice(0, 20)}`);
+    req.method = "GET";
+    return false;
+  }
   const message = `Method ${String(req.method).slice(0, 20)} is not supported (allowed: ${ALLOW})`;
   if (isV1(req.url)) sendJson(req, res, 404, { error: "Not found" });
   else sendJson(req, res, 405, { error: { code: "METHOD_NOT_ALLOWED", message } }, { Allow: ALLOW });
@@ -75,10 +103,16 @@ function decodesCleanly(url) {
  * Answers a request whose path has malformed percent-encoding (`/v2/standups/%FF`) with 400 in
  * the version's error shape (v1 `{"error": "..."}`, otherwise the v2 shape) instead of Next's
  * decoder error; true when it did. Done here, before Next, so that API requests need no proxy run.
+ * An API request other than OPTIONS is handed to the app instead (false: the app answers).
  */
 function refuseMalformedPath(req, res) {
   const url = req.url ?? "/";
   if (decodesCleanly(url)) return false;
+  const version = apiVersion(url);
+  if (version && req.method !== "OPTIONS") {
+    handToApp(req, version, "malformed-path");
+    return false;
+  }
   const message = "Malformed percent-encoding in the path";
   sendJson(req, res, 400, isV1(url) ? { error: message } : { error: { code: "INVALID_PARAMETER", message } });
   return true;
@@ -91,6 +125,7 @@ http.createServer = function createServer(...args) {
   const wrapped = listener
     ? function onRequest(req, res) {
         req.headers[CLIENT_IP_HEADER] = (req.socket?.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
+        if (req.headers[REFUSED_HEADER] !== undefined) delete req.headers[REFUSED_HEADER];
         if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res)) return;
         return listener.call(this, req, res);
       }

@@ -15,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import * as v1Unknown from "@/app/v1/[[...path]]/route";
 import { GET as meRoute } from "@/app/v1/me/route";
 import { GET as myStandupsRoute } from "@/app/v1/me/standups/route";
 import { GET as myTeamsRoute } from "@/app/v1/me/teams/route";
@@ -32,6 +33,7 @@ import {
 import { POST as startV1Route } from "@/app/v1/standups/[id]/start/route";
 import { POST as createStandupV1Route, GET as standupsV1Route } from "@/app/v1/standups/route";
 import { GET as teamsRoute } from "@/app/v1/teams/route";
+import * as v2Unknown from "@/app/v2/[[...path]]/route";
 import { OPTIONS as openApiOptions, GET as openApiRoute } from "@/app/v2/openapi.json/route";
 import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participation/route";
 import { GET as pollRoute } from "@/app/v2/polls/[pollId]/route";
@@ -48,6 +50,7 @@ import { DELETE as deleteWebhookRoute, PATCH as patchWebhookRoute, GET as webhoo
 import { POST as testWebhookRoute } from "@/app/v2/webhooks/[webhookId]/test/route";
 import { POST as createWebhookRoute, GET as webhooksRoute } from "@/app/v2/webhooks/route";
 import { successV2Schema } from "@/lib/api/envelope";
+import { REFUSED_HEADER } from "@/lib/api/route";
 import { pollResultsV1Schema, pollV1Schema } from "@/lib/api/v1/polls";
 import { reportCreatedV1Schema, reportListItemV1Schema } from "@/lib/api/v1/reports";
 import { standupV1Schema, startedV1Schema } from "@/lib/api/v1/standups";
@@ -171,6 +174,51 @@ describe("OpenAPI document structure", () => {
     expect(codes("/v2/polls", "post", "422")).toEqual(["MISMATCHED_IDEMPOTENCY_BODY"]);
     expect(codes("/v2/reports/{reportId}", "get", "404")).toEqual(["NOT_FOUND"]);
     expect(codes("/v2/reports", "get", "401")).toEqual(["UNAUTHORIZED"]);
+  });
+});
+
+describe("malformed percent-encoding in the path (issue 40)", () => {
+  /** True when the server preload refuses `url` as malformed (lib/runtime/next-preload.cjs `decodesCleanly`). */
+  const refused = (url: string) => {
+    try {
+      decodeURIComponent(url.split(/[?#]/, 1)[0]);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  it("every operation a malformed path can name declares the 400 its refusal answers", async () => {
+    let reachable = 0;
+    for (const { method, path: p, operation } of operations()) {
+      const where = `${method.toUpperCase()} ${p}`;
+      // A client fills in only the path parameters: with one malformed, the request is still this operation's.
+      if (!refused(p.replace(/\{[^}]+\}/g, "%FF"))) {
+        expect(p, where).not.toContain("{");
+        continue;
+      }
+      reachable++;
+      const v1 = p.startsWith("/v1/");
+      const catchAll = (v1 ? v1Unknown : v2Unknown) as unknown as Record<string, Parameters<typeof call>[0]>;
+      const answer = await call(catchAll[method.toUpperCase()], {
+        method: method.toUpperCase(),
+        path: `/${v1 ? "v1" : "v2"}/_refused`,
+        headers: { [REFUSED_HEADER]: "malformed-path" },
+      });
+      expect(answer.status, where).toBe(400);
+      const declared = operation.responses?.["400"];
+      expect(declared, `${where} declares 400`).toBeTruthy();
+      expect(declared?.description, where).toMatch(/Malformed percent-encoding in the path/);
+      const schema = resolveSchema(declared) as { properties: { error: { properties: { code: { enum: string[] } } } } };
+      if (v1) {
+        expect(schema, where).toEqual(resolvePointer("#/components/schemas/ErrorV1"));
+        expect(answer.body, where).toEqual({ error: "Malformed percent-encoding in the path" });
+      } else {
+        expect(schema.properties.error.properties.code.enum, where).toContain(answer.body.error.code);
+        expect(answer.body, where).toEqual({ error: { code: "INVALID_PARAMETER", message: "Malformed percent-encoding in the path" } });
+      }
+    }
+    expect(reachable).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Rate limits of issue 13 (lib/api/rate-limit.ts) against the real test database store: per API
  * key (429 after the limit, `Retry-After`, the IETF `RateLimit-Policy`/`RateLimit` headers on every
- * response, v1 and v2 error shapes), per client IP without a valid key, the sign-in throttle's
+ * response, v1 and v2 error shapes), per client IP without a valid key, the answers that need no key
+ * (404, 405, the preload's refusals, /v2/openapi.json; not the CORS preflight), the sign-in throttle's
  * failure counting, and that the counters live in PostgreSQL (`rate_limits`), so every instance
  * sees them. Limits are lowered through the environment of this test file's own process.
  */
@@ -11,9 +12,13 @@ process.env.SIGN_IN_MAX_FAILURES = "3";
 process.env.LINK_REQUESTS_PER_HOUR = "2";
 
 import { beforeAll, describe, expect, it } from "vitest";
+import * as v1Unknown from "@/app/v1/[[...path]]/route";
 import * as v1Me from "@/app/v1/me/route";
+import * as v2Unknown from "@/app/v2/[[...path]]/route";
+import * as openApi from "@/app/v2/openapi.json/route";
 import * as reports from "@/app/v2/reports/route";
 import { CLIENT_IP_HEADER, closeRateLimitStore, ratePolicies } from "@/lib/api/rate-limit";
+import { REFUSED_HEADER } from "@/lib/api/route";
 import {
   linkRequestBlockedBy,
   linkRequestThrottledMessage,
@@ -91,6 +96,70 @@ describe("per client IP without a valid key", () => {
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
     const elsewhere = await call(reports.GET as Handler, { path: "/v2/reports", headers: { [CLIENT_IP_HEADER]: "203.0.113.77" } });
     expect(elsewhere.status).toBe(401);
+  });
+});
+
+describe("answers that need no key (issue 40): 404, 405, the preload's refusals, /v2/openapi.json", () => {
+  const remainingOf = (r: { headers: Headers }) => Number(/;r=(\d+);/.exec(r.headers.get("ratelimit") ?? "")?.[1]);
+
+  it("count against the key's quota and carry the RateLimit headers, 429 past the limit; the preflight neither counts nor carries them", async () => {
+    const user = await createTestUser(A.id);
+    const key = user.key;
+    const answers = [
+      [reports.DELETE, { method: "DELETE", path: "/v2/reports", key }, 405],
+      [v1Me.POST, { method: "POST", path: "/v1/me", key }, 404],
+      [v2Unknown.GET, { path: "/v2/nothing/here", key }, 404],
+      [v1Unknown.HEAD, { method: "HEAD", path: "/v1/nothing", key }, 404],
+      [v2Unknown.GET, { path: "/v2/_refused", key, headers: { [REFUSED_HEADER]: "malformed-path" } }, 400],
+      [v1Unknown.POST, { method: "POST", path: "/v1/_refused", key, headers: { [REFUSED_HEADER]: "malformed-path" } }, 400],
+      [v2Unknown.GET, { path: "/v2/_refused", key, headers: { [REFUSED_HEADER]: "method=TRACE" } }, 405],
+      [v1Unknown.GET, { path: "/v1/_refused", key, headers: { [REFUSED_HEADER]: "method=TRACE" } }, 404],
+      [openApi.GET, { path: "/v2/openapi.json", key }, 200],
+    ] as const;
+    const remaining: number[] = [];
+    for (const [handler, opts, status] of answers) {
+      const r = await call(handler as Handler, opts);
+      expect(r.status, opts.path).toBe(status);
+      expect(r.headers.get("ratelimit-policy"), opts.path).toBe('"api-key";q=15;w=60');
+      expect(r.headers.get("access-control-expose-headers"), opts.path).toContain("RateLimit");
+      remaining.push(remainingOf(r));
+      // The preflight: no key, no count, no RateLimit headers (README "Limits").
+      const preflight = (reports.OPTIONS as () => Response)();
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("ratelimit")).toBeNull();
+    }
+    expect(remaining).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6]);
+    const normal = await call(reports.GET as Handler, { path: "/v2/reports?limit=1", key });
+    expect(remainingOf(normal)).toBe(5);
+    for (let i = 0; i < 5; i++) await call(reports.DELETE as Handler, { method: "DELETE", path: "/v2/reports", key });
+    const limited = await call(v2Unknown.GET as Handler, { path: "/v2/nothing", key });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe("RATE_LIMITED");
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    const limitedV1 = await call(v1Unknown.GET as Handler, { path: "/v1/nothing", key });
+    expect(limitedV1).toMatchObject({ status: 429, body: { error: expect.stringContaining("Rate limit exceeded") } });
+  });
+
+  it("without a valid key they count against the client address (the anonymous policy); the answer stays the same", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const headers = { [CLIENT_IP_HEADER]: ip };
+    const first = await call(openApi.GET as Handler, { path: "/v2/openapi.json", headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit")).toMatch(/^"anonymous";r=4;t=\d+$/);
+    const refused = await call(v2Unknown.GET as Handler, {
+      path: "/v2/_refused",
+      key: "api_wrong",
+      headers: { ...headers, [REFUSED_HEADER]: "malformed-path" },
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: { code: "INVALID_PARAMETER", message: "Malformed percent-encoding in the path" } },
+    });
+    expect(refused.headers.get("ratelimit")).toMatch(/^"anonymous";r=3;t=\d+$/);
+    // Without a known address nothing is counted (in-process calls): the answer has no headers.
+    const unknown = await call(v2Unknown.GET as Handler, { path: "/v2/nothing" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("ratelimit")).toBeNull();
   });
 });
 

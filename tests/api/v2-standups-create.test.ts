@@ -124,6 +124,19 @@ describe("POST /v2/standups", () => {
     expect((await post(admin.key, { ...base(), users: [gone.chat_id] })).body.error.code).toBe("USER_NOT_FOUND");
   });
 
+  it("400 USER_NOT_FOUND names at most 20 unknown ids, then how many more (issue 40)", async () => {
+    const unknown = Array.from({ length: 1000 }, (_, i) => `UNKNOWN${String(i).padStart(4, "0")}`); // the most a standup takes
+    const r = await post(admin.key, { ...base(), users: unknown });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      error: { code: "USER_NOT_FOUND", message: `User(s) not found in this team: ${unknown.slice(0, 20).join(", ")} and 980 more` },
+    });
+    expect(r.text.length).toBeLessThan(400);
+    const long = `U${"X".repeat(99)}`; // the longest id the body takes
+    const one = await post(admin.key, { ...base(), users: [long] });
+    expect(one.body.error.message).toBe(`User(s) not found in this team: ${long.slice(0, 64)}…`);
+  });
+
   it("400 INVALID_PARAMETER for bad fields", async () => {
     const before = await db.checkin.count({ where: { team_id: A.id } });
     const { questions, days, time, broadcast_channel } = base();

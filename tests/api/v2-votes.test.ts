@@ -4,6 +4,7 @@
  * with categorization status/categories, anonymous polls, errors and visibility.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/exports/polls/[pollId]/results.csv/route";
 import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { db } from "@/lib/db";
 import { createTestCheckin, createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";
@@ -189,6 +190,21 @@ describe("GET /v2/polls/{id}/votes", () => {
       const r = await votes(key, id);
       expect(r.status).toBe(404);
       expect(r.body.error.code).toBe("NOT_FOUND");
+    }
+  });
+
+  it("the results CSV with an API key follows the same rule: the creator only, a team admin's key gets 404 (issue 40)", async () => {
+    const csv = (key: string, id: number) =>
+      call(exportRoute, { path: `/exports/polls/${id}/results.csv`, key, params: { pollId: String(id) } });
+    const own = await csv(m0.key, named.id);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(own.text).toContain("Named");
+    for (const key of [admin.key, m1.key, B.admin.key]) {
+      const [api, exported] = [await votes(key, named.id), await csv(key, named.id)];
+      expect(api.status).toBe(404);
+      expect(exported.status).toBe(404);
+      expect(exported.body.error.code).toBe("NOT_FOUND");
     }
   });
 });

@@ -95,6 +95,11 @@ describe("/v2/webhooks", () => {
       { url: "http://169.254.169.254/latest/meta-data", events: ["report.submitted"] },
       { url: "http://127.0.0.1:8080/hook", events: ["report.submitted"] },
       { url: "http://[::ffff:10.0.0.1]/hook", events: ["report.submitted"] },
+      // every other IPv6 form embedding an IPv4 address (issue 40): compatible, NAT64, 6to4, Teredo
+      { url: "http://[::127.0.0.1]/hook", events: ["report.submitted"] },
+      { url: "http://[64:ff9b::127.0.0.1]/hook", events: ["report.submitted"] },
+      { url: "http://[2002:7f00:1::]/hook", events: ["report.submitted"] },
+      { url: "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook", events: ["report.submitted"] },
       { url: "https://user:pw@example.com/", events: ["report.submitted"] },
     ]) {
       const r = await post(body);
