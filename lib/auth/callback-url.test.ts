@@ -45,8 +45,12 @@ describe("safeRedirectUrl (next-auth redirect callback)", () => {
 
 describe("safeCallbackPath (property)", () => {
   it("whatever it is given, the result is read by a browser as a path on the same origin", () => {
-    const piece = fc.constantFrom("/", "//", ".", "..", "%2e", "%2E", "%2f", "\\", "%5c", "evil.example", "a", "?", "#", "@", ":", "%00", " ");
-    const input = fc.oneof(fc.string(), fc.array(piece, { maxLength: 12 }).map((p) => `/${p.join("")}`));
+    const pieces = ["/", "//", ".", "..", "%2e", "%2E", "%2f", "\\", "%5c", "evil.example", "a", "?", "#", "@", ":", "%00", " "];
+    const piece = fc.constantFrom(...pieces);
+    const input = fc.oneof(
+      fc.string(),
+      fc.array(piece, { maxLength: 12 }).map((p) => `/${p.join("")}`),
+    );
     fc.assert(
       fc.property(input, (value) => {
         const out = safeCallbackPath(value);
