@@ -120,6 +120,11 @@ export function defaultAuthTrustHost(): void {
 /** OAuth client credentials of one provider. */
 export type OAuthClient = { clientId: string; clientSecret: string };
 
+/** `NEXTAUTH_URL` when set: next-auth's fixed origin (else taken from each request's Host). */
+export function nextAuthUrlSetting(): string | undefined {
+  return process.env.NEXTAUTH_URL || undefined;
+}
+
 /** Sign-in providers switched on by environment variables (each only when all its variables are set). */
 export function oauthSettings(): {
   github: OAuthClient | null;

@@ -12,6 +12,14 @@
  * - a path with malformed percent-encoding answers a JSON 400 in the version's error shape (issue
  *   14 moved this here from proxy.ts: API requests skip the proxy, whose run cost about 45% of an
  *   empty route handler's throughput);
+ * - outside the API (`/v1`, `/v2` cap their own bodies, in their own error shape) every request
+ *   whose `Content-Length` is above API_BODY_LIMIT_BYTES (default 1 MB) answers 413 at once and
+ *   the connection is closed (issue 40): Next.js would otherwise read it (the proxy's body clone
+ *   holds up to 10 MB) before any route or server action sees it. Bodies without a length
+ *   (chunked) are counted by their readers: the auth route, Slack's routes, Next's server actions
+ *   (`serverActions.bodySizeLimit`, 1 MB);
+ * - outside the API, an empty or malformed `Host` / `X-Forwarded-Host` answers 400: next-auth
+ *   builds its origin from it and threw (a 500 on every page); same rule as lib/http/host.ts;
  * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
  *   server never keeps the port and the next `npm start` comes up.
  * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms).
@@ -30,12 +38,16 @@ const TIMEOUTS = {
   connectionsCheckingInterval: 1_000,
 };
 const CLIENT_IP_HEADER = "x-checkin-client-ip";
+const BODY_LIMIT = number("API_BODY_LIMIT_BYTES", 1_048_576);
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 
 /** True for legacy API paths (`/v1`, `/v1/...`, `/v1?...`): they answer in the v1 error shape. */
 const isV1 = (url) => /^\/v1(\/|\?|$)/.test(url ?? "");
+
+/** True for API paths (`/v1`, `/v2` and below), which check their own bodies and hosts. */
+const isApi = (url) => /^\/v[12](\/|\?|$)/.test(url ?? "");
 
 /** Sends a JSON API error answer (the API's headers) and drains the request. */
 function sendJson(req, res, status, body, headers = {}) {
@@ -84,6 +96,36 @@ function refuseMalformedPath(req, res) {
   return true;
 }
 
+/** Same rule as lib/http/host.ts `isValidHost`: one `host[:port]` a URL can carry. */
+function isValidHost(value) {
+  if (!value || value.length > 255 || /[\s/\\?#@,]/.test(value)) return false;
+  try {
+    return new URL(`http://${value}`).host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Outside the API: answers 400 for an invalid Host / X-Forwarded-Host and 413 (closing the
+ * connection) for a declared body above BODY_LIMIT; true when it did.
+ */
+function refuseOutsideApi(req, res) {
+  if (isApi(req.url)) return false;
+  const forwarded = req.headers["x-forwarded-host"];
+  if (!isValidHost(req.headers.host) || (forwarded !== undefined && !isValidHost(forwarded))) {
+    sendJson(req, res, 400, { error: { code: "INVALID_PARAMETER", message: "Missing or malformed Host header" } });
+    return true;
+  }
+  const declared = Number(req.headers["content-length"]);
+  if (declared > BODY_LIMIT) {
+    const message = `Request body is larger than ${BODY_LIMIT} bytes`;
+    sendJson(req, res, 413, { error: { code: "PAYLOAD_TOO_LARGE", message } }, { Connection: "close" });
+    return true;
+  }
+  return false;
+}
+
 const originalCreateServer = http.createServer;
 http.createServer = function createServer(...args) {
   const options = typeof args[0] === "object" && args[0] !== null ? { ...args.shift() } : {};
@@ -91,7 +133,7 @@ http.createServer = function createServer(...args) {
   const wrapped = listener
     ? function onRequest(req, res) {
         req.headers[CLIENT_IP_HEADER] = (req.socket?.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
-        if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res)) return;
+        if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res) || refuseOutsideApi(req, res)) return;
         return listener.call(this, req, res);
       }
     : undefined;
