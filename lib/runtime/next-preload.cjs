@@ -13,9 +13,11 @@
  *   14 moved this here from proxy.ts: API requests skip the proxy, whose run cost about 45% of an
  *   empty route handler's throughput);
  * - outside the API (`/v1`, `/v2` cap their own bodies, in their own error shape) every request
- *   whose `Content-Length` is above API_BODY_LIMIT_BYTES (default 1 MB) answers 413 at once and
- *   the connection is closed (issue 40): Next.js would otherwise read it (the proxy's body clone
- *   holds up to 10 MB) before any route or server action sees it. Bodies without a length
+ *   whose `Content-Length` is above API_BODY_LIMIT_BYTES (default 1 MB) answers 413 at once
+ *   (issue 40): Next.js would otherwise read it (the proxy's body clone holds up to 10 MB) before
+ *   any route or server action sees it. The rest of the upload is read and dropped (so that the
+ *   client, still sending, reads the answer instead of a reset), at most DRAIN_LIMIT bytes, then
+ *   the connection is closed. Bodies without a length
  *   (chunked) are counted by their readers: the auth route, Slack's routes, Next's server actions
  *   (`serverActions.bodySizeLimit`, 1 MB);
  * - outside the API, an empty or malformed `Host` / `X-Forwarded-Host` answers 400: next-auth
@@ -39,6 +41,7 @@ const TIMEOUTS = {
 };
 const CLIENT_IP_HEADER = "x-checkin-client-ip";
 const BODY_LIMIT = number("API_BODY_LIMIT_BYTES", 1_048_576);
+const DRAIN_LIMIT = 8 * 1_048_576;
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -120,7 +123,12 @@ function refuseOutsideApi(req, res) {
   const declared = Number(req.headers["content-length"]);
   if (declared > BODY_LIMIT) {
     const message = `Request body is larger than ${BODY_LIMIT} bytes`;
-    sendJson(req, res, 413, { error: { code: "PAYLOAD_TOO_LARGE", message } }, { Connection: "close" });
+    sendJson(req, res, 413, { error: { code: "PAYLOAD_TOO_LARGE", message } });
+    let drained = 0;
+    req.on("data", (chunk) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT) req.socket.destroy();
+    });
     return true;
   }
   return false;
