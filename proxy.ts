@@ -2,7 +2,9 @@
  * Next.js proxy (the Next 16 successor of middleware), run before every dashboard page and asset
  * route (issue 13), never before the API (`/v1/**`, `/v2/**`, see `config.matcher`):
  *
- * - a server-action POST (`Next-Action` header) whose Origin is not this host answers 403;
+ * - a possible server-action POST whose Origin is not this host answers 403, an unreadable
+ *   multipart one 400, and next-auth's callback-url cookie is dropped when next-auth would refuse
+ *   it (lib/http/page-guards.ts: each was a 500);
  * - dashboard pages get a per-request nonce CSP and the other security headers
  *   (lib/http/security-headers.ts);
  * - an empty or malformed Host / X-Forwarded-Host answers 400 (lib/http/host.ts; the server
@@ -22,34 +24,21 @@
  * proxy (issue 14): one proxy run cost about 45% of an empty route handler's throughput.
  */
 import { type NextRequest, NextResponse } from "next/server";
+import { clearCookieHeader } from "@/lib/auth/auth-route";
 import { csrfCookieName, csrfTokenFor, nextAuthUsesSecureCookies } from "@/lib/auth/csrf-cookie";
 import { authSecret, isDevelopment, nextAuthUrlSetting } from "@/lib/env";
 import { hasValidHost } from "@/lib/http/host";
+import { refuseServerAction, withoutRefusedCookies } from "@/lib/http/page-guards";
 import { contentSecurityPolicy, createNonce, isHttps, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 const CSRF_HEADER = "x-checkin-csrf-token";
 
-function sameOrigin(request: NextRequest): boolean {
-  const origin = request.headers.get("origin");
-  if (!origin) return false;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
-export function proxy(request: NextRequest): NextResponse | Response {
+export async function proxy(request: NextRequest): Promise<NextResponse | Response> {
   if (!hasValidHost(request.headers)) {
     return Response.json({ error: { code: "INVALID_PARAMETER", message: "Missing or malformed Host header" } }, { status: 400 });
   }
-  if (request.method === "POST" && request.headers.has("next-action") && !sameOrigin(request)) {
-    return new Response("Forbidden: cross-origin server action request", {
-      status: 403,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
-    });
-  }
+  const refused = await refuseServerAction(request);
+  if (refused) return refused;
 
   const https = isHttps(request);
   const nonce = createNonce();
@@ -58,12 +47,15 @@ export function proxy(request: NextRequest): NextResponse | Response {
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
   requestHeaders.delete(CSRF_HEADER);
+  const cleaned = withoutRefusedCookies(request);
+  if (cleaned) requestHeaders.set("cookie", cleaned.cookie);
   const secure = nextAuthUsesSecureCookies(request, nextAuthUrlSetting());
   const csrf =
     request.nextUrl.pathname === "/sign-in" ? csrfTokenFor(request.cookies.get(csrfCookieName(secure))?.value, authSecret()) : null;
   if (csrf) requestHeaders.set(CSRF_HEADER, csrf.token);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   if (csrf?.cookie) response.cookies.set(csrfCookieName(secure), csrf.cookie, { httpOnly: true, sameSite: "lax", path: "/", secure });
+  for (const name of cleaned?.refused ?? []) response.headers.append("Set-Cookie", clearCookieHeader(name));
   response.headers.set("Content-Security-Policy", csp);
   for (const [k, v] of Object.entries(pageSecurityHeaders(https))) response.headers.set(k, v);
   return response;

@@ -87,7 +87,7 @@ test.describe("body limit on every POST", () => {
       });
       expect(res.status).toBe(413);
       expect(res.ms).toBeLessThan(5_000);
-      expect(JSON.parse(res.body)).toMatchObject({ error: expect.stringMatching(/PAYLOAD_TOO_LARGE|PayloadTooLarge/) });
+      expect(res.body).toMatch(/PAYLOAD_TOO_LARGE|PayloadTooLarge/);
     });
   }
 

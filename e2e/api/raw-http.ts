@@ -27,11 +27,15 @@ export function rawHttp(opts: {
   timeoutMs?: number;
 }): Promise<RawResponse> {
   const started = Date.now();
-  const headers: Record<string, string> = { ...opts.headers };
+  // keep-alive (not the `close` of agent-less requests): a server that answers before the body
+  // ended then reads the rest instead of closing, so the answer is not lost to a reset.
+  const headers: Record<string, string> = { Connection: "keep-alive", ...opts.headers };
   const hasHost = Object.keys(headers).some((k) => k.toLowerCase() === "host");
   const body = opts.body;
   const stream = typeof body === "object" && !Buffer.isBuffer(body) ? body : undefined;
   if (stream && !stream.chunked) headers["Content-Length"] ??= String(stream.size);
+  // Node's client sends no length for the body of a GET, OPTIONS or DELETE unless told.
+  if (body !== undefined && !stream) headers["Content-Length"] ??= String(Buffer.byteLength(body as string | Buffer));
   if (stream?.chunked) headers["Transfer-Encoding"] = "chunked";
   return new Promise((resolve, reject) => {
     let sent = 0;

@@ -19,7 +19,8 @@ import { BodyAbortedError, readBodyBytes } from "@/lib/http/body";
 import { hasValidHost } from "@/lib/http/host";
 import { isHttps, pageSecurityHeaders } from "@/lib/http/security-headers";
 
-const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"];
+/** next-auth 4's callback-url cookie names (plain and on HTTPS). */
+export const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"];
 const POST_ONLY_CALLBACKS = new Set(["credentials", "link"]);
 
 /**
@@ -32,6 +33,22 @@ export function nextAuthAcceptsCallbackUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Names of the callback-url cookies next-auth would refuse: with one of them every next-auth call
+ * fails, `getServerSession` on each dashboard page included (proxy.ts drops them).
+ */
+export function refusedCallbackUrlCookies(cookies: { get(name: string): { value: string } | undefined }): string[] {
+  return CALLBACK_URL_COOKIES.filter((name) => {
+    const value = cookies.get(name)?.value;
+    return Boolean(value) && !nextAuthAcceptsCallbackUrl(value as string);
+  });
+}
+
+/** `Set-Cookie` value that deletes the callback-url cookie `name`. */
+export function clearCookieHeader(name: string): string {
+  return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;
 }
 
 /** Headers of every answer of the auth routes (which skip proxy.ts): no framing, no sniffing, no caching. */
@@ -85,14 +102,17 @@ export async function checkAuthRequest(
       return refuse(request, 400, "InvalidCallbackUrl", "callbackUrl must be a path or an http(s) URL");
     }
   }
-  for (const name of CALLBACK_URL_COOKIES) {
-    const value = request.cookies.get(name)?.value;
-    if (value && !nextAuthAcceptsCallbackUrl(value)) {
-      const clear = `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${name.startsWith("__Secure-") ? "; Secure" : ""}`;
-      return refuse(request, 400, "InvalidCallbackUrl", "The callback-url cookie was not a path or an http(s) URL; it has been cleared", {
-        "Set-Cookie": clear,
-      });
-    }
+  const refused = refusedCallbackUrlCookies(request.cookies);
+  if (refused.length) {
+    const clear = new Headers();
+    for (const name of refused) clear.append("Set-Cookie", clearCookieHeader(name));
+    return refuse(
+      request,
+      400,
+      "InvalidCallbackUrl",
+      "The callback-url cookie was not a path or an http(s) URL; it has been cleared",
+      clear,
+    );
   }
   if (request.method !== "POST") return { request, body: {} };
 

@@ -20,7 +20,10 @@ export function declaredLength(request: Request): number | undefined {
 /**
  * Reads the whole body, refusing more than `limit` bytes: first on `Content-Length`, then by
  * counting while streaming (chunked bodies, lying headers), so an oversized body is never held in
- * memory; the stream is cancelled as soon as the limit is passed.
+ * memory. Past the limit the stream is left unread rather than cancelled: cancelling destroys the
+ * connection, and a client still sending would see a reset instead of the 413; left alone, the
+ * upload stalls (backpressure) until the client reads the answer and stops, or the server's
+ * request timeout (HTTP_REQUEST_TIMEOUT_MS) closes the connection.
  * @returns the bytes, or `null` when the body is larger than `limit` bytes
  * @throws BodyAbortedError when the client closed the connection mid-body
  */
@@ -45,7 +48,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Bu
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);

@@ -110,6 +110,38 @@ function isValidHost(value) {
 }
 
 /**
+ * Answers 413 to a request whose declared body is too large. The whole answer is written at once
+ * but the response is ended (and the connection closed) only when the upload ends or after
+ * DRAIN_LIMIT more bytes: closing at once would reset a client that is still sending, which then
+ * often never reads the answer.
+ */
+function refuseTooLarge(req, res) {
+  const text = JSON.stringify({ error: { code: "PAYLOAD_TOO_LARGE", message: `Request body is larger than ${BODY_LIMIT} bytes` } });
+  res.writeHead(413, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    Connection: "close",
+  });
+  res.write(text);
+  const finish = () => {
+    if (!res.writableEnded) res.end();
+  };
+  let drained = 0;
+  req.on("data", (chunk) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) {
+      finish();
+      req.socket.destroy();
+    }
+  });
+  req.on("end", finish);
+  req.on("close", finish);
+  req.on("error", () => {});
+}
+
+/**
  * Outside the API: answers 400 for an invalid Host / X-Forwarded-Host and 413 (closing the
  * connection) for a declared body above BODY_LIMIT; true when it did.
  */
@@ -122,13 +154,7 @@ function refuseOutsideApi(req, res) {
   }
   const declared = Number(req.headers["content-length"]);
   if (declared > BODY_LIMIT) {
-    const message = `Request body is larger than ${BODY_LIMIT} bytes`;
-    sendJson(req, res, 413, { error: { code: "PAYLOAD_TOO_LARGE", message } });
-    let drained = 0;
-    req.on("data", (chunk) => {
-      drained += chunk.length;
-      if (drained > DRAIN_LIMIT) req.socket.destroy();
-    });
+    refuseTooLarge(req, res);
     return true;
   }
   return false;
