@@ -190,7 +190,7 @@ function intSetting(value: string | undefined, fallback: number, min = 0): numbe
 
 /** Limits of issue 13 (README "Limits"); read at call time. 0 switches a rate limit off. */
 export type LimitSettings = {
-  /** Largest API request body in bytes (`API_BODY_LIMIT_BYTES`, default 1 MB); 413 above it. */
+  /** Largest request body in bytes, API and dashboard routes (`API_BODY_LIMIT_BYTES`, default 1 MB); 413 above it. */
   bodyLimitBytes: number;
   /** Requests per minute per API key (`RATE_LIMIT_API_PER_MINUTE`, default 600). */
   apiPerMinute: number;
