@@ -116,7 +116,20 @@ describe("page guards (proxy.ts)", () => {
     expect((await refuseServerAction(post({ "next-action": "abc", origin: "https://evil.example" })))?.status).toBe(403);
     const form = new FormData();
     form.set("a", "b");
-    expect(await refuseServerAction(new Request(url("/overview"), { method: "POST", headers: { host: "localhost:3000", ...same }, body: form }))).toBeNull();
+    expect(
+      await refuseServerAction(new Request(url("/overview"), { method: "POST", headers: { host: "localhost:3000", ...same }, body: form })),
+    ).toBeNull();
     expect(await refuseServerAction(post({ "content-type": "application/json" }, "{}"))).toBeNull();
+  });
+});
+
+describe("next-auth's client log endpoint", () => {
+  it("is answered 204 without reaching next-auth (its logger would write client text into the server log)", async () => {
+    const req = new NextRequest(url("/api/auth/_log"), {
+      method: "POST",
+      headers: { host: "localhost:3000", "content-type": "application/x-www-form-urlencoded" },
+      body: "level=error&code=FORGED&message=x",
+    });
+    expect(((await checkAuthRequest(req, ["_log"])) as Response).status).toBe(204);
   });
 });

@@ -7,6 +7,8 @@
  *   (`core/lib/assert.js`: neither a path nor an http(s) URL, e.g. `foo`, `%FF`, `a%20b`): 400;
  *   the cookie is cleared in the same answer so the next attempt works;
  * - `GET` of the credentials / one-time-link callbacks, which only take a POST: 405 + `Allow`;
+ * - `POST /api/auth/_log` (next-auth's client error log, written into the server log once a
+ *   `logger` is configured, as lib/auth/next-auth.ts does): 204, nothing written;
  * - an empty or malformed Host / X-Forwarded-Host (next-auth builds its origin from it): 400;
  * - a POST body above API_BODY_LIMIT_BYTES (default 1 MB): 413, on `Content-Length` or counted
  *   while streaming, before next-auth reads it; a JSON body that is not a flat object of strings
@@ -97,6 +99,7 @@ export async function checkAuthRequest(
   if (request.method !== "POST" && action === "callback" && POST_ONLY_CALLBACKS.has(provider ?? "")) {
     return refuse(request, 405, "MethodNotAllowed", `The ${provider} callback takes a POST`, { Allow: "POST" });
   }
+  if (action === "_log") return new Response(null, { status: 204, headers: authResponseHeaders(request) });
   for (const value of request.nextUrl.searchParams.getAll("callbackUrl")) {
     if (value && !nextAuthAcceptsCallbackUrl(value)) {
       return refuse(request, 400, "InvalidCallbackUrl", "callbackUrl must be a path or an http(s) URL");
