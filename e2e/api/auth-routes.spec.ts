@@ -76,15 +76,19 @@ test.describe("auth routes answer client mistakes with 4xx, not 500", () => {
 });
 
 test.describe("body limit on every POST", () => {
+  /** A form body of `size` bytes to the credentials callback, declared or chunked. */
+  const postToCallback = (size: number, chunked: boolean) =>
+    rawHttp({
+      method: "POST",
+      path: "/api/auth/callback/credentials",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: { size, chunked },
+      localAddress: FROM,
+    });
+
   for (const chunked of [false, true]) {
     test(`5 MB ${chunked ? "chunked " : ""}to the credentials callback is 413 within seconds`, async () => {
-      const res = await rawHttp({
-        method: "POST",
-        path: "/api/auth/callback/credentials",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: { size: 5_000_000, chunked },
-        localAddress: FROM,
-      });
+      const res = await postToCallback(5_000_000, chunked);
       expect(res.status).toBe(413);
       expect(res.ms).toBeLessThan(5_000);
       expect(res.body).toMatch(/PAYLOAD_TOO_LARGE|PayloadTooLarge/);
@@ -93,13 +97,7 @@ test.describe("body limit on every POST", () => {
 
   test("100 MB to the credentials callback is refused before the upload ends (declared and chunked)", async () => {
     for (const chunked of [false, true]) {
-      const res = await rawHttp({
-        method: "POST",
-        path: "/api/auth/callback/credentials",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: { size: 100_000_000, chunked },
-        localAddress: FROM,
-      });
+      const res = await postToCallback(100_000_000, chunked);
       expect(res.status, `chunked ${chunked}`).toBe(413);
       expect(res.sent, `chunked ${chunked}: bytes sent before the answer`).toBeLessThan(50_000_000);
     }
