@@ -3,7 +3,7 @@
  * server of scripts/e2e.ts: requests that next-auth answered with 500 (a `callbackUrl` parameter
  * or cookie it refuses, GET of the POST-only callbacks, an empty Host) answer 400/405; a body above
  * the 1 MB limit to the credentials callback (declared or chunked) and to a dashboard page answers
- * 413 at once, long before a large upload could finish. Requests come from 127.0.0.4 so that the
+ * 413 at once, long before a large upload could finish; a chunked body to a page answers 411. Requests come from 127.0.0.4 so that the
  * sign-in throttle they may feed never reaches the other specs (127.0.0.1).
  */
 import { expect, test } from "@playwright/test";
@@ -114,6 +114,20 @@ test.describe("body limit on every POST", () => {
       });
       expect(res.status, path).toBe(413);
       expect(res.ms, path).toBeLessThan(5_000);
+    }
+  });
+
+  test("a chunked body (no Content-Length) to a page or server action is 411 before Next reads it", async () => {
+    for (const path of ["/overview", "/sign-in"]) {
+      const res = await rawHttp({
+        method: "POST",
+        path,
+        headers: { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "7f".padEnd(42, "0"), Origin: process.env.BASE_URL ?? "" },
+        body: { size: 100_000_000, chunked: true },
+        localAddress: FROM,
+      });
+      expect(res.status, path).toBe(411);
+      expect(res.sent, `${path}: bytes sent before the answer`).toBeLessThan(50_000_000);
     }
   });
 });

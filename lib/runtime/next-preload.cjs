@@ -17,9 +17,9 @@
  *   (issue 40): Next.js would otherwise read it (the proxy's body clone holds up to 10 MB) before
  *   any route or server action sees it. The rest of the upload is read and dropped (so that the
  *   client, still sending, reads the answer instead of a reset), at most DRAIN_LIMIT bytes, then
- *   the connection is closed. Bodies without a length
- *   (chunked) are counted by their readers: the auth route, Slack's routes, Next's server actions
- *   (`serverActions.bodySizeLimit`, 1 MB);
+ *   the connection is closed. A body without a length (chunked) answers 411 the same way, except
+ *   under /api/auth/, whose route counts it (Next.js reads such a body whole for proxy.ts, keeping
+ *   up to 10 MB, before a page or server action could refuse it; browsers always send a length);
  * - outside the API, an empty or malformed `Host` / `X-Forwarded-Host` answers 400: next-auth
  *   builds its origin from it and threw (a 500 on every page); same rule as lib/http/host.ts;
  * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
@@ -42,6 +42,8 @@ const TIMEOUTS = {
 const CLIENT_IP_HEADER = "x-checkin-client-ip";
 const BODY_LIMIT = number("API_BODY_LIMIT_BYTES", 1_048_576);
 const DRAIN_LIMIT = 8 * 1_048_576;
+/** Paths outside the API whose routes count a chunked body themselves (lib/auth/auth-route.ts). */
+const COUNTS_OWN_BODY = /^\/api\/auth\//;
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -110,14 +112,14 @@ function isValidHost(value) {
 }
 
 /**
- * Answers 413 to a request whose declared body is too large. The whole answer is written at once
+ * Answers 413 / 411 to a request whose body is refused unread. The whole answer is written at once
  * but the response is ended (and the connection closed) only when the upload ends or after
  * DRAIN_LIMIT more bytes: closing at once would reset a client that is still sending, which then
  * often never reads the answer.
  */
-function refuseTooLarge(req, res) {
-  const text = JSON.stringify({ error: { code: "PAYLOAD_TOO_LARGE", message: `Request body is larger than ${BODY_LIMIT} bytes` } });
-  res.writeHead(413, {
+function refuseBody(req, res, status, code, message) {
+  const text = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
     "Cache-Control": "no-store",
@@ -152,9 +154,13 @@ function refuseOutsideApi(req, res) {
     sendJson(req, res, 400, { error: { code: "INVALID_PARAMETER", message: "Missing or malformed Host header" } });
     return true;
   }
-  const declared = Number(req.headers["content-length"]);
-  if (declared > BODY_LIMIT) {
-    refuseTooLarge(req, res);
+  const declared = req.headers["content-length"];
+  if (Number(declared) > BODY_LIMIT) {
+    refuseBody(req, res, 413, "PAYLOAD_TOO_LARGE", `Request body is larger than ${BODY_LIMIT} bytes`);
+    return true;
+  }
+  if (declared === undefined && req.headers["transfer-encoding"] !== undefined && !COUNTS_OWN_BODY.test(req.url ?? "")) {
+    refuseBody(req, res, 411, "LENGTH_REQUIRED", "A request body without Content-Length is only taken by the API and /api/auth");
     return true;
   }
   return false;
