@@ -120,6 +120,11 @@ export function defaultAuthTrustHost(): void {
 /** OAuth client credentials of one provider. */
 export type OAuthClient = { clientId: string; clientSecret: string };
 
+/** `NEXTAUTH_URL` when set: next-auth's fixed origin (else taken from each request's Host). */
+export function nextAuthUrlSetting(): string | undefined {
+  return process.env.NEXTAUTH_URL || undefined;
+}
+
 /** Sign-in providers switched on by environment variables (each only when all its variables are set). */
 export function oauthSettings(): {
   github: OAuthClient | null;
@@ -185,7 +190,7 @@ function intSetting(value: string | undefined, fallback: number, min = 0): numbe
 
 /** Limits of issue 13 (README "Limits"); read at call time. 0 switches a rate limit off. */
 export type LimitSettings = {
-  /** Largest API request body in bytes (`API_BODY_LIMIT_BYTES`, default 1 MB); 413 above it. */
+  /** Largest request body in bytes, API and dashboard routes (`API_BODY_LIMIT_BYTES`, default 1 MB); 413 above it. */
   bodyLimitBytes: number;
   /** Requests per minute per API key (`RATE_LIMIT_API_PER_MINUTE`, default 600). */
   apiPerMinute: number;

@@ -117,6 +117,24 @@ export function oauthProviderButtons(): Array<{ id: string; name: string }> {
     .map((p) => ({ id: p.id, name: p.name }));
 }
 
+/** next-auth errors a client causes (a session cookie that does not decode): logged on one line. */
+const CLIENT_CAUSED_ERRORS = new Set(["JWT_SESSION_ERROR"]);
+
+/**
+ * next-auth's error log: one line for what clients cause (issue 40: a forged cookie on every
+ * request was a multi-line dump each), next-auth's own format for the rest. With a `logger` set,
+ * next-auth would also write what clients POST to `/api/auth/_log` into this log: the auth route
+ * answers that path itself (lib/auth/auth-route.ts).
+ */
+function logAuthError(code: string, metadata: unknown): void {
+  if (!CLIENT_CAUSED_ERRORS.has(code)) {
+    console.error(`[next-auth][error][${code}]`, metadata);
+    return;
+  }
+  const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+  console.warn(`next-auth: ${code}: ${error instanceof Error ? error.message : String(error)} (ignored: no session)`);
+}
+
 /** next-auth options shared by the route handler and `getServerSession`. */
 export const authOptions: NextAuthOptions = {
   get secret() {
@@ -127,6 +145,7 @@ export const authOptions: NextAuthOptions = {
   },
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/sign-in", error: "/sign-in" },
+  logger: { error: logAuthError },
   callbacks: {
     async redirect({ url, baseUrl }) {
       return safeRedirectUrl(url, baseUrl);

@@ -1,13 +1,20 @@
 /**
- * next-auth route handler (sign-in, callbacks, session, csrf, sign-out) for the dashboard, with
- * the sign-in throttle (lib/auth/sign-in-throttle.ts) around the credentials and one-time-link
+ * next-auth route handler (sign-in, callbacks, session, csrf, sign-out) for the dashboard.
+ * Before next-auth, `checkAuthRequest` (lib/auth/auth-route.ts) answers client mistakes with
+ * 400/405/413 instead of next-auth's 500s and caps the body (issue 40); every answer gets
+ * `authResponseHeaders` (this route skips proxy.ts).
+ * The sign-in throttle (lib/auth/sign-in-throttle.ts) is around the credentials and one-time-link
  * callbacks: a blocked account or IP gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`, which
- * next-auth's client reads as `error`), failures are counted, a success clears the account.
+ * next-auth's client reads as `error`; a plain form POST, made before the sign-in page hydrated,
+ * is sent back to the sign-in page with that error instead), failures are counted, a success
+ * clears the account.
  */
 
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { clientIp } from "@/lib/api/rate-limit";
+import { authResponseHeaders, checkAuthRequest } from "@/lib/auth/auth-route";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { authOptions } from "@/lib/auth/next-auth";
 import {
   recordSignInFailure,
@@ -20,34 +27,44 @@ import {
 export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
-const handler = NextAuth(authOptions) as (req: NextRequest, ctx: Context) => Promise<Response>;
+const nextAuth = NextAuth(authOptions) as (req: NextRequest, ctx: Context) => Promise<Response>;
 
-async function POST(req: NextRequest, ctx: Context): Promise<Response> {
-  const { nextauth } = await ctx.params;
-  const provider = nextauth?.[0] === "callback" ? nextauth[1] : undefined;
-  if (provider !== "credentials" && provider !== "link") return handler(req, ctx);
-  const form = await req
-    .clone()
-    .formData()
-    .catch(() => null);
-  const email = form?.get("email");
+function withHeaders(request: NextRequest, response: Response): Response {
+  for (const [k, v] of Object.entries(authResponseHeaders(request))) {
+    if (!response.headers.has(k)) response.headers.set(k, v);
+  }
+  return response;
+}
+
+async function handle(req: NextRequest, ctx: Context): Promise<Response> {
+  const segments = (await ctx.params).nextauth ?? [];
+  const checked = await checkAuthRequest(req, segments);
+  if (checked instanceof Response) return checked;
+  const { request, body } = checked;
+  const provider = request.method === "POST" && segments[0] === "callback" ? segments[1] : undefined;
+  if (provider !== "credentials" && provider !== "link") return withHeaders(req, await nextAuth(request, ctx));
+
   // One-time links have no account to count: their failures count for the address only.
-  const subject = { email: provider === "credentials" && typeof email === "string" ? email : null, ip: clientIp(req) };
+  const subject = { email: provider === "credentials" && body.email ? body.email : null, ip: clientIp(req) };
   const blocked = await signInBlockedBy(subject);
   if (blocked) {
-    const url = new URL(`/sign-in?error=${SIGN_IN_THROTTLED_ERROR}`, req.nextUrl.origin).toString();
+    const url = new URL(`/sign-in?error=${SIGN_IN_THROTTLED_ERROR}`, req.nextUrl.origin);
+    if (body.json !== "true") {
+      url.searchParams.set("callbackUrl", safeCallbackPath(body.callbackUrl));
+      return withHeaders(req, new Response(null, { status: 303, headers: { Location: url.toString() } }));
+    }
     return Response.json(
-      { url, error: SIGN_IN_THROTTLED_ERROR, message: throttledMessage(blocked) },
-      { status: 429, headers: { "Retry-After": String(blocked.resetSeconds), "Cache-Control": "no-store" } },
+      { url: url.toString(), error: SIGN_IN_THROTTLED_ERROR, message: throttledMessage(blocked) },
+      { status: 429, headers: { ...authResponseHeaders(req), "Retry-After": String(blocked.resetSeconds) } },
     );
   }
-  const response = await handler(req, ctx);
+  const response = await nextAuth(request, ctx);
   const location = response.headers.get("location") ?? "";
   const failed = response.status === 401 || /[?&]error=/.test(location);
   const signedIn = !failed && /session-token=/.test(response.headers.get("set-cookie") ?? "");
   if (failed) await recordSignInFailure(subject);
   else if (signedIn) await recordSignInSuccess(subject);
-  return response;
+  return withHeaders(req, response);
 }
 
-export { handler as GET, POST };
+export { handle as GET, handle as POST };
