@@ -166,7 +166,10 @@ test.describe("headers", () => {
     const trace = await rawRequest({ method: "TRACE", path: "/v2/standups" });
     expect(trace.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
     expect(JSON.parse(trace.body)).toEqual({
-      error: { code: "METHOD_NOT_ALLOWED", message: "Method TRACE is not supported (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)" },
+      error: {
+        code: "METHOD_NOT_ALLOWED",
+        message: "Method TRACE is not supported (allowed: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)",
+      },
     });
     const preflight = await rawRequest({
       method: "OPTIONS",
