@@ -11,6 +11,7 @@ import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { checkNewPassword, normaliseEmail } from "@/lib/domain/people";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
 
@@ -40,9 +41,11 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
     return { emailConfigured: true };
   }
   await db.$transaction(async (t) => {
+    const found = await usersByEmail([email], { activeOnly: true }, t);
     const users = await t.user.findMany({
-      where: { email: { equals: email, mode: "insensitive" }, deactivated_at: null },
+      where: { id: { in: found.map((u) => u.id) }, deactivated_at: null },
       select: { id: true, team_id: true, email: true, realname: true },
+      orderBy: { id: "asc" },
     });
     for (const user of users) {
       const { token, expiresAt } = await issueToken(t, { teamId: user.team_id, userId: user.id, kind: "password_reset" });
