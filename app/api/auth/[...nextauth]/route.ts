@@ -1,21 +1,17 @@
 /**
  * next-auth route handler (sign-in, callbacks, session, csrf, sign-out) for the dashboard, with
  * the sign-in throttle (lib/auth/sign-in-throttle.ts) around the credentials and one-time-link
- * callbacks: a blocked account or IP gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`, which
- * next-auth's client reads as `error`), failures are counted, a success clears the account.
+ * callbacks: each attempt is counted atomically before next-auth checks it; a used-up account and
+ * address pair, or address, gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`,
+ * which next-auth's client reads as `error`); an account with many recent failures waits its
+ * progressive delay first; a success refunds the attempt.
  */
 
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { clientIp } from "@/lib/api/rate-limit";
 import { authOptions } from "@/lib/auth/next-auth";
-import {
-  recordSignInFailure,
-  recordSignInSuccess,
-  SIGN_IN_THROTTLED_ERROR,
-  signInBlockedBy,
-  throttledMessage,
-} from "@/lib/auth/sign-in-throttle";
+import { admitSignIn, SIGN_IN_THROTTLED_ERROR, throttledMessage } from "@/lib/auth/sign-in-throttle";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +29,8 @@ async function POST(req: NextRequest, ctx: Context): Promise<Response> {
   const email = form?.get("email");
   // One-time links have no account to count: their failures count for the address only.
   const subject = { email: provider === "credentials" && typeof email === "string" ? email : null, ip: clientIp(req) };
-  const blocked = await signInBlockedBy(subject);
+  const attempt = await admitSignIn(subject);
+  const { blocked } = attempt;
   if (blocked) {
     const url = new URL(`/sign-in?error=${SIGN_IN_THROTTLED_ERROR}`, req.nextUrl.origin).toString();
     return Response.json(
@@ -41,12 +38,18 @@ async function POST(req: NextRequest, ctx: Context): Promise<Response> {
       { status: 429, headers: { "Retry-After": String(blocked.resetSeconds), "Cache-Control": "no-store" } },
     );
   }
-  const response = await handler(req, ctx);
+  if (attempt.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.delayMs));
+  let response: Response;
+  try {
+    response = await handler(req, ctx);
+  } catch (err) {
+    await attempt.settle("none");
+    throw err;
+  }
   const location = response.headers.get("location") ?? "";
   const failed = response.status === 401 || /[?&]error=/.test(location);
   const signedIn = !failed && /session-token=/.test(response.headers.get("set-cookie") ?? "");
-  if (failed) await recordSignInFailure(subject);
-  else if (signedIn) await recordSignInSuccess(subject);
+  await attempt.settle(failed ? "failure" : signedIn ? "success" : "none");
   return response;
 }
 
