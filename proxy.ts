@@ -2,7 +2,8 @@
  * Next.js proxy (the Next 16 successor of middleware), run before every dashboard page and asset
  * route (issue 13), never before the API (`/v1/**`, `/v2/**`, see `config.matcher`):
  *
- * - a server-action POST (`Next-Action` header) whose Origin is not this host answers 403;
+ * - a server-action POST (`Next-Action` header) whose Origin is not this host answers 403 (the
+ *   host is `X-Forwarded-Host` only with TRUST_PROXY, else `Host`);
  * - dashboard pages get a per-request nonce CSP and the other security headers
  *   (lib/http/security-headers.ts).
  *
@@ -13,13 +14,14 @@
  * proxy (issue 14): one proxy run cost about 45% of an empty route handler's throughput.
  */
 import { type NextRequest, NextResponse } from "next/server";
-import { isDevelopment } from "@/lib/env";
+import { isDevelopment, limitSettings } from "@/lib/env";
 import { contentSecurityPolicy, createNonce, isHttps, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 function sameOrigin(request: NextRequest): boolean {
   const origin = request.headers.get("origin");
   if (!origin) return false;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  // X-Forwarded-Host only from your own reverse proxy (TRUST_PROXY): a client may send anything.
+  const host = (limitSettings().trustProxy ? request.headers.get("x-forwarded-host") : null) ?? request.headers.get("host");
   try {
     return new URL(origin).host === host;
   } catch {

@@ -13,6 +13,7 @@ import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { checkNewPassword, normaliseEmail } from "@/lib/domain/people";
+import { linkBaseUrl } from "@/lib/env";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
 
 /**
@@ -29,10 +30,11 @@ export async function changePassword(actor: Actor, input: { current: string; nex
 
 /**
  * "Forgot password": when `email` belongs to an active person and SMTP is configured, enqueues a
- * reset e-mail (1-hour single-use link). Returns nothing either way (no account oracle).
+ * reset e-mail (1-hour single-use link on `linkBaseUrl()`, i.e. PUBLIC_URL: never the request's
+ * host, issue 40 item 4). Returns nothing either way (no account oracle).
  * @returns whether e-mail is configured at all (the page says so when it is not).
  */
-export async function requestPasswordReset(input: { email: string; baseUrl: string }): Promise<{ emailConfigured: boolean }> {
+export async function requestPasswordReset(input: { email: string }): Promise<{ emailConfigured: boolean }> {
   if (!emailConfigured()) return { emailConfigured: false };
   let email: string;
   try {
@@ -49,7 +51,7 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
     });
     for (const user of users) {
       const { token, expiresAt } = await issueToken(t, { teamId: user.team_id, userId: user.id, kind: "password_reset" });
-      const link = `${input.baseUrl.replace(/\/$/, "")}/reset-password/${token}`;
+      const link = `${linkBaseUrl()}/reset-password/${token}`;
       await enqueueEmail(
         t,
         {
