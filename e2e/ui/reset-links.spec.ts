@@ -2,9 +2,9 @@
  * Issue 40 item 4 end to end: password-reset e-mails link to PUBLIC_URL whatever the request says.
  * This spec starts its own service like `npm start` (demo data, embedded PostgreSQL in a throwaway
  * folder, the production build the e2e runner made) with SMTP_URL pointing at a local SMTP sink
- * (tests/fakes/smtp.ts) and PUBLIC_URL set (required with SMTP_URL), then submits the "forgot
- * password" form as a browser without JavaScript would (a multipart POST of the form's fields)
- * with forged `Host` + `Origin`, `X-Forwarded-Host` (+ `Origin`), and `Host` without `Origin`. On
+ * (tests/fakes/smtp.ts) and PUBLIC_URL set (required with SMTP_URL), then calls the "forgot
+ * password" server action as its form does, with forged `Host` + `Origin`, `X-Forwarded-Host`
+ * (+ `Origin`; our proxy refuses it without TRUST_PROXY), and `Host` without `Origin`. On
  * bc3e8e5, with PUBLIC_URL unset (then the default), three of these e-mailed
  * `http://evil.example/reset-password/<token>`; now every e-mail links to PUBLIC_URL, and a
  * service with SMTP_URL but no PUBLIC_URL does not start (tests/public-url.test.ts).
@@ -47,31 +47,28 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The hidden fields of the page's one form (Next's server-action reference), entity-decoded. */
-function hiddenFields(html: string): Array<[string, string]> {
-  const form = /<form\b[\s\S]*?<\/form>/.exec(html)?.[0] ?? "";
-  const decode = (v: string) =>
-    v
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;/g, "'")
-      .replace(/&lt;/g, "<")
-      .replace(/&gt;/g, ">")
-      .replace(/&amp;/g, "&");
-  const fields: Array<[string, string]> = [];
-  for (const tag of form.match(/<input\b[^>]*type="hidden"[^>]*>/g) ?? []) {
-    const name = /\bname="([^"]*)"/.exec(tag)?.[1];
-    if (name) fields.push([decode(name), decode(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? "")]);
-  }
-  return fields;
+/**
+ * The id of `forgotPasswordAction` in the production build the service runs (the e2e runner's),
+ * from Next's server-reference manifest.
+ */
+function forgotPasswordActionId(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { exportedName?: string; filename?: string }>;
+  };
+  const id = Object.entries(manifest.node).find(([, v]) => v.exportedName === "forgotPasswordAction")?.[0];
+  if (!id) throw new Error("forgotPasswordAction is not in .next/server/server-reference-manifest.json");
+  return id;
 }
 
-/** POSTs the form to /forgot-password with `headers` (Host included) over a raw connection. */
+/**
+ * Calls the "forgot password" server action the way the page's form does (`Next-Action` header,
+ * React's reply encoding of `(previousState, formData)`), with `headers` (Host included) over a raw
+ * connection. Resolves with the status.
+ */
 async function submitForgotPassword(email: string, headers: Record<string, string>): Promise<number> {
-  const page = await fetch(`${base}/forgot-password`);
-  const html = await page.text();
   const form = new FormData();
-  for (const [name, value] of hiddenFields(html)) form.append(name, value);
-  form.append("email", email);
+  form.append("0", JSON.stringify([{}, "$K1"]));
+  form.append("1_email", email);
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
   const url = new URL(base);
@@ -84,9 +81,10 @@ async function submitForgotPassword(email: string, headers: Record<string, strin
         path: "/forgot-password",
         headers: {
           Host: url.host,
+          "Next-Action": forgotPasswordActionId(),
           "Content-Type": encoded.headers.get("content-type") ?? "",
           "Content-Length": String(body.length),
-          Accept: "text/html",
+          Accept: "text/x-component",
           ...headers,
         },
       },
@@ -117,13 +115,16 @@ test("reset e-mails link to PUBLIC_URL whatever Host, Origin or X-Forwarded-Host
   ];
   const statuses: Record<string, number> = {};
   for (const [name, headers] of variants) statuses[name] = await submitForgotPassword(email, headers);
-  // The plain request and the forged Host + Origin pass Next's same-origin check and send an e-mail.
+  // The plain request, the forged Host + Origin and the forged Host alone pass the same-origin
+  // checks (Next's and proxy.ts') and send an e-mail.
   expect(statuses.plain, JSON.stringify(statuses)).toBeLessThan(400);
   expect(statuses["forged Host + Origin"], JSON.stringify(statuses)).toBeLessThan(400);
+  expect(statuses["forged Host, no Origin"], JSON.stringify(statuses)).toBeLessThan(400);
   const sent = sink as SmtpSink;
-  await sent.waitFor((m) => m.filter((x) => x.to.includes(email)).length >= 2, 60_000);
+  await sent.waitFor((m) => m.filter((x) => x.to.includes(email)).length >= 3, 60_000);
   await new Promise((r) => setTimeout(r, 3000)); // any later e-mail of the other variants
   const mails = sent.messages.filter((m) => m.to.includes(email));
+  expect(mails.length).toBeGreaterThanOrEqual(3);
   for (const mail of mails) {
     expect(mail.text).not.toContain("evil.example");
     const links = mail.text.match(/https?:\/\/\S+\/reset-password\/\S+/g) ?? [];
