@@ -15,11 +15,12 @@
  * without a web server (no build needed). Default: both.
  * Environment: PORT (default 3000), DATABASE_URL (external PostgreSQL 14+; may be PgBouncer in
  * transaction mode), DIRECT_DATABASE_URL (direct connection for migrations, the worker and
- * LISTEN/NOTIFY), AUTH_SECRET, CHECKIN_DATA_DIR (default ./.data).
+ * LISTEN/NOTIFY), AUTH_SECRET, CHECKIN_DATA_DIR (default ./.data), PUBLIC_URL (required with
+ * SMTP_URL or SLACK_*: start-up fails with a one-line message naming it otherwise).
  * Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { spawn } from "node:child_process";
-import { databaseUrl, dataDir, disableDemo, portSetting } from "@/lib/env";
+import { databaseUrl, dataDir, disableDemo, portSetting, publicUrlProblem } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 
 const args = process.argv.slice(2);
@@ -37,6 +38,12 @@ if (args.includes("--web-only") && args.includes("--worker-only")) {
 }
 if (role !== "worker" && (!Number.isInteger(port) || port < 1 || port > 65535)) {
   console.error(`PORT must be a TCP port number, got "${portSetting()}"`);
+  process.exit(1);
+}
+// E-mail or Slack configured: links leave the machine and are built from PUBLIC_URL only.
+const publicUrlError = publicUrlProblem();
+if (publicUrlError) {
+  console.error(publicUrlError);
   process.exit(1);
 }
 
