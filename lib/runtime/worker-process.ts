@@ -10,13 +10,21 @@
  * stops by itself (a fatal error of graphile-worker's pool), so its supervisor starts a new one.
  * Exit code: 0 after a requested stop, 1 when it could not start, CRASH_EXIT_CODE after a crash.
  */
+
+import type { DeliveryConfig } from "@/lib/chat/config";
 import { disconnectDb } from "@/lib/db";
 import { databaseUrl, directDatabaseUrl } from "@/lib/env";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { CRASH_EXIT_CODE, describeError, installCrashPolicy } from "@/lib/runtime/crash-policy";
 
-/** Runs the worker process until it is stopped; resolves with its exit code (see the module comment). */
-export async function runWorkerProcess(log: (line: string) => void): Promise<number> {
+/**
+ * Runs the worker process until it is stopped; resolves with its exit code (see the module comment).
+ * @param options `crontab` and `delivery` as `startWorker` takes them (tests: tests/fakes/worker-process.ts).
+ */
+export async function runWorkerProcess(
+  log: (line: string) => void,
+  options: { crontab?: string; delivery?: DeliveryConfig | null } = {},
+): Promise<number> {
   let worker: JobWorker | null = null;
   let stopping = false;
   let resolveDone: (code: number) => void = () => {};
@@ -41,7 +49,7 @@ export async function runWorkerProcess(log: (line: string) => void): Promise<num
     return 1;
   }
   try {
-    worker = await startWorker({ connectionString, log });
+    worker = await startWorker({ connectionString, log, ...options });
   } catch (err) {
     log(`worker: could not start: ${describeError(err)}`);
     await disconnectDb().catch(() => {});
