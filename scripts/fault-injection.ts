@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { type LaunchedService, launchService, servicePid, waitForServer } from "@/lib/runtime/launch";
-import { freePort, stopProcess } from "@/lib/runtime/processes";
+import { childPids, freePort, stopProcess } from "@/lib/runtime/processes";
 import { startFakeSlack } from "@/tests/fakes/slack";
 
 const args = process.argv.slice(2);
@@ -341,22 +341,6 @@ async function createReportStandup(base: string, key: string, name: string, chan
   return { id: json.data.id, questionId: json.data.questions[0].id };
 }
 
-/** The PIDs of `pid`'s children whose command line contains `match` (Linux /proc). */
-function childrenOf(pid: number, match: string): number[] {
-  try {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    return children.filter((c) => {
-      try {
-        return fs.readFileSync(`/proc/${c}/cmdline`, "utf8").includes(match);
-      } catch {
-        return false;
-      }
-    });
-  } catch {
-    return [];
-  }
-}
-
 /**
  * SIGKILLs the service's job worker process, waits until a new one runs (its heartbeat row is
  * written), then SIGKILLs the web server and waits until the port answers HTTP again.
@@ -365,13 +349,13 @@ function childrenOf(pid: number, match: string): number[] {
 async function killChildren(dataDir: string, base: string, log: (line: string) => void): Promise<{ worker: number; web: number }> {
   const service = servicePid(dataDir);
   if (!service) throw new Error("no service process");
-  const [worker] = childrenOf(service, "worker-process.ts");
+  const [worker] = childPids(service, "worker-process.ts");
   let workerBack = Number.POSITIVE_INFINITY;
   if (worker) {
     process.kill(worker, "SIGKILL");
     const at = Date.now();
     while (Date.now() - at < 30_000) {
-      const [next] = childrenOf(service, "worker-process.ts");
+      const [next] = childPids(service, "worker-process.ts");
       const beat = next
         ? await query<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM worker_heartbeats WHERE pid = $1", [next]).catch(() => [
             { n: 0 },
@@ -385,13 +369,13 @@ async function killChildren(dataDir: string, base: string, log: (line: string) =
     }
   }
   log(`SIGKILL of the job worker (pid ${worker}): a new one runs after ${workerBack.toFixed(1)} s`);
-  const [web] = childrenOf(service, "next");
+  const [web] = childPids(service, "next");
   let webBack = Number.POSITIVE_INFINITY;
   if (web) {
     process.kill(web, "SIGKILL");
     const at = Date.now();
     while (Date.now() - at < 30_000) {
-      const [next] = childrenOf(service, "next");
+      const [next] = childPids(service, "next");
       const up =
         next &&
         next !== web &&

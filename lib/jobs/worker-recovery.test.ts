@@ -14,6 +14,7 @@ import { db } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import { slackDeliveryConfig } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -33,14 +34,7 @@ beforeAll(async () => {
     channels: [{ id: team.channels[0].chat_id, name: team.channels[0].name, members: [] }],
   });
   const t = await db.team.findUniqueOrThrow({ where: { id: team.id } });
-  config = {
-    slack: { token: fake.token, apiUrl: fake.apiUrl, team: t.chat_id },
-    smtp: null,
-    publicUrl: "http://localhost",
-    linkSecret: "x",
-    webhookRetryDelays: [1],
-    webhooksAllowPrivate: true,
-  };
+  config = slackDeliveryConfig(fake, t.chat_id);
 });
 
 afterEach(async () => {

@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { childEnv } from "@/lib/env";
 import { buildStaleReason } from "@/lib/runtime/build";
 import { servicePid } from "@/lib/runtime/launch";
-import { freePort, stopProcess } from "@/lib/runtime/processes";
+import { childPids, freePort, stopProcess } from "@/lib/runtime/processes";
 import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, nextBackoff, STABLE_MS } from "@/lib/runtime/supervisor";
 import { makeTempDir } from "@/scripts/throwaway";
 
@@ -31,18 +31,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The PIDs of `pid`'s children whose command line contains `match`. */
-function childrenMatching(pid: number, match: string): number[] {
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  return children.filter((c) => {
-    try {
-      return fs.readFileSync(`/proc/${c}/cmdline`, "utf8").includes(match);
-    } catch {
-      return false;
-    }
-  });
-}
 
 async function waitFor<T>(what: string, withinMs: number, probe: () => Promise<T | null> | T | null): Promise<T> {
   const deadline = Date.now() + withinMs;
@@ -96,19 +84,19 @@ describe("npm start's supervisor", () => {
     const pgPid = postmaster();
 
     // The job worker.
-    const [worker] = childrenMatching(service, "worker-process.ts");
+    const [worker] = childPids(service, "worker-process.ts");
     expect(worker).toBeGreaterThan(0);
     const runningBefore = output.split("Job worker running").length;
     process.kill(worker, "SIGKILL");
     const killedWorkerAt = Date.now();
     await waitFor("a new job worker runs", 10_000, () => (output.split("Job worker running").length > runningBefore ? true : null));
-    const [newWorker] = childrenMatching(service, "worker-process.ts");
+    const [newWorker] = childPids(service, "worker-process.ts");
     expect(newWorker).not.toBe(worker);
     expect(output).toMatch(/The job worker \(pid \d+\) exited unexpectedly \(signal SIGKILL\); restart #1 in 0\.5 s/);
     expect(Date.now() - killedWorkerAt).toBeLessThan(10_000);
 
     // The web server.
-    const [next] = web ? childrenMatching(service, "next") : [];
+    const [next] = web ? childPids(service, "next") : [];
     if (web) {
       expect(next).toBeGreaterThan(0);
       process.kill(next, "SIGKILL");
