@@ -1,7 +1,8 @@
 /**
  * The supervisor of `npm start` (issue 40): the job worker and the web server are child processes
  * of the service; each one killed (SIGKILL) is back within 10 s while PostgreSQL keeps running
- * (same postmaster PID), and each restart is recorded in `service_events`. Runs `npm start` on a
+ * (same postmaster PID), and each restart is recorded in `service_events`; a killed service process
+ * is started again by the launcher. Runs `npm start` on a
  * throwaway data folder without the demo data: with the web server when the production build is
  * there and fresh (it is after `npm run build` or `npm run test:e2e`; `next dev` would rewrite
  * tsconfig.json), else `--worker-only` (the fault-injection drill of `npm run test:e2e` kills the
@@ -124,5 +125,15 @@ describe("npm start's supervisor", () => {
     } finally {
       await client.end();
     }
+
+    // The service process itself: the launcher starts a new one (and with it PostgreSQL again).
+    const readyBefore = output.split(/Team Check-in Service is ready|Job worker only/).length;
+    process.kill(service, "SIGKILL");
+    await waitFor("a new service process is ready", 60_000, () =>
+      output.split(/Team Check-in Service is ready|Job worker only/).length > readyBefore ? true : null,
+    );
+    expect(output).toMatch(/The service process \(pid \d+\) crashed \(signal SIGKILL\); starting it again in 0\.5 s/);
+    expect(servicePid(dir)).not.toBe(service);
+    expect(launcher?.exitCode).toBeNull();
   }, 180_000);
 });
