@@ -108,8 +108,15 @@ export async function startWorker(opts: {
     throw err;
   }
   const id = poolId as string | null;
-  if (!id) throw new Error("graphile-worker did not report its pool id");
-  const heartbeat = await startHeartbeat(db, id, log);
+  let heartbeat: Awaited<ReturnType<typeof startHeartbeat>>;
+  try {
+    if (!id) throw new Error("graphile-worker did not report its pool id");
+    heartbeat = await startHeartbeat(db, id, log);
+  } catch (err) {
+    await runner.stop().catch(() => {});
+    await pgPool.end().catch(() => {});
+    throw err;
+  }
   const lostCompletions = watchLostCompletions(runner, pgPool, () => id, log);
   const stopNudging = nudgeAfterQueuedJobs(runner);
   // Hands the jobs that writes put in the job outbox to graphile-worker (lib/jobs/outbox.ts).
