@@ -25,6 +25,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { databaseUrl, dataDir, disableDemo, portSetting } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { CRASH_EXIT_CODE } from "@/lib/runtime/crash-policy";
+import { waitForFreePort } from "@/lib/runtime/processes";
 import { exitReason, nextBackoff } from "@/lib/runtime/supervisor";
 
 const args = process.argv.slice(2);
@@ -139,7 +140,9 @@ async function launch(): Promise<void> {
       if (signals > 0 || !ready || !crashed) process.exit(code ?? (signal ? 1 : 0));
       delay = nextBackoff(delay, Date.now() - started);
       log(`The service process (pid ${c.pid}) crashed (${exitReason(code, signal)}); starting it again in ${(delay / 1000).toFixed(1)} s.`);
-      setTimeout(() => {
+      setTimeout(async () => {
+        // The dead service's web server exits within about a second of it: wait for its port.
+        if (role !== "worker") await waitForFreePort(port, 20_000);
         if (signals === 0) child = startService();
       }, delay);
     });

@@ -70,3 +70,17 @@ export function childPids(pid: number, match: string): number[] {
     }
   });
 }
+
+/** Resolves once `port` can be bound on `host`, or after `timeoutMs` (milliseconds) anyway. */
+export async function waitForFreePort(port: number, timeoutMs: number, host = "0.0.0.0"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, host, () => srv.close(() => resolve(true)));
+    });
+    if (free) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
