@@ -4,7 +4,9 @@
  * something or failed.
  *
  * - `schedule_tick` (crontab: every minute): the asking loop — runs the due standups and polls,
- *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`).
+ *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`); first releases the job
+ *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
+ *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
@@ -31,6 +33,7 @@ import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
+import { recoverDeadWorkers } from "@/lib/jobs/heartbeat";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
@@ -86,12 +89,11 @@ export function slackSync(log: JobLog): Task {
 export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
   const tick = scheduleTick(log);
   return {
-    schedule_tick: delivery
-      ? async (payload, helpers) => {
-          await recoverStaleLocks(delivery.db, log);
-          await tick(payload, helpers);
-        }
-      : tick,
+    schedule_tick: async (payload, helpers) => {
+      await recoverDeadWorkers(db, log);
+      if (delivery) await recoverStaleLocks(delivery.db, log);
+      await tick(payload, helpers);
+    },
     cleanup_idempotency: cleanupIdempotency(log),
     ...(delivery
       ? {
