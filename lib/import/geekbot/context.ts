@@ -75,11 +75,27 @@ export function formatSummary(s: ImportSummary, opts: { dryRun: boolean }): stri
   ];
   if (s.notes.length) {
     lines.push(`  imported as faithfully as possible (${s.notes.length}):`);
-    for (const n of s.notes) lines.push(`    ${n.what} ${n.id}: ${n.reason}`);
+    lines.push(...groupedNotes(s.notes));
   }
   if (s.skipped.length) {
     lines.push(`  skipped (${s.skipped.length}):`);
-    for (const n of s.skipped) lines.push(`    ${n.what} ${n.id}: ${n.reason}`);
+    lines.push(...groupedNotes(s.skipped));
   }
   return lines;
+}
+
+/** One line per note; more than 3 of the same kind and reason become one line with their ids. */
+function groupedNotes(notes: ImportNote[]): string[] {
+  const groups = new Map<string, ImportNote[]>();
+  for (const n of notes) groups.set(`${n.what}\u0000${n.reason}`, [...(groups.get(`${n.what}\u0000${n.reason}`) ?? []), n]);
+  return [...groups.values()].flatMap((g) =>
+    g.length > 3
+      ? [
+          `    ${g.length} × ${g[0].what} (${g
+            .map((n) => n.id)
+            .slice(0, 5)
+            .join(", ")}${g.length > 5 ? ", …" : ""}): ${g[0].reason}`,
+        ]
+      : g.map((n) => `    ${n.what} ${n.id}: ${n.reason}`),
+  );
 }
