@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { retryAfterSeconds } from "@/lib/import/geekbot/client";
 import { formatSummary } from "@/lib/import/geekbot/context";
+import { getDashboardImport, runDashboardImport, startDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { importFromGeekbot } from "@/lib/import/geekbot/run";
 import { createTestUser } from "@/tests/fixtures";
 
@@ -126,6 +127,40 @@ async function emptyTeam() {
   await createTestUser(team.id, { isAdmin: true });
   return team.id;
 }
+
+describe("Team → Import (dashboard job)", () => {
+  it("admins queue one run at a time as an import_geekbot job; bad input is refused", async () => {
+    const teamId = await emptyTeam();
+    const admin = await createTestUser(teamId, { isAdmin: true });
+    const member = await createTestUser(teamId);
+    await expect(startDashboardImport(member.actor, { key: "k", dryRun: false })).rejects.toThrow(/Only team admins/);
+    await expect(startDashboardImport(admin.actor, { key: " ", dryRun: false })).rejects.toThrow(/API key/);
+    await expect(startDashboardImport(admin.actor, { key: "k", baseUrl: "ftp://x", dryRun: false })).rejects.toThrow(
+      /Source URL: must use http/,
+    );
+    await startDashboardImport(admin.actor, { key: "secret-key", baseUrl: "https://93.184.216.34/", dryRun: true });
+    expect(await getDashboardImport(admin.actor)).toMatchObject({ state: "queued", baseUrl: "https://93.184.216.34", dryRun: true });
+    expect(JSON.stringify(await getDashboardImport(admin.actor))).not.toContain("secret-key");
+    const jobs = await db.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM job_outbox WHERE task_identifier = 'import_geekbot' AND payload->>'teamId' = ${String(teamId)}`;
+    expect(jobs[0].n).toBe(1);
+    await expect(startDashboardImport(admin.actor, { key: "k", baseUrl: "https://93.184.216.34", dryRun: false })).rejects.toThrow(
+      /already under way/,
+    );
+    // Not for a worker of another test file to run (it would call that address).
+    await db.$executeRaw`DELETE FROM job_outbox WHERE task_identifier = 'import_geekbot' AND payload->>'teamId' = ${String(teamId)}`;
+  });
+
+  it("the job records progress, then the summary, or why it stopped", async () => {
+    const teamId = await emptyTeam();
+    const done = await runDashboardImport({ teamId, baseUrl: url, key: "geekbot-key", dryRun: false });
+    expect(done.state).toBe("done");
+    expect(done.summary?.join("\n")).toMatch(/reports: +3 imported/);
+    const failed = await runDashboardImport({ teamId, baseUrl: url, key: "wrong", dryRun: false });
+    expect(failed).toMatchObject({ state: "failed", error: expect.stringMatching(/refused the API key \(401.*Nothing was written/) });
+  });
+});
 
 describe("Geekbot import: odd records", () => {
   it("imports a report for a deleted question, an unknown author and an anonymous report faithfully, and lists them", async () => {

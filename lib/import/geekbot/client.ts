@@ -28,6 +28,8 @@ export type SourceClientOptions = {
   maxRetryAfterSeconds?: number;
   /** How many 429 answers in a row are waited out before giving up (default 20). */
   max429?: number;
+  /** Milliseconds a request may take before it counts as a network error and is retried (default 60000). */
+  timeoutMs?: number;
   /** Called on every retry (progress output). */
   onRetry?: (info: { path: string; status: number | null; waitMs: number }) => void;
 };
@@ -71,7 +73,10 @@ export function sourceClient(opts: SourceClientOptions): SourceClient {
       let res: Response | null = null;
       let error: unknown = null;
       try {
-        res = await fetch(`${baseUrl}${path}`, { headers: { authorization: opts.key, accept: "application/json" } });
+        res = await fetch(`${baseUrl}${path}`, {
+          headers: { authorization: opts.key, accept: "application/json" },
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+        });
       } catch (e) {
         error = e;
       }
