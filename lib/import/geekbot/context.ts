@@ -23,6 +23,8 @@ export type ImportSummary = {
   /** Wall time in milliseconds and reports imported per second. */
   ms: number;
   reportsPerSecond: number;
+  /** Milliseconds spent writing report pages (the rest of the report phase is waiting for the source). */
+  reportWriteMs: number;
 };
 
 export type ImportContext = {
@@ -56,6 +58,7 @@ export function emptySummary(): ImportSummary {
     skipped: [],
     ms: 0,
     reportsPerSecond: 0,
+    reportWriteMs: 0,
   };
 }
 
@@ -70,7 +73,7 @@ export function formatSummary(s: ImportSummary, opts: { dryRun: boolean }): stri
     `  people:      ${s.people.matched} matched by e-mail, ${s.people.created} ${verb} (${s.people.unknown} unknown to the source's team)`,
     `  channels:    ${s.channels.matched} matched, ${s.channels.created} ${verb}`,
     `  standups:    ${s.standups.created} ${verb}, ${s.standups.existing} already imported; ${s.questions.created} questions ${verb}`,
-    `  reports:     ${s.reports.imported} ${opts.dryRun ? "to import" : "imported"} (${s.reports.answers} answers, ${s.reportsPerSecond} reports/s), ${s.reports.existing} already imported; ${s.occurrences.created} occurrences ${verb}`,
+    `  reports:     ${s.reports.imported} ${opts.dryRun ? "to import" : "imported"} (${s.reports.answers} answers, ${s.reportsPerSecond} reports/s, ${(s.reportWriteMs / 1000).toFixed(1)} s of it writing), ${s.reports.existing} already imported; ${s.occurrences.created} occurrences ${verb}`,
     `  polls:       ${s.polls.created} ${verb}, ${s.polls.existing} already imported; ${s.polls.instances} instances, ${s.polls.votes} votes`,
   ];
   if (s.notes.length) {

@@ -18,14 +18,24 @@ import { loadMap, recordMap } from "@/lib/import/map";
 
 const DAY_MS = 86_400_000;
 
-/** Occurrence ids of a checkin by local date, created (closed, members asked) when missing. */
-async function occurrencesFor(tx: Tx, ctx: ImportContext, imp: ImportedCheckin, dates: string[]): Promise<Map<string, number>> {
+/**
+ * Occurrence ids of a checkin by local date, created when missing (members asked) and left open:
+ * the caller closes them with `closeCreated` in the same transaction, after writing their rows, so
+ * that the database's per-row triggers (which refresh stored counts of CLOSED occurrences) fire
+ * once per occurrence on closing instead of once per report and member. Nobody sees them open.
+ */
+async function occurrencesFor(
+  tx: Tx,
+  ctx: ImportContext,
+  imp: ImportedCheckin,
+  dates: string[],
+): Promise<Map<string, number> & { created?: number[] }> {
   const wanted = [...new Set(dates)];
   const existing = await tx.occurrence.findMany({
     where: { team_id: ctx.scope.teamId, checkin_id: imp.id, date: { in: wanted.map((d) => new Date(`${d}T00:00:00Z`)) } },
     select: { id: true, date: true },
   });
-  const out = new Map(existing.map((o) => [o.date.toISOString().slice(0, 10), o.id]));
+  const out: Map<string, number> & { created?: number[] } = new Map(existing.map((o) => [o.date.toISOString().slice(0, 10), o.id]));
   const missing = wanted.filter((d) => !out.has(d));
   if (!missing.length) return out;
   const now = Date.now();
@@ -40,7 +50,7 @@ async function occurrencesFor(tx: Tx, ctx: ImportContext, imp: ImportedCheckin, 
         scheduled_at: scheduled,
         started_at: scheduled,
         closes_at: closed,
-        closed_at: closed,
+        closed_at: null,
         trigger: "import" as const,
         created_at: scheduled,
       };
@@ -60,8 +70,15 @@ async function occurrencesFor(tx: Tx, ctx: ImportContext, imp: ImportedCheckin, 
     skipDuplicates: true,
   });
   for (const o of rows) out.set(o.date.toISOString().slice(0, 10), o.id);
+  out.created = rows.map((o) => o.id);
   ctx.summary.occurrences.created += rows.length;
   return out;
+}
+
+/** Closes the occurrences `occurrencesFor` created (at their `closes_at`). */
+async function closeCreated(tx: Tx, occurrences: { created?: number[] }): Promise<void> {
+  if (occurrences.created?.length)
+    await tx.$executeRaw`UPDATE occurrences SET closed_at = closes_at WHERE id = ANY(${occurrences.created}::int[])`;
 }
 
 /** The user id of the `n`-th anonymous author of an occurrence (a placeholder person). */
@@ -206,6 +223,7 @@ export async function writeReportPage(tx: Tx, ctx: ImportContext, imp: ImportedC
   }
   if (answers.length) await tx.answer.createMany({ data: answers });
   await recordMap(tx, ctx.scope, "report", pairs);
+  await closeCreated(tx, occurrences);
   ctx.summary.reports.imported += rows.length;
   ctx.summary.reports.answers += answers.length;
   return rows.length;
@@ -300,6 +318,7 @@ export async function writePollVotes(
     anonymous.set(occurrenceId, base + most);
   }
   if (rows.length) await tx.vote.createMany({ data: rows });
+  await closeCreated(tx, occurrences);
   await recordMap(tx, ctx.scope, "poll_instance", pairs);
   ctx.summary.polls.instances += pairs.length;
   ctx.summary.polls.votes += rows.length;

@@ -148,8 +148,9 @@ async function importStandupHistory(
   let before = cp.before ?? undefined;
   let upper = cp.upper ?? (cp.before ? cp.before : undefined);
   let pages = 0;
+  let pending = source.reports(s.id, { before, after: floor, limit: REPORT_PAGE });
   for (;;) {
-    const page = await source.reports(s.id, { before, after: floor, limit: REPORT_PAGE });
+    const page = await pending;
     const maxTs = page.reduce((m, r) => Math.max(m, Math.floor(r.timestamp)), 0);
     if (upper === undefined) upper = maxTs || cp.floor || 0;
     const full = page.length >= REPORT_PAGE;
@@ -159,6 +160,12 @@ async function importStandupHistory(
       next = before !== undefined && oldest + 1 >= before ? oldest : oldest + 1;
     }
     const passUpper = upper;
+    // The next page is read while this one is written (its cursor is known already).
+    if (full) {
+      pending = source.reports(s.id, { before: next, after: floor, limit: REPORT_PAGE });
+      pending.catch(() => {}); // awaited below; a write failing first must not leave it unhandled
+    }
+    const writeStarted = Date.now();
     await ctx.write(async (tx) => {
       await writeReportPage(tx, ctx, imp, page);
       // A pass limited by --since proves nothing about older reports: the floor then stays where it was.
@@ -167,6 +174,7 @@ async function importStandupHistory(
       await writeCheckpoint(tx, ctx.scope, name, state);
       if (!full) await markMissed(tx, ctx, imp.id);
     });
+    ctx.summary.reportWriteMs += Date.now() - writeStarted;
     pages++;
     const secs = (Date.now() - since) / 1000;
     ctx.log(
