@@ -8,6 +8,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as participationRoute from "@/app/v2/standups/[standupId]/participation/route";
+import { createApiKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db";
 import { SourceAuthError, SourceUnavailableError } from "@/lib/import/geekbot/client";
 import { formatSummary } from "@/lib/import/geekbot/context";
@@ -15,6 +17,7 @@ import { importFromGeekbot } from "@/lib/import/geekbot/run";
 import { seedDemoData } from "@/lib/seed/index";
 import { type ApiServer, startApiServer } from "@/tests/fakes/api-server";
 import { createTestUser } from "@/tests/fixtures";
+import { call } from "@/tests/http";
 
 let server: ApiServer;
 let sourceKey: string;
@@ -170,6 +173,33 @@ describe("npm run import -- geekbot (lib/import/geekbot)", () => {
     expect(lines.some((l) => /reports imported \(\d+\/s\)/.test(l))).toBe(true);
     console.log(`${summary}\n  ${first.reports.imported} reports in ${first.ms} ms`);
   }, 180_000);
+
+  it("participation shows in the target's API as in the source's: the same responders per date", async () => {
+    // The source's admin, imported by e-mail, reads both sides' GET /v2/standups/{id}/participation.
+    const adminEmail = (await db.user.findFirstOrThrow({ where: { team_id: sourceTeamId, is_admin: true }, orderBy: { id: "asc" } })).email;
+    const importedAdmin = await db.user.findFirstOrThrow({ where: { team_id: target.id, email: adminEmail } });
+    const { key: targetKey } = await createApiKey(db, { teamId: target.id, userId: importedAdmin.id, name: "test" });
+    const responded = async (key: string, standupId: number) => {
+      const out: Record<string, number> = {};
+      const res = await call(participationRoute.GET, {
+        path: `/v2/standups/${standupId}/participation?since=2020-01-01&limit=100`,
+        key,
+        params: { standupId: String(standupId) },
+      });
+      expect(res.status).toBe(200);
+      for (const e of res.body.data as { date: string; responded: number }[]) if (e.responded > 0) out[e.date] = e.responded;
+      return out;
+    };
+    const sourceStandups = await db.checkin.findMany({ where: { id: { in: visibleCheckinIds }, kind: "standup", state: "active" } });
+    let compared = 0;
+    for (const s of sourceStandups) {
+      const local = await db.checkin.findFirstOrThrow({ where: { team_id: target.id, name: s.name } });
+      const mine = await responded(targetKey, local.id);
+      expect(mine, s.name).toEqual(await responded(sourceKey, s.id));
+      compared += Object.keys(mine).length;
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
 
   it("a second run imports nothing and changes nothing", async () => {
     const before = await counts(target.id);
