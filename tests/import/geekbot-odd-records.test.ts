@@ -43,6 +43,15 @@ const standup = {
   confidential: true,
   personalised: true,
 };
+/** A standup the key's user (Ann) is not in: this source lists none of its reports. */
+const otherStandup = {
+  ...standup,
+  id: 43,
+  name: "Bob's",
+  timezone: "UTC",
+  users: [user("UBBB2", "bob@example.com", "Bob")],
+  master: "UBBB2",
+};
 const report = (id: number, at: number, member: object | null, questions: object[]) => ({
   id,
   standup_id: 42,
@@ -104,11 +113,12 @@ beforeAll(async () => {
     if (u.pathname === "/v1/me") return send(200, { user: { id: "UAAA1", email: "ann@example.com" }, team: { id: 77, name: "Fake" } });
     if (u.pathname === "/v1/teams/")
       return send(200, { id: 77, name: "Fake", users: [user("UAAA1", "ann@example.com", "Ann"), user("UBBB2", "bob@example.com", "Bob")] });
-    if (u.pathname === "/v1/standups/") return send(200, [standup]);
+    if (u.pathname === "/v1/standups/") return send(200, [standup, otherStandup]);
     if (u.pathname === "/v1/reports/") {
       const before = Number(u.searchParams.get("before") ?? Number.POSITIVE_INFINITY);
       const after = Number(u.searchParams.get("after") ?? Number.NEGATIVE_INFINITY);
-      return send(200, reports.filter((r) => r.timestamp < before && r.timestamp > after).slice(0, Number(u.searchParams.get("limit"))));
+      const of = reports.filter((r) => String(r.standup_id) === u.searchParams.get("standup_id"));
+      return send(200, of.filter((r) => r.timestamp < before && r.timestamp > after).slice(0, Number(u.searchParams.get("limit"))));
     }
     if (u.pathname === "/v1/polls") return send(200, [poll]);
     if (u.pathname === "/v1/polls/9/votes") return send(200, votes);
@@ -168,7 +178,7 @@ describe("Geekbot import: odd records", () => {
     const r = await importFromGeekbot({ baseUrl: `${url}/`, key: "geekbot-key", teamId });
     expect(r.reports.imported).toBe(3);
     const checkin = await db.checkin.findFirstOrThrow({
-      where: { team_id: teamId, kind: "standup" },
+      where: { team_id: teamId, kind: "standup", name: "Daily" },
       include: { questions: { orderBy: { position: "asc" } }, owner: true, broadcast_channel: true, members: { include: { user: true } } },
     });
     expect(checkin).toMatchObject({ name: "Daily", timezone: "UTC", is_confidential: true, personalised: true, wait_time: null });
@@ -195,6 +205,7 @@ describe("Geekbot import: odd records", () => {
     expect(lines).toMatch(/question 6: answered in a report but no longer in its standup/);
     expect(lines).toMatch(/user UGONE: author of report 3 is not among the source team's users/);
     expect(lines).toMatch(/standup 42 Mars\/Olympus: unknown timezone: UTC used/);
+    expect(lines).toMatch(/standup 43: no reports came: the source may list reports only of standups the key's user belongs to/);
     // Poll users come with numeric ids: matched by e-mail; the creator owns the poll.
     const pollRow = await db.checkin.findFirstOrThrow({ where: { team_id: teamId, kind: "poll" }, include: { owner: true } });
     expect(pollRow.owner.email).toBe("bob@example.com");

@@ -96,7 +96,18 @@ export async function importFromGeekbot(opts: GeekbotImportOptions): Promise<Gee
     );
 
     const reportsStarted = Date.now();
-    for (const s of standups) await importStandupHistory(ctx, source, s, reportsStarted);
+    for (const s of standups) {
+      const before = ctx.summary.reports.imported + ctx.summary.reports.existing;
+      await importStandupHistory(ctx, source, s, reportsStarted);
+      const belongs = s.master === me.user.id || s.users.some((u) => u.id === me.user.id);
+      if (!belongs && !s.paused && !s.draft && ctx.summary.reports.imported + ctx.summary.reports.existing === before)
+        ctx.summary.notes.push({
+          what: "standup",
+          id: s.id,
+          reason:
+            "no reports came: the source may list reports only of standups the key's user belongs to (add them there, then import again)",
+        });
+    }
     const reportMs = Date.now() - reportsStarted;
     for (const p of polls) {
       const imp = await importPoll(ctx, p);
