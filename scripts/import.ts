@@ -1,10 +1,11 @@
 /**
- * `npm run import -- geekbot --key <admin API key> --team <local team id> [--base-url URL] [--dry-run]
+ * `npm run import -- geekbot --key <admin API key | -> --team <local team id> [--base-url URL] [--dry-run]
  * [--since YYYY-MM-DD]`: imports a team from Geekbot's public API (or any server speaking it) into
  * one local team (issue 43, lib/import/geekbot/run.ts). Safe to run again (only what is new is
  * imported); a run stopped by the source resumes where it stopped. Nothing is sent to anyone.
  * Exits 1 with a clear message on bad input, a refused key (nothing written) or a failing source.
  */
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/db";
 import { setDatabaseUrl } from "@/lib/env";
@@ -13,7 +14,7 @@ import { formatSummary } from "@/lib/import/geekbot/context";
 import { GEEKBOT_API_URL, importFromGeekbot } from "@/lib/import/geekbot/run";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 
-const USAGE = `Usage: npm run import -- geekbot --key <admin API key of the source> --team <local team id>
+const USAGE = `Usage: npm run import -- geekbot --key <admin API key of the source, or - to read it from stdin> --team <local team id>
          [--base-url ${GEEKBOT_API_URL}] [--dry-run] [--since YYYY-MM-DD]`;
 
 let parsed: ReturnType<
@@ -47,7 +48,9 @@ const fail = (message: string): never => {
 };
 if (parsed.positionals[0] !== "geekbot")
   fail(`Unknown source ${JSON.stringify(parsed.positionals[0] ?? "")}: only "geekbot" is supported.`);
-const key = values.key?.trim() || fail("Missing --key.");
+// `--key -` reads the key from standard input (keeps it out of the shell history and `ps`).
+const rawKey = values.key === "-" ? fs.readFileSync(0, "utf8") : values.key;
+const key = rawKey?.trim() || fail(values.key === "-" ? "Missing --key: standard input was empty." : "Missing --key.");
 const teamId = Number(values.team);
 if (!Number.isInteger(teamId) || teamId <= 0) fail(`--team must be a numeric local team id, got ${JSON.stringify(values.team ?? "")}.`);
 const baseUrl = values["base-url"] ?? GEEKBOT_API_URL;

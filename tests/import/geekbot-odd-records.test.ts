@@ -230,12 +230,20 @@ describe("Geekbot import: odd records", () => {
   });
 
   it("the CLI rejects a missing key and a bad date with a clear message (exit 1)", async () => {
-    const run = (args: string[]) =>
-      promisify(execFile)("npx", ["tsx", "scripts/import.ts", ...args], { cwd: process.cwd() }).then(
+    const run = (args: string[]) => {
+      const child = promisify(execFile)("npx", ["tsx", "scripts/import.ts", ...args], { cwd: process.cwd() });
+      child.child.stdin?.end(); // an empty standard input
+      return child.then(
         () => ({ code: 0, stderr: "" }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );
+    };
     expect(await run(["geekbot", "--team", "1"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/Missing --key/) });
+    // `--key -` reads standard input (empty here).
+    expect(await run(["geekbot", "--key", "-", "--team", "1"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/standard input was empty/),
+    });
     expect(await run(["geekbot", "--key", "k", "--team", "1", "--since", "May"])).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/--since must be a date/),
