@@ -22,6 +22,8 @@
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
+ * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
+ *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
@@ -31,6 +33,7 @@ import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
+import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { recoverDeadWorkers } from "@/lib/jobs/heartbeat";
@@ -114,6 +117,9 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     store_participation_counts: async (payload) => {
       const { occurrenceId } = payload as { occurrenceId: number };
       await storeParticipationCounts(occurrenceId);
+    },
+    import_geekbot: async (payload) => {
+      await runDashboardImport(payload as ImportJobPayload, log);
     },
   };
 }
