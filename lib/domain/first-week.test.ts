@@ -1,0 +1,64 @@
+/**
+ * Issue 41 ("the defects a team meets in its first week"), domain side of items 3 and 4:
+ * a duplicate starts paused and asks nobody until activated (drafts can be activated), and a
+ * deactivated person keeps their name on their past reports.
+ */
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { UnprocessableError } from "@/lib/domain/errors";
+import { deactivatePerson } from "@/lib/domain/people";
+import { listReports, teamPeopleNames } from "@/lib/domain/reports";
+import { duplicateStandup, setStandupState } from "@/lib/domain/standup-writes";
+import { getStandupSettings } from "@/lib/domain/standups";
+import { createTestCheckin, createTestReport, createTestTeam } from "@/tests/fixtures";
+
+const ALL_DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+describe("duplicate (issue 41 item 3)", () => {
+  it("starts paused with no next run, so the same members are not asked twice; Activate schedules it", async () => {
+    const team = await createTestTeam({ members: 2 });
+    const source = await createTestCheckin(team, { days: ALL_DAYS });
+    const copy = await duplicateStandup(team.admin.actor, source.id, {});
+    expect(copy.state).toBe("paused");
+    const row = await db.checkin.findUniqueOrThrow({ where: { id: copy.id }, select: { next_run_at: true } });
+    expect(row.next_run_at).toBeNull();
+    await setStandupState(team.admin.actor, { standupId: copy.id, state: "active" });
+    const active = await db.checkin.findUniqueOrThrow({ where: { id: copy.id }, select: { state: true, next_run_at: true } });
+    expect(active.state).toBe("active");
+    expect(active.next_run_at).not.toBeNull();
+    // The legacy v1 endpoint keeps its contract: its copy runs at once.
+    expect((await duplicateStandup(team.admin.actor, source.id, {}, { state: "active" })).state).toBe("active");
+  });
+
+  it("a draft's copy is a draft, and a draft can be activated (never paused)", async () => {
+    const team = await createTestTeam({ members: 1 });
+    const draft = await createTestCheckin(team, { days: ALL_DAYS, state: "draft" });
+    const copy = await duplicateStandup(team.admin.actor, draft.id, {});
+    expect(copy.state).toBe("draft");
+    await expect(setStandupState(team.admin.actor, { standupId: copy.id, state: "paused" })).rejects.toBeInstanceOf(UnprocessableError);
+    await setStandupState(team.admin.actor, { standupId: copy.id, state: "active" });
+    expect((await getStandupSettings(team.admin.actor, copy.id)).state).toBe("active");
+  });
+});
+
+describe("history keeps names (issue 41 item 4)", () => {
+  it("names a deactivated author of past reports", async () => {
+    const team = await createTestTeam({ members: 2 });
+    const [admin, leaver] = team.users;
+    const standup = await createTestCheckin(team, { members: [admin, leaver] });
+    await createTestReport(standup, leaver);
+    await deactivatePerson(admin.actor, { teamId: team.id, userId: leaver.id });
+    const names = await teamPeopleNames(admin.actor);
+    const rows = await listReports(admin.actor, {
+      since: new Date(Date.now() - 86_400_000),
+      until: new Date(Date.now() + 60_000),
+      limit: 10,
+      withAnswers: false,
+      teamWide: "readers",
+    });
+    expect(rows.map((r) => names.get(r.user.chat_id))).toEqual([leaver.realname]);
+    // Another team's people are never named.
+    const other = await createTestTeam({ members: 0 });
+    expect((await teamPeopleNames(other.admin.actor)).has(leaver.chat_id)).toBe(false);
+  });
+});
