@@ -22,10 +22,15 @@ import { openOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf } from "@/lib/domain/schedule";
 import { openScheduledOccurrence } from "@/lib/domain/scheduler";
 
-/** What the resolution chose. `pendingReportId` is set for rule 1 (complete that report). */
+/**
+ * What the resolution chose. `pendingReportId` is set for rule 1 (complete that report);
+ * `answeredReportId` when the member already submitted a report for today's run (rule 2): the
+ * submission edits it instead of adding a second report (issue 41).
+ */
 export type ResolvedOccurrence = {
   occurrenceId: number;
   pendingReportId: number | null;
+  answeredReportId?: number | null;
   rule: "pending" | "today" | "adhoc";
   /** Local date of the occurrence, "YYYY-MM-DD". */
   date: string;
@@ -91,10 +96,13 @@ async function joinToday(
     INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at, due_at)
     VALUES (${occurrenceId}, ${userId}, ${standup.team_id}, ${now}, ${now})
     ON CONFLICT (occurrence_id, user_id) DO UPDATE SET missed_at = NULL`;
-  const pending = await tx.$queryRaw<Array<{ id: number }>>`
-    SELECT id FROM reports WHERE occurrence_id = ${occurrenceId} AND user_id = ${userId} AND status = 'pending'
-    ORDER BY id LIMIT 1 FOR UPDATE`;
-  return { occurrenceId, pendingReportId: pending[0]?.id ?? null, rule: "today", date };
+  const mine = await tx.$queryRaw<Array<{ id: number; status: string }>>`
+    SELECT id, status::text AS status FROM reports
+    WHERE occurrence_id = ${occurrenceId} AND user_id = ${userId} AND status IN ('pending', 'submitted')
+    ORDER BY status = 'pending' DESC, id LIMIT 1 FOR UPDATE`;
+  const pending = mine[0]?.status === "pending" ? mine[0].id : null;
+  const answered = mine[0]?.status === "submitted" ? mine[0].id : null;
+  return { occurrenceId, pendingReportId: pending, answeredReportId: answered, rule: "today", date };
 }
 
 /** The earliest slot of `date` among `zones` (the scheduled start of that occurrence). */

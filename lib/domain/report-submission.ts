@@ -14,7 +14,9 @@
  *   today's ad-hoc occurrence. Null (opening an occurrence, or an unusual report) → resolution module.
  * - `writeSubmission`: the CTE chain. It writes nothing and returns null when its guard fails: the
  *   pending report was submitted meanwhile, or a pending report appeared in today's occurrence (the
- *   scheduler asked the member between the two statements). The caller then resolves again.
+ *   scheduler asked the member between the two statements), or a submitted one did (a concurrent
+ *   submission). The caller then resolves again.
+ * - `answeredTarget`: the member's submitted report of today's run, which a second submission edits.
  *
  * Every check stays in SQL; no row lock is taken by the read: the write's `UPDATE … WHERE status =
  * 'pending'` waits for a concurrent writer and re-checks. Both run in the caller's transaction, or
@@ -31,8 +33,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 86_400_000;
 
-/** A current (not archived) question of the standup. */
-export type SubmissionQuestion = { id: number; text: string; position: number };
+/** A current (not archived) question of the standup, with what its answers may say (`checkChoices`). */
+export type SubmissionQuestion = { id: number; text: string; position: number } & ChoiceRule;
+
+/** What an answer to a question may say: a multiple-choice question takes one of its choices unless it adds own options. */
+export type ChoiceRule = { answer_type: string; choices: string[]; add_own_options: boolean };
 
 /** The author of a submission as the broadcast and the v2 view show them. */
 export type SubmissionAuthor = { timezone: string; name: string; chat_id: string };
@@ -53,8 +58,11 @@ export type SubmissionContext = ResolvableStandup & {
   listening: boolean;
   /** Rule 1's candidate (not locked), or null. `has_answers`: it already holds answers. */
   pending: { id: number; occurrence_id: number; has_answers: boolean } | null;
-  /** Occurrences dated UTC date(now) ± 1 day; `pending`: the actor has a pending report there. */
-  nearby: Array<{ id: number; date: string; trigger: string; pending: boolean }>;
+  /**
+   * Occurrences dated UTC date(now) ± 1 day; `pending`: the actor has a pending report there;
+   * `answered`: the id of the actor's submitted report there (null: none).
+   */
+  nearby: Array<{ id: number; date: string; trigger: string; pending: boolean; answered: number | null }>;
 };
 
 /**
@@ -69,7 +77,8 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
     Prisma.sql`SELECT c.id, c.team_id, c.kind::text AS kind, c.time, c.timezone, c.days, c.personalised, c.wait_time,
         c.response_window_minutes, c.duration, c.late_answer_days, c.owner_id, c.is_anonymous, c.name, c.is_confidential,
         c.broadcast_channel_id,
-        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position) ORDER BY q.id)
+        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
+            'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options) ORDER BY q.id)
           FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL), '[]'::json) AS questions,
         EXISTS (SELECT 1 FROM checkin_members m WHERE m.checkin_id = c.id AND m.user_id = ${actor.userId}) AS is_member,
         (SELECT json_build_object('timezone', u.timezone, 'name', COALESCE(NULLIF(u.realname, ''), u.username), 'chat_id', u.chat_id)
@@ -85,7 +94,9 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
           ORDER BY o.date, o.id, r.id
           LIMIT 1) AS pending,
         COALESCE((SELECT json_agg(json_build_object('id', o.id, 'date', to_char(o.date, 'YYYY-MM-DD'), 'trigger', o.trigger::text,
-            'pending', EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'pending')))
+            'pending', EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'pending'),
+            'answered', CASE WHEN o.trigger <> 'adhoc' THEN (SELECT min(r.id) FROM reports r
+              WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'submitted') END))
           FROM occurrences o WHERE o.checkin_id = c.id AND o.date BETWEEN ${from}::date AND ${to}::date), '[]'::json) AS nearby
       FROM checkins c
       WHERE c.id = ${standupId} AND c.team_id = ${actor.teamId} AND c.kind = 'standup' AND c.state = 'active'`,
@@ -137,6 +148,20 @@ export function fastTarget(ctx: SubmissionContext, timezone: string, now: Date):
   return { rule: "adhoc", occurrenceId: occurrence.id };
 }
 
+/**
+ * The report the member already submitted for the run this submission would answer (issue 41):
+ * no answerable pending report (rule 1) and today's scheduled occurrence holds the member's
+ * submitted report. A second submission edits that report instead of adding another one.
+ * `timezone` is the author's IANA zone.
+ */
+export function answeredTarget(ctx: SubmissionContext, timezone: string, now: Date): { occurrenceId: number; reportId: number } | null {
+  if (ctx.pending) return null;
+  const today = localDateOf(now, slotTimezone(askingScheduleOf(ctx), timezone));
+  const occurrence = ctx.nearby.find((o) => o.date === today && o.trigger !== "adhoc");
+  if (!occurrence || occurrence.pending || occurrence.answered === null) return null;
+  return { occurrenceId: occurrence.id, reportId: occurrence.answered };
+}
+
 /** Input of `writeSubmission`: the target, the validated answers and the rendered broadcast. */
 export type SubmissionWrite = {
   target: SubmissionTarget;
@@ -173,6 +198,15 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
       VALUES (${target.occurrenceId}, ${w.userId}, ${w.teamId}, ${now}, ${now})
       ON CONFLICT (occurrence_id, user_id) DO UPDATE SET missed_at = NULL`;
   }
+  // Today's run takes no second report of the member (pending: the scheduler asked meanwhile;
+  // submitted: a concurrent submission); an ad-hoc occurrence takes any number.
+  const guard =
+    target.rule === "adhoc"
+      ? Prisma.empty
+      : Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM reports p
+            WHERE p.occurrence_id = ${target.occurrenceId} AND p.user_id = ${w.userId} AND p.status = 'pending')
+          AND NOT EXISTS (SELECT 1 FROM reports s
+            WHERE s.occurrence_id = ${target.occurrenceId} AND s.user_id = ${w.userId} AND s.status = 'submitted')`;
   const report =
     target.rule === "pending"
       ? Prisma.sql`UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
@@ -184,8 +218,7 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
           SELECT ${w.teamId}::int, ${w.standupId}::int, ${target.occurrenceId}::int, ${w.userId}::int, 'submitted'::"ReportStatus",
             ${w.anonymousRequested}::boolean, ${w.isAnonymous}::boolean, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz,
             ${now}::timestamptz
-          WHERE ${target.rule === "adhoc"}::boolean OR NOT EXISTS (SELECT 1 FROM reports p
-            WHERE p.occurrence_id = ${target.occurrenceId} AND p.user_id = ${w.userId} AND p.status = 'pending')
+          ${guard}
           RETURNING id`;
   const missed =
     target.rule === "pending"
