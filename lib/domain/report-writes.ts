@@ -87,7 +87,7 @@ function checkChoices(answers: readonly AnswerInput[], questions: ReadonlyArray<
   const byId = new Map(questions.map((q) => [q.id, q]));
   for (const a of answers) {
     const q = byId.get(a.questionId);
-    if (!q || q.answer_type !== "multiple_choice" || q.choices.length === 0 || q.add_own_options) continue;
+    if (q?.answer_type !== "multiple_choice" || q.choices.length === 0 || q.add_own_options) continue;
     if (!q.choices.includes(a.text.trim())) {
       throw new InvalidParameterError(
         `answers: the answer to question_id ${q.id} ("${q.text}") must be one of its choices: ${q.choices.map((c) => `"${c}"`).join(", ")}`,
