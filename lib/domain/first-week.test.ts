@@ -1,13 +1,18 @@
 /**
- * Issue 41 ("the defects a team meets in its first week"), domain side of items 3 and 4:
- * a duplicate starts paused and asks nobody until activated (drafts can be activated), and a
+ * Issue 41 ("the defects a team meets in its first week"), domain side of items 2, 3 and 4: an
+ * answer on a day the standup does not run opens no run (the answer page says so first), a
+ * duplicate starts paused and asks nobody until activated (drafts can be activated), and a
  * deactivated person keeps their name on their past reports.
  */
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { WEEKDAYS } from "@/lib/domain/constants";
+import { getOverview } from "@/lib/domain/dashboard";
 import { UnprocessableError } from "@/lib/domain/errors";
+import { previewMyAnswer } from "@/lib/domain/occurrence-resolution";
 import { deactivatePerson } from "@/lib/domain/people";
 import { listReports, teamPeopleNames } from "@/lib/domain/reports";
+import { submitReport } from "@/lib/domain/report-writes";
 import { duplicateStandup, setStandupState } from "@/lib/domain/standup-writes";
 import { getStandupSettings } from "@/lib/domain/standups";
 import { createTestCheckin, createTestReport, createTestTeam } from "@/tests/fixtures";
@@ -60,5 +65,34 @@ describe("history keeps names (issue 41 item 4)", () => {
     // Another team's people are never named.
     const other = await createTestTeam({ members: 0 });
     expect((await teamPeopleNames(other.admin.actor)).has(leaver.chat_id)).toBe(false);
+  });
+});
+
+describe("an answer on a day the standup does not run (issue 41 item 2)", () => {
+  it("is an ad-hoc report: no occurrence, nothing on the Overview; the answer page says so before; a scheduled day says today's run", async () => {
+    const team = await createTestTeam({ members: 1 });
+    const [admin, ann] = team.users;
+    const todayIndex = new Date().getUTCDay();
+    const notToday = WEEKDAYS.filter((_, i) => i !== todayIndex);
+    const offDay = await createTestCheckin(team, { members: [ann], days: notToday, timezone: "UTC" });
+    const everyDay = await createTestCheckin(team, { members: [ann], days: [...WEEKDAYS], timezone: "UTC" });
+    const answers = (s: typeof offDay) => s.questions.map((q) => ({ questionId: q.id, text: "note" }));
+
+    expect(await previewMyAnswer(ann.actor, offDay.id)).toMatchObject({ rule: "adhoc" });
+    const adhoc = await submitReport(ann.actor, { standupId: offDay.id, answers: answers(offDay) });
+    expect(adhoc.occurrenceId).toBeNull();
+    expect(await db.occurrence.count({ where: { checkin_id: offDay.id } })).toBe(0);
+    const overview = await getOverview(admin.actor, { timezone: "UTC" });
+    expect(overview.week.filter((o) => o.checkinId === offDay.id)).toEqual([]);
+    // Still ad-hoc afterwards (no run was opened by the first one).
+    expect(await previewMyAnswer(ann.actor, offDay.id)).toMatchObject({ rule: "adhoc" });
+
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await previewMyAnswer(ann.actor, everyDay.id)).toEqual({ rule: "today", date: today, answered: false });
+    const run = await submitReport(ann.actor, { standupId: everyDay.id, answers: answers(everyDay) });
+    expect(run.occurrenceId).not.toBeNull();
+    expect(await previewMyAnswer(ann.actor, everyDay.id)).toEqual({ rule: "today", date: today, answered: true });
+    // Not a member: nothing to preview.
+    expect(await previewMyAnswer(admin.actor, offDay.id)).toBeNull();
   });
 });

@@ -11,7 +11,8 @@
  *   occurrences dated within a day of `now`'s UTC date (every local "today" lies there).
  * - `fastTarget`: which report the read alone settles: rule 1's pending report when it holds no
  *   answer yet, today's scheduled occurrence when the member has no pending report there, or
- *   today's ad-hoc occurrence. Null (opening an occurrence, or an unusual report) → resolution module.
+ *   an ad-hoc report (no occurrence) when the standup has no run today and none on its schedule.
+ *   Null (opening an occurrence, a team holiday, or an unusual report) → resolution module.
  * - `writeSubmission`: the CTE chain. It writes nothing and returns null when its guard fails: the
  *   pending report was submitted meanwhile, or a pending report appeared in today's occurrence (the
  *   scheduler asked the member between the two statements), or a submitted one did (a concurrent
@@ -25,7 +26,7 @@
 import { reportBroadcastInsertSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { askingScheduleOf, slotTimezone } from "@/lib/domain/asking-times";
+import { askingScheduleOf, runsOn, slotTimezone } from "@/lib/domain/asking-times";
 import type { ResolvableStandup } from "@/lib/domain/occurrence-resolution";
 import type { ReportView } from "@/lib/domain/reports";
 import { localDateOf } from "@/lib/domain/schedule";
@@ -131,7 +132,8 @@ export function answersUpsertSql(
 export type SubmissionTarget =
   | { rule: "pending"; occurrenceId: number; reportId: number }
   | { rule: "today"; occurrenceId: number }
-  | { rule: "adhoc"; occurrenceId: number };
+  /** An ad-hoc report: no occurrence (issue 41). */
+  | { rule: "adhoc"; occurrenceId: null };
 
 /**
  * The occurrence rule decided from the context alone, or null when it needs the resolution module
@@ -141,11 +143,13 @@ export type SubmissionTarget =
 export function fastTarget(ctx: SubmissionContext, timezone: string, now: Date): SubmissionTarget | null {
   if (ctx.pending)
     return ctx.pending.has_answers ? null : { rule: "pending", occurrenceId: ctx.pending.occurrence_id, reportId: ctx.pending.id };
-  const today = localDateOf(now, slotTimezone(askingScheduleOf(ctx), timezone));
-  const occurrence = ctx.nearby.find((o) => o.date === today);
-  if (!occurrence) return null;
-  if (occurrence.trigger !== "adhoc") return occurrence.pending ? null : { rule: "today", occurrenceId: occurrence.id };
-  return { rule: "adhoc", occurrenceId: occurrence.id };
+  const schedule = askingScheduleOf(ctx);
+  const today = localDateOf(now, slotTimezone(schedule, timezone));
+  const occurrence = ctx.nearby.find((o) => o.date === today && o.trigger !== "adhoc");
+  if (occurrence) return occurrence.pending ? null : { rule: "today", occurrenceId: occurrence.id };
+  // No run today and none on the schedule (a team holiday needs the resolution module's read).
+  if (schedule.waitTime === null || !runsOn(today, ctx.days)) return { rule: "adhoc", occurrenceId: null };
+  return null;
 }
 
 /**
@@ -199,7 +203,7 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
       ON CONFLICT (occurrence_id, user_id) DO UPDATE SET missed_at = NULL`;
   }
   // Today's run takes no second report of the member (pending: the scheduler asked meanwhile;
-  // submitted: a concurrent submission); an ad-hoc occurrence takes any number.
+  // submitted: a concurrent submission); ad-hoc reports (no occurrence) take any number.
   const guard =
     target.rule === "adhoc"
       ? Prisma.empty

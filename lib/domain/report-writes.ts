@@ -4,8 +4,8 @@
  * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
  *
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
- * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
- * that expects nobody else. A second submission for a run the member already answered edits that
+ * pending report, else today's occurrence when the standup runs today, else an ad-hoc report
+ * (no occurrence, in no participation figure). A second submission for a run the member already answered edits that
  * report (same id, broadcast edited; issue 41). Answers to a multiple-choice question must be one
  * of its choices unless it adds own options (400 INVALID_PARAMETER naming the question).
  */
@@ -53,7 +53,8 @@ export type SubmitReportInput = {
 export type SubmittedReport = {
   reportId: number;
   standupId: number;
-  occurrenceId: number;
+  /** null for an ad-hoc report (no run: the standup does not run today; issue 41). */
+  occurrenceId: number | null;
   submittedAt: Date;
   chatTs: string | null;
   channelId: number | null;
@@ -108,7 +109,7 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
  * concurrent change) goes through the resolution module (`submitResolved`).
  *
  * Without a caller's `tx`, when the write is that one statement and nothing else must commit with
- * it (rule 1's pending report or today's ad-hoc occurrence, and no webhook listens to
+ * it (rule 1's pending report or an ad-hoc report, and no webhook listens to
  * `report.submitted`), both statements run outside a transaction: a single statement is atomic on
  * its own, and the read takes no lock in a transaction either (its guards are re-checked by the
  * write). Every other case runs in one transaction, the caller's when passed.
@@ -244,7 +245,7 @@ async function submitResolved(
   now: Date,
 ): Promise<SubmittedReport> {
   const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
-  if (occurrence.answeredReportId) {
+  if (occurrence.answeredReportId && occurrence.occurrenceId !== null) {
     return resubmit(actor, input, standup, { occurrenceId: occurrence.occurrenceId, reportId: occurrence.answeredReportId }, t);
   }
   let reportId: number;
