@@ -23,7 +23,15 @@
  */
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { activeMembersSelect, askingScheduleOf, runsOn, type ScheduleColumns, slotOn, slotTimezone } from "@/lib/domain/asking-times";
+import {
+  activeMembersSelect,
+  askingScheduleOf,
+  askingScheduleSelect,
+  runsOn,
+  type ScheduleColumns,
+  slotOn,
+  slotTimezone,
+} from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { localDateOf } from "@/lib/domain/schedule";
 import { openScheduledOccurrence } from "@/lib/domain/scheduler";
@@ -190,19 +198,7 @@ export async function previewMyAnswer(
 ): Promise<SubmissionPreview | null> {
   const standup = await client.checkin.findFirst({
     where: { id: standupId, team_id: actor.teamId, kind: "standup", state: "active", members: { some: { user_id: actor.userId } } },
-    select: {
-      id: true,
-      team_id: true,
-      kind: true,
-      time: true,
-      timezone: true,
-      days: true,
-      personalised: true,
-      wait_time: true,
-      response_window_minutes: true,
-      late_answer_days: true,
-      duration: true,
-    },
+    select: { ...askingScheduleSelect, late_answer_days: true },
   });
   const user = await client.user.findFirst({ where: { id: actor.userId, team_id: actor.teamId }, select: { id: true, timezone: true } });
   if (!standup || !user) return null;
