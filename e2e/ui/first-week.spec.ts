@@ -82,9 +82,6 @@ test("a manager reads Overview, Blockers, Participation, Reports and every expor
   const name = `Mona Manager ${suffix}`;
   const email = `mona-${suffix}@acme.test`;
   await signIn(page);
-  // What the admin sees, for comparison.
-  const adminBlockers = Number((await page.getByTestId("open-blockers").locator("a").textContent())?.trim());
-  expect(adminBlockers).toBeGreaterThan(0);
   const link = await invite(page, name, email);
   const manager = await join(browser, link, name, email);
 
@@ -94,11 +91,11 @@ test("a manager reads Overview, Blockers, Participation, Reports and every expor
   await row.getByRole("button", { name: `Save role of ${name}` }).click();
   await expect(row.getByText("Role saved.")).toBeVisible();
 
-  // Overview: open blockers counted (the admin's count may add a confidential standup of their own).
+  // Overview: open blockers counted (not compared with the admin's: other specs answer blocker
+  // questions meanwhile, and the admin also reads a confidential standup of their own).
   await manager.goto(`${BASE_URL}/overview`);
   const managerBlockers = Number((await manager.getByTestId("open-blockers").locator("a").textContent())?.trim());
   expect(managerBlockers).toBeGreaterThan(0);
-  expect(managerBlockers).toBeLessThanOrEqual(adminBlockers);
   await expect(manager.getByText("Nobody is blocked")).toHaveCount(0);
   await screenshot(manager, "first-week-manager-overview");
 
