@@ -13,6 +13,10 @@ export function answerTargetText(preview: SubmissionPreview): string {
         : `This answer completes today’s run (${formatOccurrenceDate(preview.date)}).`;
     case "adhoc":
       return "This standup has no run today: your answer is an ad-hoc report. It completes no run and counts in no participation figure.";
+    case "manual":
+      return preview.answered
+        ? "You already answered today: sending again edits that report."
+        : "This standup runs only when started, and nobody started it today: your answer opens today’s run, which counts you only.";
   }
 }
 

@@ -95,4 +95,22 @@ describe("an answer on a day the standup does not run (issue 41 item 2)", () => 
     // Not a member: nothing to preview.
     expect(await previewMyAnswer(admin.actor, offDay.id)).toBeNull();
   });
+
+  it("a manual-only standup nobody started: the answer opens today's run of its author; a second one edits it", async () => {
+    const team = await createTestTeam({ members: 2 });
+    const [, ann, bob] = team.users;
+    const manual = await createTestCheckin(team, { members: [ann, bob], days: [...WEEKDAYS], timezone: "UTC" });
+    await db.checkin.update({ where: { id: manual.id }, data: { wait_time: null } });
+    const answers = manual.questions.map((q) => ({ questionId: q.id, text: "manual" }));
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await previewMyAnswer(ann.actor, manual.id)).toEqual({ rule: "manual", date: today, answered: false });
+    const first = await submitReport(ann.actor, { standupId: manual.id, answers });
+    expect(first.occurrenceId).not.toBeNull();
+    expect(await previewMyAnswer(ann.actor, manual.id)).toEqual({ rule: "manual", date: today, answered: true });
+    const second = await submitReport(ann.actor, { standupId: manual.id, answers: answers.map((a) => ({ ...a, text: "again" })) });
+    expect(second.reportId).toBe(first.reportId);
+    const bobs = await submitReport(bob.actor, { standupId: manual.id, answers });
+    expect(bobs.occurrenceId).toBe(first.occurrenceId);
+    expect(await db.report.count({ where: { occurrence_id: first.occurrenceId } })).toBe(2);
+  });
 });

@@ -12,11 +12,13 @@
  *    their time and the early author is not asked again;
  *    When the member already submitted a report for today's run, the submission edits that report
  *    (`answeredReportId`; issue 41: one report per person and run);
- * 3. else an AD-HOC REPORT (issue 41): a report with no occurrence. It opens no run, appears in no
- *    participation figure (no "1/1 · Everyone answered" run on a day the standup does not run) and
- *    changes nobody's participation; it is listed, broadcast and exported like any report.
- *    (Ad-hoc occurrences, `trigger = adhoc`, written before issue 41 stay as they are; no
- *    submission joins them any more.)
+ * 3. else, for a standup with a schedule, an AD-HOC REPORT (issue 41): a report with no
+ *    occurrence. It opens no run, appears in no participation figure (no "1/1 · Everyone answered"
+ *    run on a day the standup does not run) and changes nobody's participation; it is listed,
+ *    broadcast and exported like any report. A MANUAL-ONLY standup (`wait_time` null) has no
+ *    scheduled day: an answer when nobody started it today opens today's ad-hoc occurrence
+ *    (`trigger = adhoc`, no roster: expected = responded = its authors), as the legacy API's
+ *    clients expect; a second answer of the same member that day edits their report.
  *
  * `previewSubmissionOccurrence` tells, without writing, which of these a submission would take:
  * what the answer page says before the person writes.
@@ -33,6 +35,7 @@ import {
   slotTimezone,
 } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
+import { openOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf } from "@/lib/domain/schedule";
 import { openScheduledOccurrence } from "@/lib/domain/scheduler";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -81,6 +84,14 @@ export async function resolveSubmissionOccurrence(
     const opened = await openScheduledOccurrence(tx, { ...standup, members }, schedule, { date: today, at }, now);
     return joinToday(tx, standup, opened.id, user.id, today, now);
   }
+  if (schedule.waitTime === null) {
+    // Manual only: the answer opens (or joins) today's ad-hoc run of its authors.
+    const adhoc = await openOccurrence(tx, standup, { date: today, scheduledAt: now, trigger: "adhoc", now });
+    const mine = await tx.$queryRaw<Array<{ id: number }>>`
+      SELECT id FROM reports WHERE occurrence_id = ${adhoc.id} AND user_id = ${user.id} AND status = 'submitted'
+      ORDER BY id LIMIT 1 FOR UPDATE`;
+    return { occurrenceId: adhoc.id, pendingReportId: null, answeredReportId: mine[0]?.id ?? null, rule: "adhoc", date: today };
+  }
   return { occurrenceId: null, pendingReportId: null, rule: "adhoc", date: today };
 }
 
@@ -91,7 +102,9 @@ export type SubmissionPreview =
   /** Rule 2: today's run; `answered`: the member already answered it, so the submission edits that report. */
   | { rule: "today"; date: string; answered: boolean }
   /** Rule 3: an ad-hoc report (no run, no participation figure) dated `date`. */
-  | { rule: "adhoc"; date: string };
+  | { rule: "adhoc"; date: string }
+  /** Rule 3 of a manual-only standup nobody started today: the answer opens today's run of its authors. */
+  | { rule: "manual"; date: string; answered: boolean };
 
 /**
  * The resolution `resolveSubmissionOccurrence` would make for `user` at `now`, read-only: what the
@@ -105,8 +118,19 @@ export async function previewSubmissionOccurrence(
 ): Promise<SubmissionPreview> {
   const pending = await answerablePending(tx, standup, user.id, now, { lock: false });
   if (pending) return { rule: "pending", date: pending.date, late: pending.closes_at !== null && pending.closes_at <= now };
-  const { today, run } = await todaysRun(tx, standup, user, now);
-  if (run === "adhoc") return { rule: "adhoc", date: today };
+  const { schedule, today, run } = await todaysRun(tx, standup, user, now);
+  if (run === "adhoc" && schedule.waitTime !== null) return { rule: "adhoc", date: today };
+  if (run === "adhoc") {
+    const answered = await tx.report.count({
+      where: {
+        checkin_id: standup.id,
+        user_id: user.id,
+        status: "submitted",
+        occurrence: { date: new Date(`${today}T00:00:00Z`), trigger: "adhoc" },
+      },
+    });
+    return { rule: "manual", date: today, answered: answered > 0 };
+  }
   const existing = await scheduledOccurrenceOf(tx, standup.id, today);
   const answered = existing ? await tx.report.count({ where: { occurrence_id: existing, user_id: user.id, status: "submitted" } }) : 0;
   return { rule: "today", date: today, answered: answered > 0 };

@@ -96,8 +96,8 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
           LIMIT 1) AS pending,
         COALESCE((SELECT json_agg(json_build_object('id', o.id, 'date', to_char(o.date, 'YYYY-MM-DD'), 'trigger', o.trigger::text,
             'pending', EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'pending'),
-            'answered', CASE WHEN o.trigger <> 'adhoc' THEN (SELECT min(r.id) FROM reports r
-              WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'submitted') END))
+            'answered', (SELECT r.id FROM reports r
+              WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'submitted' LIMIT 1)))
           FROM occurrences o WHERE o.checkin_id = c.id AND o.date BETWEEN ${from}::date AND ${to}::date), '[]'::json) AS nearby
       FROM checkins c
       WHERE c.id = ${standupId} AND c.team_id = ${actor.teamId} AND c.kind = 'standup' AND c.state = 'active'`,
@@ -132,8 +132,8 @@ export function answersUpsertSql(
 export type SubmissionTarget =
   | { rule: "pending"; occurrenceId: number; reportId: number }
   | { rule: "today"; occurrenceId: number }
-  /** An ad-hoc report: no occurrence (issue 41). */
-  | { rule: "adhoc"; occurrenceId: null };
+  /** An ad-hoc report: no occurrence (issue 41); a manual-only standup's: today's ad-hoc occurrence. */
+  | { rule: "adhoc"; occurrenceId: number | null };
 
 /**
  * The occurrence rule decided from the context alone, or null when it needs the resolution module
@@ -147,21 +147,28 @@ export function fastTarget(ctx: SubmissionContext, timezone: string, now: Date):
   const today = localDateOf(now, slotTimezone(schedule, timezone));
   const occurrence = ctx.nearby.find((o) => o.date === today && o.trigger !== "adhoc");
   if (occurrence) return occurrence.pending ? null : { rule: "today", occurrenceId: occurrence.id };
+  if (schedule.waitTime === null) {
+    // Manual only: today's ad-hoc occurrence of its authors (opened by the resolution module).
+    const adhoc = ctx.nearby.find((o) => o.date === today);
+    return adhoc ? { rule: "adhoc", occurrenceId: adhoc.id } : null;
+  }
   // No run today and none on the schedule (a team holiday needs the resolution module's read).
-  if (schedule.waitTime === null || !runsOn(today, ctx.days)) return { rule: "adhoc", occurrenceId: null };
+  if (!runsOn(today, ctx.days)) return { rule: "adhoc", occurrenceId: null };
   return null;
 }
 
 /**
  * The report the member already submitted for the run this submission would answer (issue 41):
- * no answerable pending report (rule 1) and today's scheduled occurrence holds the member's
- * submitted report. A second submission edits that report instead of adding another one.
+ * no answerable pending report (rule 1) and today's scheduled occurrence (a manual-only standup:
+ * also its ad-hoc one) holds the member's submitted report. A second submission edits that report instead of adding another one.
  * `timezone` is the author's IANA zone.
  */
 export function answeredTarget(ctx: SubmissionContext, timezone: string, now: Date): { occurrenceId: number; reportId: number } | null {
   if (ctx.pending) return null;
-  const today = localDateOf(now, slotTimezone(askingScheduleOf(ctx), timezone));
-  const occurrence = ctx.nearby.find((o) => o.date === today && o.trigger !== "adhoc");
+  const schedule = askingScheduleOf(ctx);
+  const today = localDateOf(now, slotTimezone(schedule, timezone));
+  // A manual-only standup's ad-hoc occurrence is its run of the day; a scheduled standup's is not.
+  const occurrence = ctx.nearby.find((o) => o.date === today && (o.trigger !== "adhoc" || schedule.waitTime === null));
   if (!occurrence || occurrence.pending || occurrence.answered === null) return null;
   return { occurrenceId: occurrence.id, reportId: occurrence.answered };
 }
