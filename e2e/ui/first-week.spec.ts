@@ -154,7 +154,9 @@ test("an answer on a day the standup does not run says so first and opens no run
   await expect(page.getByTestId("today-table")).not.toContainText(name);
   await expect(page.getByRole("table", { name: "This week’s occurrences and their participation" })).not.toContainText(name);
   await page.goto(`${BASE_URL}/standups/${id}`);
-  await expect(page.getByText("No occurrences yet")).toBeVisible();
+  // Participation, latest occurrences and message delivery: each "No occurrences yet".
+  await expect(page.getByText("No occurrences yet")).toHaveCount(3);
+  await expect(page.getByTestId("participation-chart")).toHaveCount(0);
 });
 
 test("Duplicate makes a paused copy that says so and offers Activate", async ({ page }) => {
