@@ -243,7 +243,10 @@ export type LimitSettings = {
    * default 5); a client address may make four times as many.
    */
   linkRequestsPerHour: number;
-  /** `TRUST_PROXY=true`: the client address is the last `X-Forwarded-For` hop. */
+  /**
+   * `TRUST_PROXY=true`: the client address is the last `X-Forwarded-For` hop, and the first
+   * `X-Forwarded-Host` names this host for the server-action origin check (lib/http/page-guards.ts).
+   */
   trustProxy: boolean;
 };
 

@@ -98,13 +98,22 @@ describe("checkAuthRequest", () => {
 });
 
 describe("page guards (proxy.ts)", () => {
-  it("compares Origin with the first X-Forwarded-Host, else Host, as Next.js does", () => {
+  it("compares Origin with Host and any X-Forwarded-Host; with TRUST_PROXY with the first X-Forwarded-Host alone, as Next.js does", () => {
     const req = (h: Record<string, string>) => new Request(url("/overview"), { method: "POST", headers: h });
     expect(sameOrigin(req({ host: "localhost:3000", origin: "http://localhost:3000" }))).toBe(true);
     expect(sameOrigin(req({ host: "localhost:3000", origin: "null" }))).toBe(false);
     expect(sameOrigin(req({ host: "localhost:3000", origin: "foo" }))).toBe(false);
     expect(sameOrigin(req({ host: "localhost:3000", "x-forwarded-host": "evil.example", origin: "http://localhost:3000" }))).toBe(false);
-    expect(sameOrigin(req({ host: "internal:3000", "x-forwarded-host": "a.example, b", origin: "https://a.example" }))).toBe(true);
+    expect(sameOrigin(req({ host: "localhost:3000", "x-forwarded-host": "evil.example", origin: "http://evil.example" }))).toBe(false);
+    const behindProxy = { host: "internal:3000", "x-forwarded-host": "a.example, b", origin: "https://a.example" };
+    expect(sameOrigin(req(behindProxy))).toBe(false);
+    process.env.TRUST_PROXY = "true";
+    try {
+      expect(sameOrigin(req(behindProxy))).toBe(true);
+      expect(sameOrigin(req({ ...behindProxy, origin: "http://internal:3000" }))).toBe(false);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
   });
 
   it("refuses cross-origin or unreadable multipart posts, lets other posts through", async () => {
