@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Tx } from "@/lib/db";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { newUserChatId } from "@/lib/domain/people";
 import { emailKey, type ImportContext } from "@/lib/import/geekbot/context";
 import type { SourceUser } from "@/lib/import/geekbot/source";
@@ -38,10 +39,7 @@ export async function importPeople(ctx: ImportContext, sourceUsers: SourceUser[]
     const mapped = await loadMap(tx, ctx.scope, "user");
     for (const [k, v] of mapped) ctx.users.set(k, v);
     const emails = [...byKey.values()].map((u) => u.email).filter((e): e is string => Boolean(e));
-    const local = await tx.user.findMany({
-      where: { team_id: ctx.scope.teamId, email: { in: emails, mode: "insensitive" } },
-      select: { id: true, email: true },
-    });
+    const local = await usersByEmail(emails, { teamId: ctx.scope.teamId }, tx);
     const localByEmail = new Map(local.map((u) => [u.email.toLowerCase(), u.id]));
     const takenChat = new Set(
       (await tx.user.findMany({ where: { team_id: ctx.scope.teamId }, select: { chat_id: true } })).map((u) => u.chat_id),
