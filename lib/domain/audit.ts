@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "channel.unarchive",
   "channel.members",
   "slack.sync",
+  "team.privacy",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
