@@ -6,7 +6,12 @@
  * k is `teams.anonymity_threshold` (default 3, never below 2: a CHECK constraint and
  * `setAnonymityThreshold`).
  *
- * The rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
+ * Anonymous reports (of an anonymous standup, or submitted anonymously) are held back the same way:
+ * `anonymousReportShownSql` is part of every report list, search and single read
+ * (lib/domain/reports.ts), so the API (v1, v2), the exports and the dashboard lists show an
+ * anonymous report to anyone but its author only once k people answered its occurrence.
+ *
+ * The poll rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
  * dashboard, the CSV export) and lib/domain/poll-votes-wire.ts `pollVotesWire` (GET
  * /v2/polls/{id}/votes) with the same `answersNeeded` in SQL (`answersNeededSql`) — and in the
  * chat results message (lib/domain/occurrence-close.ts).
@@ -40,6 +45,21 @@ export function answersNeededSql(anonymous: Prisma.Sql, occurrenceId: Prisma.Sql
   return Prisma.sql`CASE WHEN ${anonymous} THEN greatest(
       (SELECT t.anonymity_threshold FROM teams t WHERE t.id = ${teamId})
       - (SELECT count(DISTINCT v.user_id) FROM votes v WHERE v.occurrence_id = ${occurrenceId}), 0)::int ELSE 0 END`;
+}
+
+/**
+ * Whether a report (alias `r`) may be shown to `actor` under the anonymity threshold, as SQL: the
+ * actor's own report, a report that is not anonymous (the stored flag, fixed at submission to
+ * "standup anonymous OR report anonymous", as `reportAuthor`), or an anonymous one whose
+ * occurrence at least k people (distinct authors of submitted reports) answered. An anonymous report without an occurrence is never shown to
+ * others (a group of one). Filters cannot narrow the group: the count is over the whole
+ * occurrence, whatever else the statement filters on.
+ */
+export function anonymousReportShownSql(actor: Actor, r: string): Prisma.Sql {
+  const R = Prisma.raw(`"${r}"`);
+  return Prisma.sql`(${R}.user_id = ${actor.userId} OR NOT ${R}.is_anonymous
+    OR (SELECT count(DISTINCT x.user_id) FROM reports x WHERE x.occurrence_id = ${R}.occurrence_id AND x.status = 'submitted')
+      >= (SELECT t.anonymity_threshold FROM teams t WHERE t.id = ${R}.team_id))`;
 }
 
 /** The team's k. */

@@ -343,7 +343,7 @@ beforeAll(async () => {
   const occurrence = await createTestOccurrence(standup, new Date().toISOString().slice(0, 10), [admin, m0, m1]);
   reportId = (await createTestReport(standup, m0, { occurrence_id: occurrence.id })).id;
   otherReportId = (await createTestReport(standup, m1)).id;
-  await createTestReport(anonStandup, m1);
+  await createTestReport(anonStandup, m0); // m0's own: readable by m0 below the anonymity threshold (issue 45)
 
   poll = await createTestCheckin(A, {
     kind: "poll",

@@ -1,0 +1,78 @@
+/**
+ * Anonymity that holds for reports (issue 45): with the team's k = 3, an anonymous report whose
+ * occurrence fewer than k people answered is shown to nobody but its author — GET /v2/reports (list
+ * and one), GET /v1/reports/, the reports CSV, the dashboard's list (team-wide readers) — and is
+ * shown (authorless) everywhere once a third person answered. Filters cannot single an author out.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as exportRoute } from "@/app/exports/reports.csv/route";
+import { GET as v1List } from "@/app/v1/reports/route";
+import { GET as v2One } from "@/app/v2/reports/[reportId]/route";
+import { GET as v2List } from "@/app/v2/reports/route";
+import { listReports, resolveReportWindow } from "@/lib/domain/reports";
+import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { call } from "@/tests/http";
+
+let T: TestTeam;
+let admin: TestUser;
+let m0: TestUser;
+let m1: TestUser;
+let m2: TestUser;
+const SECRET = "anonymous answer text";
+
+beforeAll(async () => {
+  T = await createTestTeam({ members: 3 });
+  [admin, m0, m1, m2] = T.users;
+});
+
+/** Every rendering of the standup's reports for `user`: ids (v2 list, v1 list), the CSV text, the dashboard list. */
+async function seen(user: TestUser, standupId: number) {
+  const v2 = await call(v2List, { path: `/v2/reports?standup_id=${standupId}`, key: user.key });
+  const v1 = await call(v1List, { path: `/v1/reports/?standup_id=${standupId}`, key: user.key });
+  const csv = await call(exportRoute, { path: `/exports/reports.csv?standup_id=${standupId}`, key: user.key });
+  const window = resolveReportWindow({});
+  const dashboard = await listReports(user.actor, { ...window, standupId, limit: 50, withAnswers: true, teamWide: "readers" });
+  expect([v2.status, v1.status, csv.status]).toEqual([200, 200, 200]);
+  return {
+    v2: v2.body.data.map((r: { id: number }) => r.id).sort(),
+    v1: v1.body.map((r: { id: number }) => r.id).sort(),
+    csv: csv.text,
+    dashboard: dashboard.map((r) => r.id).sort(),
+    texts: [v2.text, v1.text, csv.text, JSON.stringify(dashboard)],
+  };
+}
+
+describe("anonymous reports under the anonymity threshold (issue 45)", () => {
+  it("two answers: only each author sees their own; a third answer shows all three, without authors", async () => {
+    const standup = await createTestCheckin(T, { name: "Pulse", owner: admin, members: [admin, m0, m1, m2], is_anonymous: true });
+    const occ = await createTestOccurrence(standup, "2026-05-04", [admin, m0, m1, m2]);
+    const report = (u: TestUser) => createTestReport(standup, u, { occurrence_id: occ.id, answers: [`${SECRET} ${u.chat_id}`] });
+    const [r0, r1] = [await report(m0), await report(m1)];
+
+    const byAdmin = await seen(admin, standup.id);
+    expect([byAdmin.v2, byAdmin.v1, byAdmin.dashboard]).toEqual([[], [], []]);
+    for (const text of byAdmin.texts) expect(text).not.toContain(SECRET);
+    const one = await call(v2One, { path: `/v2/reports/${r0.id}`, key: admin.key, params: { reportId: String(r0.id) } });
+    expect(one.status).toBe(404);
+    const byAuthor = await seen(m0, standup.id);
+    expect([byAuthor.v2, byAuthor.v1, byAuthor.dashboard]).toEqual([[r0.id], [r0.id], [r0.id]]);
+    expect(byAuthor.csv).toContain(`${SECRET} ${m0.chat_id}`);
+    expect(byAuthor.csv).not.toContain(`${SECRET} ${m1.chat_id}`);
+
+    const r2 = await report(m2);
+    const all = [r0.id, r1.id, r2.id].sort();
+    const shown = await seen(admin, standup.id);
+    expect([shown.v2, shown.v1, shown.dashboard]).toEqual([all, all, all]);
+    const list = await call(v2List, { path: `/v2/reports?standup_id=${standup.id}`, key: admin.key });
+    expect(list.body.data.every((r: { user_id: string | null }) => r.user_id === null)).toBe(true);
+    // A filter by author never singles one out.
+    const filtered = await call(v2List, { path: `/v2/reports?standup_id=${standup.id}&user_id=${m0.chat_id}`, key: admin.key });
+    expect(filtered.body.data).toEqual([]);
+  });
+
+  it("named reports are never held back", async () => {
+    const standup = await createTestCheckin(T, { name: "Named", owner: admin, members: [admin, m0] });
+    const r = await createTestReport(standup, m0);
+    expect((await seen(admin, standup.id)).v2).toEqual([r.id]);
+  });
+});
