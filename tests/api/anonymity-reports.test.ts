@@ -9,6 +9,8 @@ import { GET as exportRoute } from "@/app/exports/reports.csv/route";
 import { GET as v1List } from "@/app/v1/reports/route";
 import { GET as v2One } from "@/app/v2/reports/[reportId]/route";
 import { GET as v2List } from "@/app/v2/reports/route";
+import { db } from "@/lib/db";
+import { listBlockers } from "@/lib/domain/blockers";
 import { listReports, resolveReportWindow } from "@/lib/domain/reports";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
@@ -32,37 +34,47 @@ async function seen(user: TestUser, standupId: number) {
   const csv = await call(exportRoute, { path: `/exports/reports.csv?standup_id=${standupId}`, key: user.key });
   const window = resolveReportWindow({});
   const dashboard = await listReports(user.actor, { ...window, standupId, limit: 50, withAnswers: true, teamWide: "readers" });
+  const blockers = await listBlockers(user.actor, { status: "all", standupId, since: new Date("2026-01-01T00:00:00Z") });
   expect([v2.status, v1.status, csv.status]).toEqual([200, 200, 200]);
   return {
     v2: v2.body.data.map((r: { id: number }) => r.id).sort(),
     v1: v1.body.map((r: { id: number }) => r.id).sort(),
     csv: csv.text,
     dashboard: dashboard.map((r) => r.id).sort(),
-    texts: [v2.text, v1.text, csv.text, JSON.stringify(dashboard)],
+    blockers: blockers.map((b) => b.reportId).sort(),
+    texts: [v2.text, v1.text, csv.text, JSON.stringify(dashboard), JSON.stringify(blockers)],
   };
 }
 
 describe("anonymous reports under the anonymity threshold (issue 45)", () => {
   it("two answers: only each author sees their own; a third answer shows all three, without authors", async () => {
-    const standup = await createTestCheckin(T, { name: "Pulse", owner: admin, members: [admin, m0, m1, m2], is_anonymous: true });
+    const standup = await createTestCheckin(T, {
+      name: "Pulse",
+      owner: admin,
+      members: [admin, m0, m1, m2],
+      is_anonymous: true,
+      questions: [{ text: "Anything blocking you?" }],
+    });
+    // Its one question is a blocker question: the answers also reach the dashboard's blockers list.
+    await db.question.update({ where: { id: standup.questions[0].id }, data: { is_blocker: true } });
     const occ = await createTestOccurrence(standup, "2026-05-04", [admin, m0, m1, m2]);
     const report = (u: TestUser) => createTestReport(standup, u, { occurrence_id: occ.id, answers: [`${SECRET} ${u.chat_id}`] });
     const [r0, r1] = [await report(m0), await report(m1)];
 
     const byAdmin = await seen(admin, standup.id);
-    expect([byAdmin.v2, byAdmin.v1, byAdmin.dashboard]).toEqual([[], [], []]);
+    expect([byAdmin.v2, byAdmin.v1, byAdmin.dashboard, byAdmin.blockers]).toEqual([[], [], [], []]);
     for (const text of byAdmin.texts) expect(text).not.toContain(SECRET);
     const one = await call(v2One, { path: `/v2/reports/${r0.id}`, key: admin.key, params: { reportId: String(r0.id) } });
     expect(one.status).toBe(404);
     const byAuthor = await seen(m0, standup.id);
-    expect([byAuthor.v2, byAuthor.v1, byAuthor.dashboard]).toEqual([[r0.id], [r0.id], [r0.id]]);
+    expect([byAuthor.v2, byAuthor.v1, byAuthor.dashboard, byAuthor.blockers]).toEqual([[r0.id], [r0.id], [r0.id], [r0.id]]);
     expect(byAuthor.csv).toContain(`${SECRET} ${m0.chat_id}`);
     expect(byAuthor.csv).not.toContain(`${SECRET} ${m1.chat_id}`);
 
     const r2 = await report(m2);
     const all = [r0.id, r1.id, r2.id].sort();
     const shown = await seen(admin, standup.id);
-    expect([shown.v2, shown.v1, shown.dashboard]).toEqual([all, all, all]);
+    expect([shown.v2, shown.v1, shown.dashboard, shown.blockers]).toEqual([all, all, all, all]);
     const list = await call(v2List, { path: `/v2/reports?standup_id=${standup.id}`, key: admin.key });
     expect(list.body.data.every((r: { user_id: string | null }) => r.user_id === null)).toBe(true);
     // A filter by author never singles one out.
