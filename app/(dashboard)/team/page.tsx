@@ -24,9 +24,14 @@ export default async function TeamPage() {
         title="Team"
         description={`${members.length} members of ${user.teamName}. Absent members are excluded from participation.`}
         actions={
-          <LinkButton href="/team/holidays" variant="secondary">
-            Team holidays
-          </LinkButton>
+          <>
+            <LinkButton href="/team/holidays" variant="secondary">
+              Team holidays
+            </LinkButton>
+            <LinkButton href="/team/privacy" variant="secondary">
+              Privacy
+            </LinkButton>
+          </>
         }
       />
       <div className="space-y-6">
