@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "channel.members",
   "slack.sync",
   "team.privacy",
+  "user.erase",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
