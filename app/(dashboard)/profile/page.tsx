@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { formatDate } from "@/components/format";
+import { ErasePersonForm } from "@/components/people/erase-person-form";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ABSENCE_KINDS, AbsenceLine } from "@/components/team/absence-line";
 import { ActionForm } from "@/components/ui/action-form";
@@ -9,7 +10,7 @@ import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getProfile } from "@/lib/domain/profile";
 import { requireUser } from "../load";
-import { addOwnAbsenceAction, changePasswordAction, removeOwnAbsenceAction, updateProfileAction } from "./actions";
+import { addOwnAbsenceAction, changePasswordAction, erasePersonAction, removeOwnAbsenceAction, updateProfileAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Profile" };
@@ -107,6 +108,9 @@ export default async function ProfilePage() {
             <InputField id="oa-end" label="Last day" name="endDate" type="date" required defaultValue={today} />
             <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
+        </Card>
+        <Card title="Erase my data">
+          <ErasePersonForm action={erasePersonAction} userId={user.userId} self />
         </Card>
       </div>
     </>
