@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   "slack.sync",
   "team.privacy",
   "user.erase",
+  "team.retention",
+  "retention.applied",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -20,6 +20,8 @@
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
+ * - `apply_retention` (crontab: nightly at 03:23 UTC): applies every team's retention of answers,
+ *   poll responses, chat texts and audit entries (lib/domain/retention.ts `applyRetention`, issue 45).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
@@ -27,6 +29,7 @@ import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
+import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
@@ -113,6 +116,10 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const { occurrenceId } = payload as { occurrenceId: number };
       await storeParticipationCounts(occurrenceId);
     },
+    apply_retention: async () => {
+      const changed = await applyRetention();
+      for (const [teamId, counts] of changed) log(`apply_retention: team ${teamId} ${JSON.stringify(counts)}`);
+    },
   };
 }
 
@@ -122,4 +129,5 @@ export const CRONTAB = [
   "17 * * * * cleanup_idempotency",
   "* * * * * categorize_sweep",
   "41 * * * * slack_sync",
+  "23 3 * * * apply_retention",
 ].join("\n");
