@@ -12,6 +12,7 @@ import { GET as v2List } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
 import { listBlockers } from "@/lib/domain/blockers";
 import { listReports, resolveReportWindow } from "@/lib/domain/reports";
+import { buildOccurrenceSummary } from "@/lib/domain/summaries";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
@@ -70,8 +71,16 @@ describe("anonymous reports under the anonymity threshold (issue 45)", () => {
     expect([byAuthor.v2, byAuthor.v1, byAuthor.dashboard, byAuthor.blockers]).toEqual([[r0.id], [r0.id], [r0.id], [r0.id]]);
     expect(byAuthor.csv).toContain(`${SECRET} ${m0.chat_id}`);
     expect(byAuthor.csv).not.toContain(`${SECRET} ${m1.chat_id}`);
+    // The run's summary (offline engine) leaves the anonymous answers out while below k.
+    const summary = async () => {
+      await buildOccurrenceSummary(occ.id, null);
+      const row = await db.occurrenceSummary.findFirstOrThrow({ where: { occurrence_id: occ.id } });
+      return `${row.text} ${JSON.stringify(row.sections)}`;
+    };
+    expect(await summary()).not.toContain(SECRET);
 
     const r2 = await report(m2);
+    expect(await summary()).toContain(SECRET);
     const all = [r0.id, r1.id, r2.id].sort();
     const shown = await seen(admin, standup.id);
     expect([shown.v2, shown.v1, shown.dashboard, shown.blockers]).toEqual([all, all, all, all]);
