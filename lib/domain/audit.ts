@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   "user.erase",
   "team.retention",
   "retention.applied",
+  "user.export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
