@@ -109,6 +109,20 @@ export default async function ProfilePage() {
             <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
         </Card>
+        <Card title="My data">
+          <p className="mb-3 text-sm text-slate-700">
+            Download everything the service holds about you: profile, memberships, participation, reports with answers, votes, absences, API
+            keys (names and dates only) and audit entries about you.
+          </p>
+          <div className="flex flex-wrap gap-3 text-sm">
+            <a className="font-medium text-brand-700 underline" href="/exports/my-data" download data-testid="my-data-json">
+              Download (JSON)
+            </a>
+            <a className="font-medium text-brand-700 underline" href="/exports/my-data?format=csv" download data-testid="my-data-csv">
+              My reports (CSV)
+            </a>
+          </div>
+        </Card>
         <Card title="Erase my data">
           <ErasePersonForm action={erasePersonAction} userId={user.userId} self />
         </Card>
