@@ -4,10 +4,11 @@
  * - the account is deactivated (`deactivatePerson`: sign-in ends, API keys revoked, standup and
  *   channel memberships removed) and its identity replaced by a tombstone: name "Erased member",
  *   username/e-mail/chat id derived from the row id, no avatar, title, password or API key names;
- * - their answers are removed and the fact that they answered is kept (anonymised): the answer
- *   rows of their reports are deleted, their reports stay (status, times, occurrence), their votes
- *   keep the choice (vote counts stay) but lose any typed text and categories; absences lose their
- *   note. Participation rates and vote counts are therefore unchanged;
+ * - their answers are removed per the team's retention mode (lib/domain/retention.ts): with
+ *   "anonymise" (default) the fact that they answered is kept — the answer rows of their reports
+ *   are deleted, their reports stay (status, times, occurrence), their votes keep the choice but
+ *   lose any typed text and categories, so participation rates and vote counts are unchanged; with
+ *   "delete" their reports and votes are deleted too. Absences lose their note;
  * - their report broadcasts are deleted on the chat platform through the outbox
  *   (`removeReportBroadcast`) and every chat message text that names them or quotes their answers
  *   is scrubbed;
@@ -36,6 +37,9 @@ const MIN_NEEDLE = 3;
 export type ErasureResult = {
   answersDeleted: number;
   votesAnonymised: number;
+  /** With the team's retention mode "delete": their reports and votes themselves. */
+  reportsDeleted: number;
+  votesDeleted: number;
   broadcastsDeleted: number;
   rowsScrubbed: number;
 };
@@ -136,15 +140,20 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
     const reports = await t.report.findMany({ where: { user_id: user.id }, select: { id: true } });
     let broadcastsDeleted = 0;
     for (const r of reports) broadcastsDeleted += await removeReportBroadcast(t, r.id);
+    await t.$executeRaw`DELETE FROM poll_results pr WHERE pr.team_id = ${user.team_id}
+      AND pr.occurrence_id IN (SELECT v.occurrence_id FROM votes v WHERE v.user_id = ${user.id})`;
     const answersDeleted = (await t.answer.deleteMany({ where: { report: { user_id: user.id } } })).count;
+    // The team's retention mode decides: "delete" removes the reports and votes too (lib/domain/retention.ts).
+    const { retention_mode } = await t.team.findUniqueOrThrow({ where: { id: user.team_id }, select: { retention_mode: true } });
+    const deleting = retention_mode === "delete";
+    const reportsDeleted = deleting ? (await t.report.deleteMany({ where: { user_id: user.id } })).count : 0;
+    const votesDeleted = deleting ? (await t.vote.deleteMany({ where: { user_id: user.id } })).count : 0;
     const votesAnonymised = (
       await t.vote.updateMany({
         where: { user_id: user.id, OR: [{ text: { not: null } }, { categories: { isEmpty: false } }] },
         data: { text: null, categories: [] },
       })
     ).count;
-    await t.$executeRaw`DELETE FROM poll_results pr WHERE pr.team_id = ${user.team_id}
-      AND pr.occurrence_id IN (SELECT v.occurrence_id FROM votes v WHERE v.user_id = ${user.id})`;
     await t.absence.updateMany({ where: { user_id: user.id }, data: { note: null } });
     await t.idempotencyRecord.deleteMany({ where: { user_id: user.id } });
     await t.authToken.deleteMany({ where: { user_id: user.id } });
@@ -169,9 +178,17 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
       actorId: actor.userId === user.id ? null : actor.userId,
       action: "user.erase",
       target: `user:${user.id}`,
-      details: { answersDeleted, votesAnonymised, broadcastsDeleted, rowsScrubbed, bySelf: actor.userId === user.id },
+      details: {
+        answersDeleted,
+        votesAnonymised,
+        reportsDeleted,
+        votesDeleted,
+        broadcastsDeleted,
+        rowsScrubbed,
+        bySelf: actor.userId === user.id,
+      },
     });
-    return { answersDeleted, votesAnonymised, broadcastsDeleted, rowsScrubbed };
+    return { answersDeleted, votesAnonymised, reportsDeleted, votesDeleted, broadcastsDeleted, rowsScrubbed };
   });
 }
 

@@ -14,7 +14,15 @@ import { listAudit } from "@/lib/domain/audit";
 import { erasePerson } from "@/lib/domain/erasure";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { createTestCheckin, createTestOccurrence, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
+import {
+  createTestCheckin,
+  createTestOccurrence,
+  createTestReport,
+  createTestTeam,
+  createTestUser,
+  type TestTeam,
+  type TestUser,
+} from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestVote } from "@/tests/poll-fixtures";
 
@@ -118,6 +126,31 @@ describe("erasePerson (issue 45)", () => {
 
     // Idempotent: a second erasure (confirmed with the tombstone address) changes nothing more.
     const again = await erasePerson(admin.actor, { userId: person.id, confirm: erased.email });
-    expect(again).toEqual({ answersDeleted: 0, votesAnonymised: 0, broadcastsDeleted: 0, rowsScrubbed: 0 });
+    expect(again).toEqual({
+      answersDeleted: 0,
+      votesAnonymised: 0,
+      reportsDeleted: 0,
+      votesDeleted: 0,
+      broadcastsDeleted: 0,
+      rowsScrubbed: 0,
+    });
+  });
+
+  it("with the team's retention mode \"delete\", removes the person's reports and votes too", async () => {
+    const D = await createTestTeam({ members: 1 });
+    const [admin, member] = D.users;
+    await db.team.update({ where: { id: D.id }, data: { retention_mode: "delete" } });
+    const standup = await createTestCheckin(D, { owner: admin, members: [admin, member] });
+    const report = await createTestReport(standup, member, { answers: [`gone ${tag}`] });
+    const poll = await createTestCheckin(D, { kind: "poll", owner: admin, questions: [{ text: "Pick", choices: ["a", "b"] }] });
+    const broadcast = await createTestOccurrence(poll, "2026-06-02", [admin, member]);
+    await createTestVote(poll, broadcast.id, member, 0, { choice: "a" });
+    const result = await erasePerson(member.actor, { userId: member.id, confirm: member.email });
+    expect(result).toMatchObject({ reportsDeleted: 1, votesDeleted: 1 });
+    expect(await db.report.count({ where: { id: report.id } })).toBe(0);
+    expect(await db.vote.count({ where: { occurrence_id: broadcast.id } })).toBe(0);
+    // Self-erasure is audited with no acting admin.
+    const [entry] = (await listAudit(admin.actor, { action: "user.erase" })).items;
+    expect(entry).toMatchObject({ target: `user:${member.id}`, actor: null });
   });
 });
