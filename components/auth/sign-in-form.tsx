@@ -7,9 +7,15 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField } from "@/components/ui/form";
 
-/** Email + password form (next-auth credentials provider) and OAuth buttons. */
+/**
+ * Email + password form (next-auth credentials provider) and OAuth buttons. Once hydrated it signs
+ * in with `signIn()` (errors shown in place); before that (or without JavaScript) it is a plain
+ * POST form to the credentials callback carrying `csrfToken`, so the password is never sent in a
+ * URL (issue 40 item 8).
+ */
 export function SignInForm({
   callbackUrl,
+  csrfToken,
   initialError,
   providers,
   notice,
@@ -17,6 +23,8 @@ export function SignInForm({
   throttleMinutes = 15,
 }: {
   callbackUrl: string;
+  /** next-auth CSRF token for the no-JavaScript POST (proxy.ts sets its cookie). */
+  csrfToken: string;
   /** Window of the sign-in throttle, in minutes (shown after a 429). */
   throttleMinutes?: number;
   initialError?: string;
@@ -54,7 +62,9 @@ export function SignInForm({
     <div className="space-y-4">
       {notice && !error && <Alert tone="success">{notice}</Alert>}
       {error && <Alert>{error}</Alert>}
-      <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+      <form method="post" action="/api/auth/callback/credentials" onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+        <input type="hidden" name="csrfToken" value={csrfToken} />
+        <input type="hidden" name="callbackUrl" value={callbackUrl} />
         <InputField id="email" label="Email" name="email" type="email" autoComplete="username" required defaultValue={defaultEmail} />
         <InputField id="password" label="Password" name="password" type="password" autoComplete="current-password" required />
         <Button type="submit" className="w-full" disabled={pending}>

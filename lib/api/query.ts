@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/api/errors";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { limitSettings } from "@/lib/env";
+import { BodyAbortedError, readBodyBytes } from "@/lib/http/body";
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -169,34 +170,15 @@ function tooLarge(limit: number): ApiError {
  *   connection before the body was complete
  */
 export async function readBodyText(request: Request, limit = limitSettings().bodyLimitBytes): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw tooLarge(limit);
+  let bytes: Buffer | null;
+  try {
+    bytes = await readBodyBytes(request, limit);
+  } catch (err) {
+    if (err instanceof BodyAbortedError) throw new InvalidParameterError(err.message);
+    throw err;
   }
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client closed the connection mid-body (Node's "aborted", code ECONNRESET): a client
-      // error, not a lost database connection (which the same code would otherwise suggest).
-      throw new InvalidParameterError("The request body was not received completely (the connection was closed)");
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  if (!bytes) throw tooLarge(limit);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
 /**

@@ -2,7 +2,9 @@
  * Where the dashboard may send a browser after sign-in (issue 13, open redirect): only a
  * same-origin path. Backslashes (browsers read `/\evil.example` as `//evil.example`), control
  * characters and whitespace, scheme-relative `//host` forms and absolute URLs are refused; what is
- * left is parsed with `URL` against a placeholder origin and must stay on it.
+ * left is parsed with `URL` against a placeholder origin and must stay on it. The normalised
+ * result is checked again (issue 40): dot segments can turn a path into a scheme-relative one
+ * (`/..//evil.example` and `/.//evil.example` both normalise to `//evil.example`).
  */
 
 const PLACEHOLDER = "http://same-origin.invalid";
@@ -22,7 +24,18 @@ export function safeCallbackPath(value: string | null | undefined, fallback = "/
     return fallback;
   }
   if (url.origin !== PLACEHOLDER) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return staysOnOrigin(path) ? path : fallback;
+}
+
+/** True when `path` (already normalised) is read by a browser as a path on the current origin. */
+function staysOnOrigin(path: string): boolean {
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return false;
+  try {
+    return new URL(path, PLACEHOLDER).origin === PLACEHOLDER;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -26,15 +26,20 @@ import { findOrCreateOAuthUser } from "@/lib/auth/oauth-users";
 import { verifyPassword } from "@/lib/auth/password";
 import { redeemToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
+import { activeUserIdByEmail } from "@/lib/domain/exact-lookup";
 import { authSecret, defaultAuthTrustHost, type OAuthClient, oauthSettings } from "@/lib/env";
 
 defaultAuthTrustHost();
 
-/** The active user a sign-in email belongs to (oldest account when several teams share it). */
+/**
+ * The active user a sign-in email belongs to (oldest account when several teams share it), compared
+ * exactly ignoring case (lib/domain/exact-lookup.ts); null for an address of the wrong shape.
+ */
 async function findActiveUserByEmail(email: string) {
+  const id = await activeUserIdByEmail(email);
+  if (id === null) return null;
   return db.user.findFirst({
-    where: { email: { equals: email.trim(), mode: "insensitive" }, deactivated_at: null },
-    orderBy: { id: "asc" },
+    where: { id, deactivated_at: null },
     select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true, session_version: true },
   });
 }
@@ -117,6 +122,24 @@ export function oauthProviderButtons(): Array<{ id: string; name: string }> {
     .map((p) => ({ id: p.id, name: p.name }));
 }
 
+/** next-auth errors a client causes (a session cookie that does not decode): logged on one line. */
+const CLIENT_CAUSED_ERRORS = new Set(["JWT_SESSION_ERROR"]);
+
+/**
+ * next-auth's error log: one line for what clients cause (issue 40: a forged cookie on every
+ * request was a multi-line dump each), next-auth's own format for the rest. With a `logger` set,
+ * next-auth would also write what clients POST to `/api/auth/_log` into this log: the auth route
+ * answers that path itself (lib/auth/auth-route.ts).
+ */
+function logAuthError(code: string, metadata: unknown): void {
+  if (!CLIENT_CAUSED_ERRORS.has(code)) {
+    console.error(`[next-auth][error][${code}]`, metadata);
+    return;
+  }
+  const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+  console.warn(`next-auth: ${code}: ${error instanceof Error ? error.message : String(error)} (ignored: no session)`);
+}
+
 /** next-auth options shared by the route handler and `getServerSession`. */
 export const authOptions: NextAuthOptions = {
   get secret() {
@@ -127,6 +150,7 @@ export const authOptions: NextAuthOptions = {
   },
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/sign-in", error: "/sign-in" },
+  logger: { error: logAuthError },
   callbacks: {
     async redirect({ url, baseUrl }) {
       return safeRedirectUrl(url, baseUrl);

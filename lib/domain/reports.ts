@@ -19,8 +19,8 @@
  */
 import { db, type Tx } from "@/lib/db";
 import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/access";
-import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import type { Actor } from "@/lib/domain/actor";
+import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import {
   type ReportWirePageV1,
@@ -168,7 +168,12 @@ function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.S
  * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
  */
 export async function getReportWire(actor: Actor, id: number, client: Tx = db): Promise<string> {
-  const [row] = await reportWirePage(Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")} AND ${anonymousReportShownSql(actor, "r")}`, 1, { withAnswers: true }, client);
+  const [row] = await reportWirePage(
+    Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")} AND ${anonymousReportShownSql(actor, "r")}`,
+    1,
+    { withAnswers: true },
+    client,
+  );
   if (!row) throw new NotFoundError("Report");
   return row.json;
 }
@@ -265,4 +270,14 @@ export async function getOwnReport(actor: Actor, id: number, client: Tx = db): P
   const row = await client.report.findFirst({ where: { id, team_id: actor.teamId, user_id: actor.userId }, select: reportDetailSelect });
   if (!row) throw new NotFoundError("Report");
   return row;
+}
+
+/**
+ * Display names of every person of the actor's team by chat id (e.g. U0123ABCD → "Ada Lovelace"),
+ * deactivated people included: history keeps names (the report cards, the overview, exports and
+ * poll results name past authors with it). One query.
+ */
+export async function teamPeopleNames(actor: Actor, client: Tx = db): Promise<Map<string, string>> {
+  const users = await client.user.findMany({ where: { team_id: actor.teamId }, select: { chat_id: true, realname: true } });
+  return new Map(users.map((u) => [u.chat_id, u.realname]));
 }

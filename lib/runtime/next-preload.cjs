@@ -19,6 +19,16 @@
  *   catch-all routes answer (lib/api/route.ts `unknownPath`). The header is removed from every
  *   request that arrives with it. An OPTIONS request with a malformed path is still answered here
  *   (preflights carry no RateLimit headers, see README);
+ * - outside the API (`/v1`, `/v2` cap their own bodies, in their own error shape) every request
+ *   whose `Content-Length` is above API_BODY_LIMIT_BYTES (default 1 MB) answers 413 at once
+ *   (issue 40): Next.js would otherwise read it (the proxy's body clone holds up to 10 MB) before
+ *   any route or server action sees it. The rest of the upload is read and dropped (so that the
+ *   client, still sending, reads the answer instead of a reset), at most DRAIN_LIMIT bytes, then
+ *   the connection is closed. A body without a length (chunked) answers 411 the same way, except
+ *   under /api/auth/, whose route counts it (Next.js reads such a body whole for proxy.ts, keeping
+ *   up to 10 MB, before a page or server action could refuse it; browsers always send a length);
+ * - outside the API, an empty or malformed `Host` / `X-Forwarded-Host` answers 400: next-auth
+ *   builds its origin from it and threw (a 500 on every page); same rule as lib/http/host.ts;
  * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
  *   server never keeps the port and the next `npm start` comes up.
  * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms).
@@ -37,6 +47,10 @@ const TIMEOUTS = {
   connectionsCheckingInterval: 1_000,
 };
 const CLIENT_IP_HEADER = "x-checkin-client-ip";
+const BODY_LIMIT = number("API_BODY_LIMIT_BYTES", 1_048_576);
+const DRAIN_LIMIT = 8 * 1_048_576;
+/** Paths outside the API whose routes count a chunked body themselves (lib/auth/auth-route.ts). */
+const COUNTS_OWN_BODY = /^\/api\/auth\//;
 
 const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const ALLOW = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -55,6 +69,9 @@ function handToApp(req, version, refusal) {
   req.headers[REFUSED_HEADER] = refusal;
   req.url = `/${version}/_refused`;
 }
+
+/** True for API paths (`/v1`, `/v2` and below), which check their own bodies and hosts. */
+const isApi = (url) => apiVersion(url) !== null;
 
 /** Sends a JSON API error answer (the API's headers) and drains the request. */
 function sendJson(req, res, status, body, headers = {}) {
@@ -118,6 +135,71 @@ function refuseMalformedPath(req, res) {
   return true;
 }
 
+/** Same rule as lib/http/host.ts `isValidHost`: one `host[:port]` a URL can carry. */
+function isValidHost(value) {
+  if (!value || value.length > 255 || /[\s/\\?#@,]/.test(value)) return false;
+  try {
+    return new URL(`http://${value}`).host !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Answers 413 / 411 to a request whose body is refused unread. The whole answer is written at once
+ * but the response is ended (and the connection closed) only when the upload ends or after
+ * DRAIN_LIMIT more bytes: closing at once would reset a client that is still sending, which then
+ * often never reads the answer.
+ */
+function refuseBody(req, res, status, code, message) {
+  const text = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    Connection: "close",
+  });
+  res.write(text);
+  const finish = () => {
+    if (!res.writableEnded) res.end();
+  };
+  let drained = 0;
+  req.on("data", (chunk) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) {
+      finish();
+      req.socket.destroy();
+    }
+  });
+  req.on("end", finish);
+  req.on("close", finish);
+  req.on("error", () => {});
+}
+
+/**
+ * Outside the API: answers 400 for an invalid Host / X-Forwarded-Host and 413 (closing the
+ * connection) for a declared body above BODY_LIMIT; true when it did.
+ */
+function refuseOutsideApi(req, res) {
+  if (isApi(req.url)) return false;
+  const forwarded = req.headers["x-forwarded-host"];
+  if (!isValidHost(req.headers.host) || (forwarded !== undefined && !isValidHost(forwarded))) {
+    sendJson(req, res, 400, { error: { code: "INVALID_PARAMETER", message: "Missing or malformed Host header" } });
+    return true;
+  }
+  const declared = req.headers["content-length"];
+  if (Number(declared) > BODY_LIMIT) {
+    refuseBody(req, res, 413, "PAYLOAD_TOO_LARGE", `Request body is larger than ${BODY_LIMIT} bytes`);
+    return true;
+  }
+  if (declared === undefined && req.headers["transfer-encoding"] !== undefined && !COUNTS_OWN_BODY.test(req.url ?? "")) {
+    refuseBody(req, res, 411, "LENGTH_REQUIRED", "A request body without Content-Length is only taken by the API and /api/auth");
+    return true;
+  }
+  return false;
+}
+
 const originalCreateServer = http.createServer;
 http.createServer = function createServer(...args) {
   const options = typeof args[0] === "object" && args[0] !== null ? { ...args.shift() } : {};
@@ -126,7 +208,7 @@ http.createServer = function createServer(...args) {
     ? function onRequest(req, res) {
         req.headers[CLIENT_IP_HEADER] = (req.socket?.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
         if (req.headers[REFUSED_HEADER] !== undefined) delete req.headers[REFUSED_HEADER];
-        if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res)) return;
+        if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res) || refuseOutsideApi(req, res)) return;
         return listener.call(this, req, res);
       }
     : undefined;

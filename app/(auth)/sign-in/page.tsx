@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { ratePolicies } from "@/lib/api/rate-limit";
@@ -25,7 +26,11 @@ const ERRORS: Record<string, string> = {
   TooManyAttempts: "Too many failed sign-in attempts. Wait a few minutes and try again.",
 };
 
-/** Sign-in page: email + password, plus any OAuth/OIDC providers switched on by env. */
+/**
+ * Sign-in page: email + password, plus any OAuth/OIDC providers switched on by env. The form posts
+ * to next-auth's credentials callback with the CSRF token proxy.ts made for this request, so it
+ * also works before hydration and without JavaScript (issue 40 item 8).
+ */
 export default async function SignInPage({
   searchParams,
 }: {
@@ -35,6 +40,7 @@ export default async function SignInPage({
   if (await getSessionUser()) redirect("/overview");
   if (await needsSetup()) redirect("/setup");
   const safeCallback = safeCallbackPath(callbackUrl);
+  const csrfToken = (await headers()).get("x-checkin-csrf-token") ?? "";
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -43,11 +49,12 @@ export default async function SignInPage({
           <h1 className="mb-4 text-xl font-semibold text-slate-900">Sign in</h1>
           <SignInForm
             callbackUrl={safeCallback}
+            csrfToken={csrfToken}
             initialError={error ? (ERRORS[error] ?? "Sign-in failed. Please try again.") : undefined}
             providers={oauthProviderButtons()}
             notice={notice ? NOTICES[notice] : undefined}
             defaultEmail={email}
-            throttleMinutes={ratePolicies().signInAccount.windowSeconds / 60}
+            throttleMinutes={ratePolicies().signInPair.windowSeconds / 60}
           />
         </div>
       </div>

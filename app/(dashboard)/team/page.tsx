@@ -31,6 +31,11 @@ export default async function TeamPage() {
             <LinkButton href="/team/privacy" variant="secondary">
               Privacy
             </LinkButton>
+            {user.isAdmin && (
+              <LinkButton href="/team/import" variant="secondary">
+                Import
+              </LinkButton>
+            )}
           </>
         }
       />
