@@ -51,14 +51,19 @@ export function answersNeededSql(anonymous: Prisma.Sql, occurrenceId: Prisma.Sql
  * Whether a report (alias `r`) may be shown to `actor` under the anonymity threshold, as SQL: the
  * actor's own report, a report that is not anonymous (the stored flag, fixed at submission to
  * "standup anonymous OR report anonymous", as `reportAuthor`), or an anonymous one whose
- * occurrence at least k people (distinct authors of submitted reports) answered. An anonymous report without an occurrence is never shown to
- * others (a group of one). Filters cannot narrow the group: the count is over the whole
+ * occurrence at least k people (distinct authors of submitted reports) answered. An ad-hoc report
+ * (no occurrence: sent on a day the standup does not run) counts with the standup's other ad-hoc
+ * reports of the same UTC day. Filters cannot narrow the group: the count is over the whole
  * occurrence, whatever else the statement filters on.
  */
 export function anonymousReportShownSql(actor: Actor, r: string): Prisma.Sql {
   const R = Prisma.raw(`"${r}"`);
+  const day = Prisma.sql`(date_trunc('day', ${R}.submitted_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   return Prisma.sql`(${R}.user_id = ${actor.userId} OR NOT ${R}.is_anonymous
-    OR (SELECT count(DISTINCT x.user_id) FROM reports x WHERE x.occurrence_id = ${R}.occurrence_id AND x.status = 'submitted')
+    OR (CASE WHEN ${R}.occurrence_id IS NOT NULL
+        THEN (SELECT count(DISTINCT x.user_id) FROM reports x WHERE x.occurrence_id = ${R}.occurrence_id AND x.status = 'submitted')
+        ELSE (SELECT count(DISTINCT x.user_id) FROM reports x WHERE x.checkin_id = ${R}.checkin_id AND x.occurrence_id IS NULL
+          AND x.status = 'submitted' AND x.submitted_at >= ${day} AND x.submitted_at < ${day} + interval '1 day') END)
       >= (SELECT t.anonymity_threshold FROM teams t WHERE t.id = ${R}.team_id))`;
 }
 

@@ -91,6 +91,29 @@ describe("anonymous reports under the anonymity threshold (issue 45)", () => {
     expect(filtered.body.data).toEqual([]);
   });
 
+  it("ad-hoc anonymous reports (no run) count with the standup's other ad-hoc reports of the same day", async () => {
+    const standup = await createTestCheckin(T, { name: "Ad hoc", owner: admin, members: [admin, m0, m1, m2], is_anonymous: true });
+    const at = new Date("2026-05-09T10:00:00Z");
+    const [a0, a1] = [await createTestReport(standup, m0, { submitted_at: at }), await createTestReport(standup, m1, { submitted_at: at })];
+    // Another day's ad-hoc report does not count towards this day.
+    await createTestReport(standup, m2, { submitted_at: new Date("2026-05-10T10:00:00Z") });
+    const read = async () =>
+      (
+        await listReports(admin.actor, {
+          since: new Date("2026-05-09T00:00:00Z"),
+          until: new Date("2026-05-11T00:00:00Z"),
+          standupId: standup.id,
+          limit: 50,
+          withAnswers: false,
+        })
+      )
+        .map((r) => r.id)
+        .sort();
+    expect(await read()).toEqual([]);
+    const a2 = await createTestReport(standup, m2, { submitted_at: new Date("2026-05-09T18:00:00Z") });
+    expect(await read()).toEqual([a0.id, a1.id, a2.id].sort());
+  });
+
   it("named reports are never held back", async () => {
     const standup = await createTestCheckin(T, { name: "Named", owner: admin, members: [admin, m0] });
     const r = await createTestReport(standup, m0);
