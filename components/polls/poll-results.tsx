@@ -8,7 +8,8 @@ import type { PollInstanceResult } from "@/lib/domain/votes";
 /**
  * Results of poll broadcasts (lib/domain/votes.ts), newest first: per multiple-choice question a
  * bar chart and a table of votes and voters ("Hidden (anonymous)" when the poll is anonymous), per
- * open-ended question its categorized answers. `nameOf` turns a voter's chat id into a name.
+ * open-ended question its categorized answers; a broadcast of an anonymous poll answered by fewer
+ * than the team's anonymity threshold shows only how many more answers are needed. `nameOf` turns a voter's chat id into a name.
  */
 export function PollResultsView({ instances, nameOf }: { instances: PollInstanceResult[]; nameOf: (chatId: string) => string }) {
   if (instances.length === 0) return <EmptyState title="No broadcasts yet" />;
@@ -16,51 +17,58 @@ export function PollResultsView({ instances, nameOf }: { instances: PollInstance
     <div className="space-y-6">
       {instances.map((inst) => (
         <Card key={inst.id} title={`Broadcast of ${formatDate(inst.date)}`}>
-          <div className="space-y-6">
-            {inst.questions.map((q) => (
-              <section key={q.questionId} aria-label={q.text} data-testid="poll-question">
-                <h3 className="font-medium">{q.text}</h3>
-                <p className="mb-2 text-xs text-slate-600">
-                  {q.totalResponses} responses from {q.totalResponders} members
-                </p>
-                {q.answerType === "multiple_choice" ? (
-                  <>
-                    <VotesChart
-                      title={`Votes per choice: ${q.text}`}
-                      choices={(q.choices ?? []).map((c) => ({
-                        text: c.text,
-                        votes: c.votes,
-                        voters: c.voters ? c.voters.map((v) => nameOf(v.chatId)) : null,
-                      }))}
-                    />
-                    <DataTable
-                      caption={`Votes and voters: ${q.text}`}
-                      columns={["Choice", "Votes", "Voters"]}
-                      density="compact"
-                      className="mt-2 text-sm"
-                      testId="votes-table"
-                    >
-                      {(q.choices ?? []).map((c) => (
-                        <tr key={c.text} className={compactRowClass}>
-                          <Td density="compact">{c.text}</Td>
-                          <Td density="compact">{c.votes}</Td>
-                          <Td density="compact" last>
-                            {c.voters === null ? (
-                              <span className="text-slate-600">Hidden (anonymous)</span>
-                            ) : (
-                              c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
-                            )}
-                          </Td>
-                        </tr>
-                      ))}
-                    </DataTable>
-                  </>
-                ) : (
-                  <OpenEndedResult q={q} nameOf={nameOf} />
-                )}
-              </section>
-            ))}
-          </div>
+          {inst.answersNeeded > 0 ? (
+            <p className="text-sm text-slate-600" data-testid="results-suppressed">
+              Results hidden to keep this anonymous poll anonymous: {inst.answersNeeded} more{" "}
+              {inst.answersNeeded === 1 ? "answer is" : "answers are"} needed before they are shown.
+            </p>
+          ) : (
+            <div className="space-y-6">
+              {inst.questions.map((q) => (
+                <section key={q.questionId} aria-label={q.text} data-testid="poll-question">
+                  <h3 className="font-medium">{q.text}</h3>
+                  <p className="mb-2 text-xs text-slate-600">
+                    {q.totalResponses} responses from {q.totalResponders} members
+                  </p>
+                  {q.answerType === "multiple_choice" ? (
+                    <>
+                      <VotesChart
+                        title={`Votes per choice: ${q.text}`}
+                        choices={(q.choices ?? []).map((c) => ({
+                          text: c.text,
+                          votes: c.votes,
+                          voters: c.voters ? c.voters.map((v) => nameOf(v.chatId)) : null,
+                        }))}
+                      />
+                      <DataTable
+                        caption={`Votes and voters: ${q.text}`}
+                        columns={["Choice", "Votes", "Voters"]}
+                        density="compact"
+                        className="mt-2 text-sm"
+                        testId="votes-table"
+                      >
+                        {(q.choices ?? []).map((c) => (
+                          <tr key={c.text} className={compactRowClass}>
+                            <Td density="compact">{c.text}</Td>
+                            <Td density="compact">{c.votes}</Td>
+                            <Td density="compact" last>
+                              {c.voters === null ? (
+                                <span className="text-slate-600">Hidden (anonymous)</span>
+                              ) : (
+                                c.voters.map((v) => nameOf(v.chatId)).join(", ") || "—"
+                              )}
+                            </Td>
+                          </tr>
+                        ))}
+                      </DataTable>
+                    </>
+                  ) : (
+                    <OpenEndedResult q={q} nameOf={nameOf} />
+                  )}
+                </section>
+              ))}
+            </div>
+          )}
         </Card>
       ))}
     </div>

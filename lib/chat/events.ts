@@ -24,6 +24,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "poll.closed",
   "occurrence.started",
   "occurrence.closed",
+  "retention.applied",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

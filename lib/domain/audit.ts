@@ -26,6 +26,11 @@ export const AUDIT_ACTIONS = [
   "channel.unarchive",
   "channel.members",
   "slack.sync",
+  "team.privacy",
+  "user.erase",
+  "team.retention",
+  "retention.applied",
+  "user.export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -66,8 +66,12 @@ describe("listBlockers", () => {
 
   it("never names the author of an anonymous blocker and hides other teams' blockers", async () => {
     const { team, standup } = await blockerStandup({ is_anonymous: true });
-    const [, a] = team.users;
-    const report = await createTestReport(standup, a, { submitted_at: day(0), answers: ["x", "y", "Need access"] });
+    const [admin, a, b] = team.users;
+    // Three people answer the run: the anonymity threshold (k = 3, issue 45) is reached, so the blocker is listed.
+    const occurrence_id = (await createTestOccurrence(standup, iso(day(0)), team.users)).id;
+    const report = await createTestReport(standup, a, { submitted_at: day(0), answers: ["x", "y", "Need access"], occurrence_id });
+    for (const other of [admin, b])
+      await createTestReport(standup, other, { submitted_at: day(0), answers: ["x", "y", "None"], occurrence_id });
     const [item] = await listBlockers(team.admin.actor, { status: "all", since: day(-1) });
     expect(item).toMatchObject({ text: "Need access", author: null, blockedDays: null });
     expect(await listBlockers(team.admin.actor, { status: "all", since: day(-1), userChatId: a.chat_id })).toEqual([]);

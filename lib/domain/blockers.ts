@@ -8,11 +8,13 @@
  * of lib/domain/access.ts): submitted reports of active standups the caller can see, and for admins
  * and managers those of every non-confidential standup. Authors of anonymous reports (or of
  * anonymous standups) are never named, and no "blocked for" run is computed for them (it would
- * link anonymous answers to one person).
+ * link anonymous answers to one person). Anonymous reports below the team's anonymity threshold
+ * (lib/domain/anonymity.ts) are left out for everyone but their author.
  */
 import { db, queryRows, type Tx } from "@/lib/db";
 import { canResolveBlocker, DASHBOARD_READS, reportListWhere, reportStandupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -139,7 +141,7 @@ export async function listBlockers(actor: Actor, filters: BlockerFilters, client
       LEFT JOIN occurrences o ON o.id = r.occurrence_id
       LEFT JOIN users ru ON ru.id = a.blocker_resolved_by_id
       WHERE a.team_id = ${actor.teamId} AND r.checkin_id = ANY(${wanted}::int[])
-        AND r.submitted_at >= ${since}
+        AND r.submitted_at >= ${since} AND ${anonymousReportShownSql(actor, "r")}
     ), runs AS (
       SELECT *,
         row_number() OVER (PARTITION BY user_id, question_id ORDER BY day, submitted_at)

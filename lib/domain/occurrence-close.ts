@@ -13,6 +13,7 @@
 import { emitOccurrenceEvent } from "@/lib/chat/events";
 import { postPollResults } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { answersNeeded, DEFAULT_ANONYMITY_THRESHOLD } from "@/lib/domain/anonymity";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
 import { onPollClosed } from "@/lib/domain/categories";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
@@ -41,14 +42,23 @@ export async function afterPollClosed(tx: Tx, occurrence: ClosedOccurrence): Pro
   await onPollClosed(tx, occurrence.id);
 }
 
-/** Plain-text results of one poll broadcast: per question, each choice's votes and share. */
+/**
+ * Plain-text results of one poll broadcast: per question, each choice's votes and share. With
+ * `answersNeeded` > 0 (anonymous poll below the team's anonymity threshold, lib/domain/anonymity.ts)
+ * only the participation line and a note that the results stay hidden.
+ */
 export function renderPollResultsText(input: {
   pollName: string;
   questions: Array<{ text: string; answerType: string; choices: Array<{ text: string; votes: number }>; responses: number }>;
   responders: number;
   recipients: number;
+  answersNeeded?: number;
 }): string {
   const lines = [`Poll "${input.pollName}" closed: ${input.responders} of ${input.recipients} voted.`];
+  if (input.answersNeeded) {
+    lines.push("", `Results are hidden: this anonymous poll needed ${input.answersNeeded} more answer(s) to keep it anonymous.`);
+    return lines.join("\n");
+  }
   for (const q of input.questions) {
     lines.push("", q.text);
     if (q.answerType === "multiple_choice") {
@@ -66,6 +76,7 @@ async function postResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<vo
     where: { id: occ.checkinId },
     select: {
       name: true,
+      is_anonymous: true,
       broadcast_channel_id: true,
       questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
     },
@@ -73,12 +84,15 @@ async function postResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<vo
   if (poll.broadcast_channel_id === null) return;
   const counts = await tx.$queryRaw<Array<{ question_id: number; choice: string | null; n: bigint }>>`
     SELECT question_id, choice, count(*) AS n FROM votes WHERE occurrence_id = ${occ.id} GROUP BY question_id, choice`;
-  const totals = await tx.$queryRaw<Array<{ responders: bigint; recipients: bigint }>>`
+  const totals = await tx.$queryRaw<Array<{ responders: bigint; recipients: bigint; threshold: number }>>`
     SELECT (SELECT count(DISTINCT user_id) FROM votes WHERE occurrence_id = ${occ.id}) AS responders,
-           (SELECT count(*) FROM occurrence_members WHERE occurrence_id = ${occ.id}) AS recipients`;
+           (SELECT count(*) FROM occurrence_members WHERE occurrence_id = ${occ.id}) AS recipients,
+           (SELECT anonymity_threshold FROM teams WHERE id = ${occ.teamId}) AS threshold`;
+  const responders = Number(totals[0]?.responders ?? 0);
   const text = renderPollResultsText({
     pollName: poll.name,
-    responders: Number(totals[0]?.responders ?? 0),
+    responders,
+    answersNeeded: answersNeeded(poll.is_anonymous, responders, totals[0]?.threshold ?? DEFAULT_ANONYMITY_THRESHOLD),
     recipients: Number(totals[0]?.recipients ?? 0),
     questions: poll.questions.map((q) => {
       const mine = counts.filter((c) => c.question_id === q.id);

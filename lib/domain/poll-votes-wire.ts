@@ -91,6 +91,23 @@ function instanceQuestionsSql(): Prisma.Sql {
 }
 
 /**
+ * The `questions` of one broadcast whose results are suppressed by the anonymity threshold
+ * (lib/domain/anonymity.ts; the same questions as `instanceQuestionsSql` lists): zero totals, no
+ * choices, no categories, no responses, no categorization status. Over `inst` and `poll` in scope.
+ */
+function suppressedQuestionsSql(): Prisma.Sql {
+  return Prisma.sql`(SELECT '[' || coalesce(string_agg(left(row_to_json(sw)::text, -1) ||
+        CASE WHEN q.answer_type = 'multiple_choice' THEN ',"choices":[]}' ELSE ',"categorization_status":null,"categories":[],"responses":[]}' END,
+        ',' ORDER BY q.position, q.id), '') || ']'
+    FROM questions q,
+      LATERAL (SELECT q.id AS question_id, q.text,
+        CASE WHEN q.answer_type = 'multiple_choice' THEN 'multiple_choice' ELSE 'open_ended' END AS answer_type,
+        0 AS total_responses, 0 AS total_responders) sw
+    WHERE q.checkin_id = poll.id
+      AND (q.archived_at IS NULL OR EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = inst.id AND v.question_id = q.id)))`;
+}
+
+/**
  * The results of a poll (latest broadcast, or every broadcast in [since, until)) as the exact
  * text of `JSON.stringify(serializePollResultsV2(await getPollVotes(actor, pollId, filters,
  * opts)))`: `{poll_id, poll_name, is_anonymous, instances: [{instance_id, date ("YYYY-MM-DD"),
@@ -106,7 +123,9 @@ function instanceQuestionsSql(): Prisma.Sql {
  * completed; responses in vote order, user_id null when anonymous. Totals: vote rows and distinct
  * voters. Strings go through row_to_json (JSON.stringify's escaping); see `jsNumberSql` for the
  * range of category counts printed exactly. One statement; dates do not depend on the session's
- * TimeZone.
+ * TimeZone. A broadcast of an anonymous poll answered by fewer than the team's k people
+ * (lib/domain/anonymity.ts) shows each question with zero totals and empty lists, then the
+ * extension fields `"suppressed":true,"answers_needed":n`.
  *
  * A closed broadcast's `questions` come from `poll_results` when stored at its current
  * `results_version` (`storePollResults`; the migration's triggers bump the version on every change
@@ -126,8 +145,11 @@ export async function pollVotesWire(
     Prisma.sql`${pollVotesScopeSql(actor, pollId, filters, opts)}
     SELECT left(row_to_json(d)::text, -1) || ',"instances":[' || coalesce(
       (SELECT string_agg('{"instance_id":' || inst.id || ',"date":"' || to_char(inst.date, 'YYYY-MM-DD') || '","questions":' ||
-          CASE WHEN inst.closed_at IS NOT NULL AND pr.version = inst.results_version THEN pr.questions
-            ELSE ${instanceQuestionsSql()} END || '}', ',' ORDER BY inst.date DESC, inst.id DESC)
+          CASE WHEN inst.answers_needed > 0 THEN ${suppressedQuestionsSql()}
+            WHEN inst.closed_at IS NOT NULL AND pr.version = inst.results_version THEN pr.questions
+            ELSE ${instanceQuestionsSql()} END ||
+          CASE WHEN inst.answers_needed > 0 THEN ',"suppressed":true,"answers_needed":' || inst.answers_needed ELSE '' END
+          || '}', ',' ORDER BY inst.date DESC, inst.id DESC)
         FROM inst LEFT JOIN poll_results pr ON pr.team_id = inst.team_id AND pr.occurrence_id = inst.id), '') || ']}' AS json
     FROM poll, LATERAL (SELECT poll.id AS poll_id, poll.name AS poll_name, poll.is_anonymous) d`,
     client,

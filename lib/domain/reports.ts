@@ -13,10 +13,14 @@
  *   revealed. Filtering by another user's id skips anonymous reports and every report of a standup
  *   that is anonymous now (spec: "reports from anonymous standups are excluded"), so that filter
  *   never attributes reports of an anonymous standup to a person.
+ * - Anonymity threshold (issue 45, lib/domain/anonymity.ts `anonymousReportShownSql`): every list,
+ *   search and single read shows an anonymous report to anyone but its author only once the team's
+ *   k people answered its occurrence.
  */
 import { db, type Tx } from "@/lib/db";
 import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import {
   type ReportWirePageV1,
@@ -140,6 +144,7 @@ export async function listReportWires(actor: Actor, filters: ReportListFilters, 
 function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [
     reportListSql(actor, { teamWide: filters.teamWide }, "r", "c"),
+    anonymousReportShownSql(actor, "r"),
     Prisma.sql`r.submitted_at >= ${filters.since} AND r.submitted_at < ${filters.until}`,
   ];
   if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
@@ -163,7 +168,12 @@ function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.S
  * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
  */
 export async function getReportWire(actor: Actor, id: number, client: Tx = db): Promise<string> {
-  const [row] = await reportWirePage(Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")}`, 1, { withAnswers: true }, client);
+  const [row] = await reportWirePage(
+    Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")} AND ${anonymousReportShownSql(actor, "r")}`,
+    1,
+    { withAnswers: true },
+    client,
+  );
   if (!row) throw new NotFoundError("Report");
   return row.json;
 }
@@ -237,7 +247,7 @@ export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFil
 
 /** The SQL condition (over `r` and `c`) of the reports a search selects for `actor`. */
 function reportSearchSql(actor: Actor, filters: ReportSearchFilters): Prisma.Sql {
-  const and: Prisma.Sql[] = [reportListSql(actor, {}, "r", "c")];
+  const and: Prisma.Sql[] = [reportListSql(actor, {}, "r", "c"), anonymousReportShownSql(actor, "r")];
   if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
   if (filters.after) and.push(Prisma.sql`r.submitted_at > ${filters.after}`);
   if (filters.before) and.push(Prisma.sql`r.submitted_at < ${filters.before}`);

@@ -14,6 +14,7 @@ import { broadcastDigest } from "@/lib/chat/outbox";
 import { db, type Tx } from "@/lib/db";
 import { reportAuthor, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { answersNeeded } from "@/lib/domain/anonymity";
 import { NotFoundError } from "@/lib/domain/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
@@ -44,6 +45,7 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
       team_id: true,
       checkin_id: true,
       date: true,
+      team: { select: { anonymity_threshold: true } },
       checkin: {
         select: {
           kind: true,
@@ -70,7 +72,12 @@ export async function buildOccurrenceSummary(occurrenceId: number, llm: LlmConfi
   });
   if (occurrence?.checkin.kind !== "standup" || !occurrence.reports.length) return null;
   const questions = new Map(occurrence.checkin.questions.map((q) => [q.id, q]));
-  const answers: SummaryAnswer[] = occurrence.reports.flatMap((r) =>
+  // Anonymity threshold (issue 45, lib/domain/anonymity.ts): anonymous answers of a run fewer than k
+  // people answered are left out of its summary.
+  const answered = new Set(occurrence.reports.map((r) => r.user.chat_id)).size;
+  const held = answersNeeded(true, answered, occurrence.team.anonymity_threshold) > 0;
+  const summarized = held ? occurrence.reports.filter((r) => !r.is_anonymous && !occurrence.checkin.is_anonymous) : occurrence.reports;
+  const answers: SummaryAnswer[] = summarized.flatMap((r) =>
     r.answers.flatMap((a) => {
       const q = questions.get(a.question_id);
       if (!q) return [];

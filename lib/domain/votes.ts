@@ -17,6 +17,9 @@
  *   ([{name, count}]) and each response's `categories` are filled only when the status is
  *   `completed` (empty arrays otherwise); a response's voter is null when the poll is anonymous.
  *
+ * - anonymity threshold (issue 45, lib/domain/anonymity.ts): a broadcast of an anonymous poll
+ *   answered by fewer than the team's k people shows no results (`answersNeeded` > 0).
+ *
  * Cost: ONE SQL statement whatever the number of instances: the poll (gated by the visibility
  * rule in SQL), its questions, the instances and, for all instances at once, totals, choices,
  * responses and categorizations, each aggregated to JSON by PostgreSQL. GET /v2/polls/{id}/votes
@@ -26,6 +29,7 @@
 import { db, queryRows, type Tx } from "@/lib/db";
 import { pollSql as accessiblePollSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { answersNeededSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { utcCeilDay, utcDay } from "@/lib/domain/participation";
 import type { userCardSelect } from "@/lib/domain/standups";
@@ -60,7 +64,12 @@ export type QuestionResult = {
   responses?: ResponseResult[];
 };
 
-export type PollInstanceResult = { id: number; date: string; questions: QuestionResult[] };
+/**
+ * Results of one broadcast. `answersNeeded` > 0 (anonymous poll answered by fewer than the team's k,
+ * lib/domain/anonymity.ts): the results are suppressed — each question has zero totals and no
+ * choices, categories or responses — and this many more people must answer before they show.
+ */
+export type PollInstanceResult = { id: number; date: string; questions: QuestionResult[]; answersNeeded: number };
 
 /** A current (non-archived) question of a poll, in position order. */
 export type PollQuestionRef = { id: number; text: string; answer_type: string };
@@ -97,7 +106,7 @@ function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
  * The scope of a poll's results as the two CTEs every results statement starts with (getPollVotes,
  * lib/domain/poll-votes-wire.ts `pollVotesWire`): `poll` (id, name, is_anonymous; no row when the
  * poll is not readable by `actor` with `opts.access`, default "creator") and `inst` (id, date,
- * team_id, closed_at, results_version of the instances in scope, see the module comment: the latest broadcast without bounds, else the
+ * team_id, closed_at, results_version, answers_needed (lib/domain/anonymity.ts) of the instances in scope, see the module comment: the latest broadcast without bounds, else the
  * dates in [day(since), ceil-day(until)) with `until` defaulting to `opts.now` or now; newest first).
  * @returns SQL text starting with `WITH`, to be followed by the statement's SELECT.
  * @throws InvalidParameterError when since is after until (until defaulting to now).
@@ -124,7 +133,9 @@ export function pollVotesScopeSql(
       SELECT c.id, c.name, c.is_anonymous FROM checkins c WHERE c.id = ${pollId} AND ${pollSql(actor, opts.access ?? "creator")}
     ),
     inst AS MATERIALIZED (
-      SELECT o.id, o.date, o.team_id, o.closed_at, o.results_version FROM occurrences o JOIN poll ON o.checkin_id = poll.id
+      SELECT o.id, o.date, o.team_id, o.closed_at, o.results_version,
+        ${answersNeededSql(Prisma.sql`poll.is_anonymous`, Prisma.sql`o.id`, Prisma.sql`o.team_id`)} AS answers_needed
+      FROM occurrences o JOIN poll ON o.checkin_id = poll.id
       ${conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty}
       ORDER BY o.date DESC, o.id DESC
       ${ranged ? Prisma.empty : Prisma.sql`LIMIT 1`}
@@ -136,7 +147,7 @@ type PollQuestionRow = { id: number; text: string; answer_type: string; choices:
 type VotesHeader = {
   poll: { id: number; name: string; is_anonymous: boolean } | null;
   questions: PollQuestionRow[];
-  instances: Array<{ id: number; date: string }>;
+  instances: Array<{ id: number; date: string; answers_needed: number }>;
   totals: Array<{ occurrence_id: number; question_id: number; responses: number; responders: number }>;
   choices: Array<{
     occurrence_id: number;
@@ -179,6 +190,21 @@ function parseCategories(value: unknown): Array<{ name: string; count: number }>
     .filter((c) => c.name);
 }
 
+/** A question of a suppressed broadcast (anonymity threshold): zero totals, nothing listed. */
+function suppressedResult(q: PollQuestionRow): QuestionResult {
+  const common = { questionId: q.id, text: q.text, totalResponses: 0, totalResponders: 0 };
+  if (q.answer_type === "multiple_choice") return { ...common, answerType: "multiple_choice", choices: [] };
+  return {
+    ...common,
+    answerType: "open_ended",
+    categorizationStatus: null,
+    categories: [],
+    categorizationEngine: null,
+    categorizationError: null,
+    responses: [],
+  };
+}
+
 /**
  * Results of a poll for the latest broadcast or a date range (see the module comment).
  * @throws NotFoundError when the poll is not readable with `access`; InvalidParameterError when
@@ -199,7 +225,7 @@ export async function getPollVotes(
       'questions', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'text', q.text, 'answer_type', q.answer_type,
           'choices', q.choices, 'archived_at', q.archived_at) ORDER BY q.position, q.id), '[]')
         FROM questions q JOIN poll ON q.checkin_id = poll.id),
-      'instances', (SELECT coalesce(json_agg(json_build_object('id', inst.id, 'date', to_char(inst.date, 'YYYY-MM-DD'))
+      'instances', (SELECT coalesce(json_agg(json_build_object('id', inst.id, 'date', to_char(inst.date, 'YYYY-MM-DD'), 'answers_needed', inst.answers_needed)
           ORDER BY inst.date DESC, inst.id DESC), '[]') FROM inst),
       'totals', (SELECT coalesce(json_agg(t), '[]') FROM (
           SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT user_id) AS responders
@@ -258,9 +284,12 @@ export async function getPollVotes(
     ...base,
     instances: instances.map((instance) => {
       const questions = questionsOfPoll.filter((q) => q.archived_at === null || totalBy.has(key(instance.id, q.id)));
+      const answersNeeded = Number(instance.answers_needed);
+      if (answersNeeded > 0) return { id: instance.id, date: instance.date, questions: questions.map(suppressedResult), answersNeeded };
       return {
         id: instance.id,
         date: instance.date,
+        answersNeeded: 0,
         questions: questions.map((q): QuestionResult => {
           const k = key(instance.id, q.id);
           const total = totalBy.get(k);

@@ -22,6 +22,8 @@
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
+ * - `apply_retention` (crontab: nightly at 03:23 UTC): applies every team's retention of answers,
+ *   poll responses, chat texts and audit entries (lib/domain/retention.ts `applyRetention`, issue 45).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -31,6 +33,7 @@ import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
+import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
@@ -118,6 +121,10 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const { occurrenceId } = payload as { occurrenceId: number };
       await storeParticipationCounts(occurrenceId);
     },
+    apply_retention: async () => {
+      const changed = await applyRetention();
+      for (const [teamId, counts] of changed) log(`apply_retention: team ${teamId} ${JSON.stringify(counts)}`);
+    },
     import_geekbot: async (payload) => {
       await runDashboardImport(payload as ImportJobPayload, log);
     },
@@ -130,4 +137,5 @@ export const CRONTAB = [
   "17 * * * * cleanup_idempotency",
   "* * * * * categorize_sweep",
   "41 * * * * slack_sync",
+  "23 3 * * * apply_retention",
 ].join("\n");

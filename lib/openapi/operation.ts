@@ -17,6 +17,7 @@ export const OPENAPI_TAGS = [
   { name: "Polls", description: "Current (v2) polls, their votes and participation. A poll is visible only to its creator." },
   { name: "Reports", description: "Current (v2) reports: a member's submitted answers to a standup." },
   WEBHOOKS_TAG,
+  { name: "Privacy", description: "The team's anonymity threshold and retention (a v2 extension, issue 45)." },
   { name: "Users and teams", description: "The current-classed v1 endpoints: the caller, their team and standups." },
   { name: "Legacy standups (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },
   { name: "Legacy polls (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },

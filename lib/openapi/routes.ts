@@ -21,6 +21,7 @@ import "@/app/v2/polls/[pollId]/participation/route";
 import "@/app/v2/polls/[pollId]/route";
 import "@/app/v2/polls/[pollId]/votes/route";
 import "@/app/v2/polls/route";
+import "@/app/v2/privacy/route";
 import "@/app/v2/reports/[reportId]/route";
 import "@/app/v2/reports/route";
 import "@/app/v2/standups/[standupId]/participation/route";

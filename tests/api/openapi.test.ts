@@ -39,6 +39,7 @@ import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participa
 import { GET as pollRoute } from "@/app/v2/polls/[pollId]/route";
 import { POST as castVoteRoute, GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { POST as createPollRoute, GET as pollsRoute } from "@/app/v2/polls/route";
+import { GET as privacyGetRoute, PATCH as privacyPatchRoute } from "@/app/v2/privacy/route";
 import { DELETE as deleteReportRoute, PATCH as patchReportRoute, GET as reportRoute } from "@/app/v2/reports/[reportId]/route";
 import { GET as reportsRoute, POST as submitReportRoute } from "@/app/v2/reports/route";
 import { GET as standupParticipationRoute } from "@/app/v2/standups/[standupId]/participation/route";
@@ -57,6 +58,7 @@ import { standupV1Schema, startedV1Schema } from "@/lib/api/v1/standups";
 import { meV1Schema, myTeamsV1Schema, teamV1Schema } from "@/lib/api/v1/users";
 import { pollParticipationListV2Schema, standupParticipationListV2Schema } from "@/lib/api/v2/participation";
 import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
+import { privacyDataV2Schema } from "@/lib/api/v2/privacy";
 import { reportDataV2Schema, reportListV2Schema } from "@/lib/api/v2/reports";
 import { standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { summaryListV2Schema } from "@/lib/api/v2/summaries";
@@ -343,7 +345,7 @@ beforeAll(async () => {
   const occurrence = await createTestOccurrence(standup, new Date().toISOString().slice(0, 10), [admin, m0, m1]);
   reportId = (await createTestReport(standup, m0, { occurrence_id: occurrence.id })).id;
   otherReportId = (await createTestReport(standup, m1)).id;
-  await createTestReport(anonStandup, m1);
+  await createTestReport(anonStandup, m0); // m0's own: readable by m0 below the anonymity threshold (issue 45)
 
   poll = await createTestCheckin(A, {
     kind: "poll",
@@ -665,6 +667,13 @@ const cases: Case[] = [
         body: { name: "Tea", channel: `#${A.channels[0].name}`, question: "Green?", choices: ["yes", "no"], duration: 30 },
       }),
     schema: pollV1Schema,
+  },
+  // privacy settings (issue 45)
+  { name: "GET /v2/privacy", request: get(privacyGetRoute, () => m0.key, "/v2/privacy"), schema: privacyDataV2Schema },
+  {
+    name: "PATCH /v2/privacy",
+    request: () => call(privacyPatchRoute, { method: "PATCH", path: "/v2/privacy", key: admin.key, body: { anonymity_threshold: 3 } }),
+    schema: privacyDataV2Schema,
   },
   // webhooks (issue 9): created first, then read, changed, tested and removed
   {

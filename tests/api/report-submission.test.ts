@@ -24,7 +24,7 @@ import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { readEditContext, writeEdit } from "@/lib/domain/report-edit";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter } from "@/tests/query-count";
 
@@ -146,6 +146,9 @@ describe("POST /v2/reports in two statements", () => {
       const res = await submit(bob, standup.id, answers, { is_anonymous: true });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ user_id: null, is_anonymous: true, is_confidential: true });
+      // Two more people answer the occurrence: the anonymity threshold (k = 3, issue 45) is reached, so the owner reads it back.
+      const { occurrence_id } = await db.report.findUniqueOrThrow({ where: { id: res.body.data.id }, select: { occurrence_id: true } });
+      for (const other of [A.users[1], A.users[3]]) await createTestReport(standup, other, { occurrence_id: occurrence_id ?? undefined });
       const got = await readBack(A.admin, res.body.data.id);
       expect(JSON.stringify(res.body.data)).toBe(JSON.stringify(got.body.data));
       const deliveries = await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } });

@@ -224,7 +224,11 @@ describe("GET /v1/polls/{id}/votes", () => {
     ]);
   });
   it("leaves users empty when the poll is anonymous", async () => {
-    const res = await getVotes(m0.key, anonPoll.id);
+    // Two voters: shown only with the team's anonymity threshold at 2 (issue 45; the default 3 suppresses them).
+    await db.team.update({ where: { id: A.id }, data: { anonymity_threshold: 2 } });
+    const res = await getVotes(m0.key, anonPoll.id).finally(() =>
+      db.team.update({ where: { id: A.id }, data: { anonymity_threshold: 3 } }),
+    );
     const soup = res.body.questions[0].results[0].answers.find((a: { text: string }) => a.text === "Soup");
     expect(soup).toMatchObject({ votes: 2, percentage: 100, users: [] });
   });

@@ -12,7 +12,15 @@ import { reportCursorPosition, toReportListFilters } from "@/lib/api/v2/reports"
 import { db } from "@/lib/db";
 import { resolveReportWindow } from "@/lib/domain/reports";
 import { walkPages } from "@/tests/cursor-walk";
-import { createTestCheckin, createTestReport, createTestTeam, type StandardTeams, standardTeams, type TestUser } from "@/tests/fixtures";
+import {
+  createTestCheckin,
+  createTestOccurrence,
+  createTestReport,
+  createTestTeam,
+  type StandardTeams,
+  standardTeams,
+  type TestUser,
+} from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter, listQueryMeter } from "@/tests/query-count";
 
@@ -44,9 +52,12 @@ beforeAll(async () => {
   st.sArch = await createTestCheckin(A, { name: "Archived", owner: admin, state: "archived" });
   st.sB = await createTestCheckin(B, { name: "Other team", owner: B.admin });
 
-  r.r1 = await createTestReport(st.sA, m0, { submitted_at: ago(24 * HOUR), answers: ["y1", "t1", "b1"] });
-  r.r2 = await createTestReport(st.sA, m1, { submitted_at: ago(48 * HOUR) });
-  r.r3 = await createTestReport(st.sA, m2, { submitted_at: ago(72 * HOUR), is_anonymous: true });
+  // r1, r2 and r3 answer one occurrence: three people, so the anonymous r3 reaches the team's
+  // anonymity threshold (k = 3, issue 45); r8, alone in its standup, stays hidden from all but its author.
+  const occurrence_id = (await createTestOccurrence(st.sA, "2026-01-05", [admin, m0, m1, m2])).id;
+  r.r1 = await createTestReport(st.sA, m0, { submitted_at: ago(24 * HOUR), answers: ["y1", "t1", "b1"], occurrence_id });
+  r.r2 = await createTestReport(st.sA, m1, { submitted_at: ago(48 * HOUR), occurrence_id });
+  r.r3 = await createTestReport(st.sA, m2, { submitted_at: ago(72 * HOUR), is_anonymous: true, occurrence_id });
   r.r14 = await createTestReport(st.sA, m2, { submitted_at: ago(30 * HOUR) });
   r.r4 = await createTestReport(st.sA, admin, { submitted_at: ago(10 * DAY) });
   r.r5 = await createTestReport(st.sA, m0, { status: "pending" });
@@ -68,9 +79,9 @@ const order = (...names: string[]) => names.map((n) => r[n].id);
 describe("visibility matrix", () => {
   it("list (default window): submitted reports of active standups the caller can see", async () => {
     const cases: Array<[TestUser, string[]]> = [
-      [admin, ["r1", "r8", "r14", "r2", "r9", "r3"]],
+      [admin, ["r1", "r14", "r2", "r9", "r3"]], // r8: anonymous, below the anonymity threshold (its author only)
       [m0, ["r1", "r8", "r14", "r2", "r9", "r3"]], // member of the confidential standup, not its creator: none of it
-      [m1, ["r1", "r8", "r11", "r14", "r2", "r9", "r12", "r3"]], // creator of the confidential standup sees all of it
+      [m1, ["r1", "r11", "r14", "r2", "r9", "r12", "r3"]], // creator of the confidential standup sees all of it
       [m2, ["r1", "r14", "r2", "r3"]],
       [m3, []],
     ];
@@ -152,7 +163,7 @@ describe("serialization (spec §2.4)", () => {
   });
 
   it("view=summary omits answers; view=full (default) has them; unknown view is 400", async () => {
-    const summary = await list(admin.key, "view=summary");
+    const summary = await list(m0.key, "view=summary"); // m0 also sees r8, their own anonymous report
     expect(summary.status).toBe(200);
     expect(summary.body.data.length).toBe(6);
     for (const item of summary.body.data) {
@@ -176,11 +187,13 @@ describe("serialization (spec §2.4)", () => {
   });
 
   it("anonymous reports (report or standup flag at submission) have user_id null and is_anonymous true", async () => {
-    const res = await list(admin.key);
+    // r3 reached the anonymity threshold (three people answered its occurrence); r8 is read by its author.
+    const res = await list(m0.key);
     const byId = new Map(res.body.data.map((x: { id: number }) => [x.id, x]));
     for (const name of ["r3", "r8"]) expect(byId.get(r[name].id)).toMatchObject({ user_id: null, is_anonymous: true });
     expect(byId.get(r.r2.id)).toMatchObject({ user_id: m1.chat_id, is_anonymous: false });
-    expect((await getOne(admin.key, r.r8.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+    expect((await getOne(admin.key, r.r3.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+    expect((await getOne(m0.key, r.r8.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
   });
 
   it("is_anonymous follows the flags at submission, not the standup's current flag (spec §2.4)", async () => {
@@ -195,8 +208,10 @@ describe("serialization (spec §2.4)", () => {
     const wasAnon = await createTestCheckin(C, { name: "Was anonymous", owner: cAdmin, members: [cAdmin, c0], is_anonymous: true });
     const old = await createTestReport(wasAnon, c0, { submitted_at: ago(2 * HOUR) });
     await db.checkin.update({ where: { id: wasAnon.id }, data: { is_anonymous: false } });
-    expect((await getOne(cAdmin.key, old.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
-    expect((await list(cAdmin.key)).body.data).toMatchObject([{ id: old.id, user_id: null, is_anonymous: true }]);
+    // Read by its author: alone in its (absent) occurrence, it is below the anonymity threshold for anyone else.
+    expect((await getOne(c0.key, old.id)).body.data).toMatchObject({ user_id: null, is_anonymous: true });
+    expect((await list(c0.key)).body.data).toMatchObject([{ id: old.id, user_id: null, is_anonymous: true }]);
+    expect((await getOne(cAdmin.key, old.id)).status).toBe(404);
     expect(ids((await list(cAdmin.key, `user_id=${c0.chat_id}`)).body)).toEqual([]);
     const conf = await getOne(m1.key, r.r11.id);
     expect(conf.body.data).toMatchObject({ is_confidential: true, user_id: m0.chat_id });
@@ -235,12 +250,12 @@ describe("filters", () => {
   it("since is inclusive, until exclusive", async () => {
     const at = r.r1.submitted_at as Date;
     expect(ids((await list(admin.key, `since=${iso(at)}&until=${iso(new Date(now))}`)).body)).toEqual(order("r1"));
-    expect(ids((await list(admin.key, `since=${iso(ago(2 * DAY))}&until=${iso(at)}`)).body)).toEqual(order("r8", "r14", "r2")); // r2 is exactly at since
+    expect(ids((await list(m0.key, `since=${iso(ago(2 * DAY))}&until=${iso(at)}`)).body)).toEqual(order("r8", "r14", "r2")); // r2 is exactly at since
     expect(ids((await list(admin.key, `since=${iso(at)}&until=${iso(at)}`)).body)).toEqual([]);
   });
 
   it("only since: until defaults to now; only until: since = until − 7 days", async () => {
-    expect(ids((await list(admin.key, `since=${iso(ago(12 * DAY))}`)).body)).toEqual(order("r1", "r8", "r14", "r2", "r9", "r3", "r4"));
+    expect(ids((await list(m0.key, `since=${iso(ago(12 * DAY))}`)).body)).toEqual(order("r1", "r8", "r14", "r2", "r9", "r3", "r4"));
     expect(ids((await list(admin.key, `until=${iso(ago(9 * DAY))}`)).body)).toEqual(order("r4"));
     expect(ids((await list(admin.key, `until=${iso(ago(8 * DAY))}`)).body)).toEqual(order("r4"));
     expect(ids((await list(admin.key, `until=${iso(ago(3 * DAY - 1))}`)).body)).toEqual(order("r3")); // r4 is 1 ms before the derived since

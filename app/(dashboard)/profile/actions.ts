@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
+import { erasePerson } from "@/lib/domain/erasure";
 import { changePassword } from "@/lib/domain/passwords";
 import { updateProfile } from "@/lib/domain/profile";
 import { actorFormAction, field } from "../form-action";
@@ -50,4 +51,17 @@ export async function removeOwnAbsenceAction(form: FormData): Promise<void> {
   await removeAbsence(actor, { absenceId: Number(form.get("absenceId")) });
   revalidatePath("/profile");
   revalidatePath("/team");
+}
+
+/**
+ * Erases a person (issue 45, `erasePerson`): field `userId` (the signed-in person, or any member for
+ * an admin) and `confirm`, their e-mail address typed again.
+ */
+export async function erasePersonAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return actorFormAction([["/", "layout"]], async (actor) => {
+    const userId = Number(field(form, "userId"));
+    if (!Number.isInteger(userId) || userId <= 0) return { error: "Unknown person." };
+    const done = await erasePerson(actor, { userId, confirm: field(form, "confirm") });
+    return { ok: `Erased: ${done.answersDeleted} answers deleted, ${done.broadcastsDeleted} chat messages being deleted.` };
+  });
 }

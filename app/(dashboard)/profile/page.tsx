@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { formatDate } from "@/components/format";
+import { ErasePersonForm } from "@/components/people/erase-person-form";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ABSENCE_KINDS, AbsenceLine } from "@/components/team/absence-line";
 import { ActionForm } from "@/components/ui/action-form";
@@ -9,7 +10,7 @@ import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { getProfile } from "@/lib/domain/profile";
 import { requireUser } from "../load";
-import { addOwnAbsenceAction, changePasswordAction, removeOwnAbsenceAction, updateProfileAction } from "./actions";
+import { addOwnAbsenceAction, changePasswordAction, erasePersonAction, removeOwnAbsenceAction, updateProfileAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Profile" };
@@ -107,6 +108,23 @@ export default async function ProfilePage() {
             <InputField id="oa-end" label="Last day" name="endDate" type="date" required defaultValue={today} />
             <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
+        </Card>
+        <Card title="My data">
+          <p className="mb-3 text-sm text-slate-700">
+            Download everything the service holds about you: profile, memberships, participation, reports with answers, votes, absences, API
+            keys (names and dates only) and audit entries about you.
+          </p>
+          <div className="flex flex-wrap gap-3 text-sm">
+            <a className="font-medium text-brand-700 underline" href="/exports/my-data" download data-testid="my-data-json">
+              Download (JSON)
+            </a>
+            <a className="font-medium text-brand-700 underline" href="/exports/my-data?format=csv" download data-testid="my-data-csv">
+              My reports (CSV)
+            </a>
+          </div>
+        </Card>
+        <Card title="Erase my data">
+          <ErasePersonForm action={erasePersonAction} userId={user.userId} self />
         </Card>
       </div>
     </>

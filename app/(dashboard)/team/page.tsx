@@ -28,6 +28,9 @@ export default async function TeamPage() {
             <LinkButton href="/team/holidays" variant="secondary">
               Team holidays
             </LinkButton>
+            <LinkButton href="/team/privacy" variant="secondary">
+              Privacy
+            </LinkButton>
             {user.isAdmin && (
               <LinkButton href="/team/import" variant="secondary">
                 Import

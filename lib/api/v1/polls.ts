@@ -137,7 +137,20 @@ export const pollResultsV1Schema = z
         ),
       }),
     ),
-    instances: z.array(z.strictObject({ id: zId, date: z.string(), answer_count: zCount })),
+    instances: z.array(
+      z.strictObject({
+        id: zId,
+        date: z.string(),
+        answer_count: zCount,
+        suppressed: z.literal(true).optional().meta({
+          description:
+            "Extension (issue 45): present when the poll is anonymous and fewer than the team's anonymity threshold (k) answered this instance; its results then list no answers and count zero.",
+        }),
+        answers_needed: zCount.optional().meta({
+          description: "Extension (issue 45), with `suppressed`: how many more people must answer before the results show.",
+        }),
+      }),
+    ),
   })
   .meta({ id: "PollResultsV1" });
 
@@ -220,6 +233,7 @@ export function serializePollResultsV1({ results, voters, questions: current }: 
       id: i.id,
       date: i.date,
       answer_count: i.questions.reduce((n, q) => n + q.totalResponses, 0),
+      ...(i.answersNeeded > 0 ? { suppressed: true as const, answers_needed: i.answersNeeded } : {}),
     })),
   };
 }

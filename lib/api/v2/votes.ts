@@ -71,6 +71,13 @@ export const pollResultsV2Schema = z
           instance_id: zId,
           date: zCalendarDate,
           questions: z.array(z.discriminatedUnion("answer_type", [multipleChoiceResultV2Schema, openEndedResultV2Schema])),
+          suppressed: z.literal(true).optional().meta({
+            description:
+              "Extension (issue 45): present when the poll is anonymous and fewer than the team's anonymity threshold (k) answered this instance; every question then shows zero totals and empty lists.",
+          }),
+          answers_needed: zCount.optional().meta({
+            description: "Extension (issue 45), with `suppressed`: how many more people must answer before the results show.",
+          }),
         }),
       )
       .meta({ description: "Instances in scope (latest only by default)." }),
@@ -108,6 +115,11 @@ export function serializePollResultsV2(results: PollResults): V2PollResults {
     poll_id: results.pollId,
     poll_name: results.pollName,
     is_anonymous: results.isAnonymous,
-    instances: results.instances.map((i) => ({ instance_id: i.id, date: i.date, questions: i.questions.map(serializeQuestion) })),
+    instances: results.instances.map((i) => ({
+      instance_id: i.id,
+      date: i.date,
+      questions: i.questions.map(serializeQuestion),
+      ...(i.answersNeeded > 0 ? { suppressed: true as const, answers_needed: i.answersNeeded } : {}),
+    })),
   };
 }

@@ -5,6 +5,7 @@ import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatDate, formatPercent } from "@/components/format";
 import { ParticipationTable } from "@/components/participation/participation-table";
 import { weekChartPoints } from "@/components/participation/week-points";
+import { ErasePersonForm } from "@/components/people/erase-person-form";
 import { ReportCard } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
@@ -12,6 +13,7 @@ import { StatCard } from "@/components/ui/stat-card";
 import { NotFoundError } from "@/lib/domain/errors";
 import { getMemberProfile } from "@/lib/domain/member-profile";
 import { requireUser } from "../../load";
+import { erasePersonAction } from "../../profile/actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Member" };
@@ -109,6 +111,11 @@ export default async function MemberPage({ params }: { params: Promise<{ chatId:
             </div>
           )}
         </Card>
+        {user.isAdmin && profile.user.id !== user.userId && (
+          <Card title="Erase this person's data">
+            <ErasePersonForm action={erasePersonAction} userId={profile.user.id} self={false} />
+          </Card>
+        )}
       </div>
     </>
   );
