@@ -321,3 +321,14 @@ export function llmSettings(): LlmSettings | null {
     timeoutMs: Number.isInteger(timeout) && timeout >= 100 && timeout <= 600000 ? timeout : 30000,
   };
 }
+
+/** Backup folder of the embedded database (WAL archive + base backups): `CHECKIN_BACKUP_DIR`, default `<dataDir()>/backups`, absolute. */
+export function backupDir(dir = dataDir()): string {
+  const set = process.env.CHECKIN_BACKUP_DIR?.trim();
+  return path.resolve(/*turbopackIgnore: true*/ set || path.join(dir, "backups"));
+}
+
+/** Base backups kept by `npm run backup` and the nightly backup: `CHECKIN_BACKUP_KEEP`, default 7 (at least 1). */
+export function backupKeep(): number {
+  return intSetting(process.env.CHECKIN_BACKUP_KEEP, 7, 1);
+}

@@ -43,12 +43,13 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15 and the Slack sync of issue 11", () => {
+  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15 the Slack sync of issue 11 and the nightly backup of issue 44", () => {
     expect(CRONTAB.split("\n")).toEqual([
       "* * * * * schedule_tick",
       "17 * * * * cleanup_idempotency",
       "* * * * * categorize_sweep",
       "41 * * * * slack_sync",
+      "23 3 * * * backup_nightly",
     ]);
   });
 

@@ -20,6 +20,9 @@
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
+ * - `backup_nightly` (crontab: daily at 03:23 UTC): a base backup of the embedded database and
+ *   retention (lib/runtime/backup.ts `backupNow`); does nothing when DATABASE_URL is an external
+ *   PostgreSQL (back that up with its own tooling).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
@@ -28,10 +31,12 @@ import { db } from "@/lib/db";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
-import { slackSettings } from "@/lib/env";
+import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
+import { backupNow } from "@/lib/runtime/backup";
+import { embeddedDatabaseIn } from "@/lib/runtime/embedded-postgres";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -81,6 +86,19 @@ export function slackSync(log: JobLog): Task {
   };
 }
 
+/**
+ * The nightly base backup of the embedded database (only when DATABASE_URL is the embedded
+ * database of this data folder; a no-op otherwise). Logs the backup and the folder's sizes.
+ */
+export function backupNightly(log: JobLog): Task {
+  return async () => {
+    const dir = dataDir();
+    const url = embeddedDatabaseIn(dir);
+    if (!url) return;
+    await backupNow({ url, dataDir: dir, backupDir: backupDir(dir), keep: backupKeep(), log: (l) => log(`backup: ${l}`) });
+  };
+}
+
 /** The task list registered with the runner, keyed by task identifier. Without `delivery` the
  * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
 export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
@@ -113,6 +131,7 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const { occurrenceId } = payload as { occurrenceId: number };
       await storeParticipationCounts(occurrenceId);
     },
+    backup_nightly: backupNightly(log),
   };
 }
 
@@ -122,4 +141,5 @@ export const CRONTAB = [
   "17 * * * * cleanup_idempotency",
   "* * * * * categorize_sweep",
   "41 * * * * slack_sync",
+  "23 3 * * * backup_nightly",
 ].join("\n");
