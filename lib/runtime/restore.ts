@@ -102,7 +102,8 @@ export async function restoreDatabase(opts: {
   let unarchived = 0;
   const oldWal = path.join(pgDir, "pg_wal");
   for (const file of fs.existsSync(oldWal) ? fs.readdirSync(oldWal) : []) {
-    if (!/^[0-9A-F]{24}$/.test(file) || fs.existsSync(path.join(walArchiveDir(opts.backupDir), `${file}.gz`))) continue;
+    if (!/^[0-9A-F]{24}$/.test(file) || file.slice(8) < backup.start_wal.slice(8)) continue; // older than the backup: not needed
+    if (fs.existsSync(path.join(walArchiveDir(opts.backupDir), `${file}.gz`))) continue;
     fs.copyFileSync(path.join(oldWal, file), path.join(fresh, "pg_wal", file));
     unarchived++;
   }
