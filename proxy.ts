@@ -2,9 +2,10 @@
  * Next.js proxy (the Next 16 successor of middleware), run before every dashboard page and asset
  * route (issue 13), never before the API (`/v1/**`, `/v2/**`, see `config.matcher`):
  *
- * - a possible server-action POST whose Origin is not this host answers 403, an unreadable
- *   multipart one 400, and next-auth's callback-url cookie is dropped when next-auth would refuse
- *   it (lib/http/page-guards.ts: each was a 500);
+ * - a possible server-action POST whose Origin is not this host answers 403 (the host is
+ *   `Host`, and also `X-Forwarded-Host` when one is sent; with TRUST_PROXY `X-Forwarded-Host`
+ *   alone), an unreadable multipart one 400, and next-auth's callback-url cookie is dropped when
+ *   next-auth would refuse it (lib/http/page-guards.ts: each was a 500);
  * - dashboard pages get a per-request nonce CSP and the other security headers
  *   (lib/http/security-headers.ts);
  * - an empty or malformed Host / X-Forwarded-Host answers 400 (lib/http/host.ts; the server

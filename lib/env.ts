@@ -171,6 +171,44 @@ export function publicUrl(): string | undefined {
   return deliverySettings().publicUrl?.replace(/\/+$/, "");
 }
 
+/**
+ * The origin every link the service sends or shows is built from (e-mails, chat messages, one-time
+ * link dialogs; issue 40 item 4): `PUBLIC_URL`, else this service's own address
+ * `http://localhost:$PORT`. Never a request's `Host`, `Origin` or `X-Forwarded-*` headers. Without
+ * `PUBLIC_URL` nothing leaves the machine: `publicUrlProblem` stops the start when e-mail or
+ * Slack is configured.
+ */
+export function linkBaseUrl(): string {
+  return publicUrl() ?? `http://localhost:${port()}`;
+}
+
+/**
+ * What is wrong with `PUBLIC_URL` for this configuration, as one line naming the fix, or null:
+ * it must be an http(s) URL, and it is required when e-mail (`SMTP_URL`) or Slack (`SLACK_BOT_TOKEN`,
+ * `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`) is configured, since their links leave the machine.
+ * `npm start` checks it first and exits with this message.
+ */
+export function publicUrlProblem(): string | null {
+  const d = deliverySettings();
+  if (d.publicUrl) {
+    let url: URL | null = null;
+    try {
+      url = new URL(d.publicUrl);
+    } catch {}
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
+      return `PUBLIC_URL must be the http:// or https:// address people open this service at, e.g. PUBLIC_URL=https://checkin.example.com (got "${d.publicUrl}").`;
+    return null;
+  }
+  const needs = [
+    d.smtpUrl ? "SMTP_URL" : null,
+    d.slackBotToken ? "SLACK_BOT_TOKEN" : null,
+    d.slackSigningSecret ? "SLACK_SIGNING_SECRET" : null,
+    d.slackAppToken ? "SLACK_APP_TOKEN" : null,
+  ].filter((n): n is string => n !== null);
+  if (needs.length === 0) return null;
+  return `PUBLIC_URL is required when ${needs.join(" / ")} ${needs.length === 1 ? "is" : "are"} set (links in e-mails and chat messages are built from it, never from request headers): set PUBLIC_URL to the address people open this service at, e.g. PUBLIC_URL=https://checkin.example.com`;
+}
+
 /** `AUTH_ALLOWED_DOMAINS`: comma-separated domains whose OAuth/OIDC sign-ins create a member ("" when unset). */
 export function allowedSignInDomains(): string {
   return process.env.AUTH_ALLOWED_DOMAINS ?? "";

@@ -6,6 +6,7 @@
 import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { disconnectDb, getDb } from "@/lib/db";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { webUrlHint } from "@/lib/runtime/web-address";
@@ -47,8 +48,9 @@ let exitCode = 0;
 try {
   setDatabaseUrl(database.url);
   const db = getDb();
+  const found = await usersByEmail([email], { teamId, activeOnly: true }, db);
   const users = await db.user.findMany({
-    where: { email: { equals: email, mode: "insensitive" }, deactivated_at: null, ...(teamId ? { team_id: teamId } : {}) },
+    where: { id: { in: found.map((u) => u.id) }, deactivated_at: null },
     select: { id: true, chat_id: true, email: true, realname: true, team: { select: { id: true, name: true } } },
     orderBy: { team_id: "asc" },
   });

@@ -70,7 +70,7 @@ async function call<T>(base: string, key: string, p: string, init: { method?: st
   return (await r.json()) as T;
 }
 
-type Listed = { data: Array<{ id: number; questions?: Array<{ id: number }> }> };
+type Listed = { data: Array<{ id: number; questions?: Array<{ id: number; choices?: string[] }> }> };
 
 /** The endpoints to measure, with ids found through the API itself (the demo team's data). */
 async function endpoints(base: string, key: string): Promise<Endpoint[]> {
@@ -103,7 +103,13 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
   // the optimistic edit under it, lib/domain/report-edit.ts), which no team does.
   // The writes' reports are created only when a write is measured (BASE_URL may be a real app).
   if (standup?.questions?.length && (wanted("POST /v2/reports") || wanted("PATCH /v2/reports/{id} ("))) {
-    const body = { standup_id: standup.id, answers: standup.questions.map((q) => ({ question_id: q.id, text: "Benchmark answer" })) };
+    // A multiple-choice question takes one of its choices (issue 41). A second POST of the caller
+    // for a run they already answered edits that report (issue 41): on a day the standup runs,
+    // this measures the edit path of POST after the first request.
+    const body = {
+      standup_id: standup.id,
+      answers: standup.questions.map((q) => ({ question_id: q.id, text: q.choices?.[0] ?? "Benchmark answer" })),
+    };
     try {
       const created: number[] = [];
       for (let i = 0; i < 4 * connections; i++)

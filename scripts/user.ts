@@ -12,6 +12,7 @@ import { db } from "@/lib/db";
 import { parseRole } from "@/lib/domain/access";
 import { recordAudit } from "@/lib/domain/audit";
 import { NotFoundError } from "@/lib/domain/errors";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { createPerson, deactivatePerson, inviteExisting, normaliseEmail, reactivatePerson } from "@/lib/domain/people";
 import { cliBaseUrl, runCommand, UsageError } from "@/lib/runtime/cli";
 
@@ -43,10 +44,7 @@ async function teamOf(value: string | undefined) {
 
 async function userOf(teamId: number, email: string | undefined) {
   if (!email) throw new UsageError("--email is required.");
-  const user = await db.user.findFirst({
-    where: { team_id: teamId, email: { equals: normaliseEmail(email), mode: "insensitive" } },
-    select: { id: true },
-  });
+  const [user] = await usersByEmail([normaliseEmail(email)], { teamId });
   if (!user) throw new NotFoundError(`User ${email}`);
   return user;
 }

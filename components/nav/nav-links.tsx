@@ -24,6 +24,7 @@ const ADMIN_LINKS = [
   { href: "/team/members", label: "Members" },
   { href: "/team/audit", label: "Audit log" },
   { href: "/channels/manage", label: "Manage channels" },
+  { href: "/settings/system", label: "System" },
 ] as const;
 
 /** Main navigation; the current section gets aria-current="page". `admin` adds the people sections. */

@@ -1,11 +1,10 @@
 /** Server-only loader of one reports-feed page (not a server action: it takes an Actor). */
 import type { ReportCardData } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
-import { listTeamMembers } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
 import { getReportGroups, type OccurrenceRollCall } from "@/lib/domain/report-groups";
-import { listReports, resolveReportWindow } from "@/lib/domain/reports";
+import { listReports, resolveReportWindow, teamPeopleNames } from "@/lib/domain/reports";
 
 export type ReportFilters = { standup?: string; member?: string; from?: string; to?: string; q?: string };
 export type ReportsPage = {
@@ -48,7 +47,7 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
       now,
     );
     const standupId = filters.standup && /^\d+$/.test(filters.standup) ? Number(filters.standup) : undefined;
-    const [rows, team] = await Promise.all([
+    const [rows, names] = await Promise.all([
       listReports(actor, {
         ...window,
         standupId,
@@ -59,9 +58,9 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
         teamWide: "readers",
         search: filters.q?.trim() ? filters.q.trim() : undefined,
       }),
-      listTeamMembers(actor),
+      // Deactivated authors keep their names on past reports.
+      teamPeopleNames(actor),
     ]);
-    const names = new Map(team.map((m) => [m.chatId, m.realname]));
     const page = rows.slice(0, PAGE_SIZE);
     const last = page[page.length - 1];
     const { meta, rollCalls } = await getReportGroups(

@@ -4,8 +4,9 @@
  * (CORS `*` without credentials kept on the API), 413 for a 1 MB + 1 byte body, RateLimit headers
  * (also on the answers given without a key, issue 40; not on the preflight),
  * cross-origin server actions → 403, dashboard not-found pages → 404, server timeouts, and the
- * sign-in throttle (10 failures → 429), which runs from source address 127.0.0.2 so the other
- * specs' address (127.0.0.1) is not throttled.
+ * sign-in throttle (10 failures per account and address → 429, concurrent guesses counted
+ * atomically, no lock-out of the owner), which runs from source addresses 127.0.0.2–5 so the
+ * other specs' address (127.0.0.1) is not throttled.
  */
 import http from "node:http";
 import { expect, test } from "@playwright/test";
@@ -195,32 +196,55 @@ test.describe("dashboard", () => {
     expect(res.status()).toBe(403);
   });
 
+  /** One credentials sign-in attempt through next-auth's real endpoint, from source address `from`. */
+  const attempt = async (from: string, email: string, password: string) => {
+    const csrf = await rawRequest({ method: "GET", path: "/api/auth/csrf", localAddress: from });
+    const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+    const cookie = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+    const form = new URLSearchParams({ csrfToken, email, password, json: "true", callbackUrl: "/overview" }).toString();
+    return rawRequest({
+      method: "POST",
+      path: "/api/auth/callback/credentials",
+      localAddress: from,
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(Buffer.byteLength(form)) },
+      body: form,
+    });
+  };
+
   test("sign-in: 10 failures per account and address, then 429 with a clear message", async () => {
     // From source address 127.0.0.2 (its own client address): the throttle must not reach the
     // other specs, which connect from 127.0.0.1.
     const from = "127.0.0.2";
     const email = `nobody-${Date.now()}@example.com`;
-    const attempt = async (password: string, who = email) => {
-      const csrf = await rawRequest({ method: "GET", path: "/api/auth/csrf", localAddress: from });
-      const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
-      const cookie = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
-      const form = new URLSearchParams({ csrfToken, email: who, password, json: "true", callbackUrl: "/overview" }).toString();
-      return rawRequest({
-        method: "POST",
-        path: "/api/auth/callback/credentials",
-        localAddress: from,
-        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(Buffer.byteLength(form)) },
-        body: form,
-      });
-    };
-    for (let i = 0; i < 10; i++) expect((await attempt(`wrong-${i}`)).status, `attempt ${i + 1}`).toBe(401);
-    const blocked = await attempt("wrong-11");
+    for (let i = 0; i < 10; i++) expect((await attempt(from, email, `wrong-${i}`)).status, `attempt ${i + 1}`).toBe(401);
+    const blocked = await attempt(from, email, "wrong-11");
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(60);
     const body = JSON.parse(blocked.body) as { error: string; message: string; url: string };
     expect(body.error).toBe("TooManyAttempts");
     expect(body.message).toMatch(/Too many failed sign-in attempts .* Try again in \d+ minutes?/);
-    // the address is throttled too: even another account's attempt waits (nothing is counted for it)
-    expect((await attempt("whatever", `someone-else-${Date.now()}@example.com`)).status).toBe(429);
+    // Another account from the same address is still checked (the address allows 5 × 10 attempts).
+    expect((await attempt(from, `someone-else-${Date.now()}@example.com`, "whatever")).status).toBe(401);
+  });
+
+  test("sign-in: of 60 concurrent wrong guesses on one account from one address, at most 10 are checked", async () => {
+    const from = "127.0.0.3";
+    const email = `guessed-${Date.now()}@example.com`;
+    const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => attempt(from, email, `wrong-${i}`).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  });
+
+  test("sign-in: an attacker's 10 failures do not lock the owner out; the owner signs in from another address", async () => {
+    test.setTimeout(60_000);
+    const owner = demoKeys().other.email;
+    for (let i = 0; i < 10; i++) expect((await attempt("127.0.0.4", owner, `wrong-${i}`)).status).toBe(401);
+    expect((await attempt("127.0.0.4", owner, "wrong-11")).status).toBe(429);
+    const started = Date.now();
+    const mine = await attempt("127.0.0.5", owner, "demo-password");
+    expect(mine.status).toBe(200);
+    expect((mine.headers["set-cookie"] ?? []).join(";")).toContain("session-token=");
+    // The account's progressive delay: 1 s after 10 failures (at most 8 s).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 });

@@ -33,6 +33,7 @@ test("every dashboard page: no serious accessibility violations, screenshot save
     ["channels", "/channels"],
     ["api-keys", "/settings/api-keys"],
     ["webhooks", "/settings/webhooks"],
+    ["system", "/settings/system"],
   ];
   if (standupHref) pages.push(["standup-detail", standupHref], ["standup-edit", `${standupHref}/edit`]);
   if (answerHref) pages.push(["my-checkin-answer", answerHref]);

@@ -120,21 +120,25 @@ export type SpawnedService = {
  * Starts a spec's own service like `npm start`: the service process of scripts/start.ts
  * (`--service`: the e2e runner has just built, so the launcher's build check is skipped) on a
  * free 127.0.0.1 port, with a fresh data folder `<tmpPrefix>XXXXXX` under the OS temp dir,
- * this process's environment plus `env` minus the names in `unset`. Its stdout and stderr are
+ * this process's environment plus `env` (or `env(base)`, e.g. to set PUBLIC_URL to the service's
+ * own address) minus the names in `unset`. Its stdout and stderr are
  * appended to `output`. Returns at once; await `ready(...)` before using it. The caller stops
  * `server` (stopProcess) and removes `dataDir` in its afterAll.
  */
 export async function spawnService(opts: {
   tmpPrefix: string;
-  env: Record<string, string>;
+  env: Record<string, string> | ((base: string) => Record<string, string>);
   unset: string[];
   output: string[];
 }): Promise<SpawnedService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.tmpPrefix));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort("127.0.0.1");
-  const env: NodeJS.ProcessEnv = { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port), ...opts.env };
+  const base = `http://127.0.0.1:${port}`;
+  const extra = typeof opts.env === "function" ? opts.env(base) : opts.env;
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKIN_DATA_DIR: dataDir, PORT: String(port) };
   for (const name of opts.unset) delete env[name];
+  Object.assign(env, extra);
   const { output } = opts;
   const startedAt = Date.now();
   const server = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "start.ts"), "--service"], {
@@ -153,5 +157,5 @@ export async function spawnService(opts: {
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-  return { server, dataDir, base: `http://127.0.0.1:${port}`, startedAt, ready };
+  return { server, dataDir, base, startedAt, ready };
 }

@@ -51,7 +51,14 @@ test.beforeAll(async () => {
   fake = await startFakeSlack({ users: [{ id: "U0FAKEBOT", name: "checkin", real_name: "Check-in", is_bot: true }], channels: [] });
   const service = await spawnService({
     tmpPrefix: "checkin-slack-e2e-",
-    env: { SLACK_BOT_TOKEN: fake.token, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, SLACK_TEAM: "T0ACME001" },
+    // With Slack configured PUBLIC_URL is required (links in messages are built from it).
+    env: (base) => ({
+      SLACK_BOT_TOKEN: fake.token,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      SLACK_TEAM: "T0ACME001",
+      PUBLIC_URL: base,
+    }),
     unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "CHECKIN_DEMO", "SLACK_APP_TOKEN"],
     output,
   });

@@ -9,7 +9,7 @@
 import { stringify } from "csv-stringify/sync";
 import { errorResponse, toErrorResponse } from "@/lib/api/errors";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser, sessionActor } from "@/lib/auth/session";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import type { CsvExport, CsvRow } from "@/lib/domain/exports";
@@ -59,7 +59,8 @@ export function csvResponse(filename: string, exp: CsvExport): Response {
 async function exportActor(request: Request): Promise<Actor | null> {
   if (request.headers.get("authorization")) return authenticateApiKey(db, request.headers.get("authorization"));
   const user = await getSessionUser();
-  return user ? { teamId: user.teamId, userId: user.userId, userChatId: user.userChatId, isAdmin: user.isAdmin } : null;
+  // With its role: a manager's exports read what the manager's pages show (issue 41).
+  return user ? sessionActor(user) : null;
 }
 
 /**

@@ -8,9 +8,13 @@
  *
  * - `api-key`: requests per API key per minute (RATE_LIMIT_API_PER_MINUTE, default 600);
  * - `anonymous`: API requests without a valid key, per client IP per minute (default 300);
- * - `sign-in-account` / `sign-in-ip`: FAILED dashboard sign-ins per account (lower-cased email)
- *   and per client IP within SIGN_IN_FAILURE_WINDOW_MINUTES (default 10 per 15 minutes); invalid
- *   link tokens (invitation, password reset, one-time sign-in) count as failures of the IP;
+ * - `sign-in-pair` / `sign-in-ip`: dashboard sign-in attempts per account and client IP pair
+ *   (SIGN_IN_MAX_FAILURES, default 10) and per client IP (5 × that) within
+ *   SIGN_IN_FAILURE_WINDOW_MINUTES (default 15), consumed before the password is checked and
+ *   refunded when it was right (lib/auth/sign-in-throttle.ts); invalid link tokens (invitation,
+ *   password reset, one-time sign-in) count against the IP;
+ * - `sign-in-account`: failed sign-ins per account from any address in that window; never refuses,
+ *   it only sets the progressive delay of the account's next attempts;
  * - `link-request-account` / `link-request-ip`: e-mailed link requests (forgot password) per
  *   address per hour (LINK_REQUESTS_PER_HOUR, default 5) and per client IP (4 × that).
  *
@@ -19,8 +23,8 @@
  * t = seconds until the window resets); a 429 adds `Retry-After` (seconds).
  *
  * Other flows (password reset, invitations) reuse it: `consumeRateLimit(policy, subject)` counts
- * one request and says whether it is allowed; `peekRateLimit` + `recordFailure` implement
- * "N failures then blocked" (sign-in); `resetRateLimit` clears a subject (e.g. after success).
+ * one request atomically and says whether it is allowed; `rewardRateLimit` gives points back (an
+ * attempt that turned out fine) and `resetRateLimit` clears a subject (e.g. after success).
  * When the store is unreachable an in-memory limiter per process takes over (the request then
  * usually fails with 503 on its own database access anyway).
  *
@@ -45,6 +49,8 @@ export type RateLimitResult = {
   remaining: number;
   /** Seconds until the window resets (≥ 1 while counting). */
   resetSeconds: number;
+  /** Points counted in the window, this request's included (0 when unknown or unlimited). */
+  consumed: number;
 };
 
 /** The policies in force, read from the environment (lib/env.ts) on each call. */
@@ -53,8 +59,14 @@ export function ratePolicies() {
   return {
     apiKey: apiKeyRatePolicy(),
     anonymous: { name: "anonymous", points: env.anonymousPerMinute, windowSeconds: 60 },
-    signInAccount: { name: "sign-in-account", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
-    signInIp: { name: "sign-in-ip", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+    signInPair: { name: "sign-in-pair", points: env.signInMaxFailures, windowSeconds: env.signInWindowMinutes * 60 },
+    signInIp: { name: "sign-in-ip", points: env.signInMaxFailures * 5, windowSeconds: env.signInWindowMinutes * 60 },
+    // A counter, not a limit: its count sets the account's delay (SIGN_IN_MAX_FAILURES is where delays start).
+    signInAccount: {
+      name: "sign-in-account",
+      points: env.signInMaxFailures > 0 ? 1_000_000 : 0,
+      windowSeconds: env.signInWindowMinutes * 60,
+    },
     linkRequestAccount: { name: "link-request-account", points: env.linkRequestsPerHour, windowSeconds: 3600 },
     linkRequestIp: { name: "link-request-ip", points: env.linkRequestsPerHour * 4, windowSeconds: 3600 },
   } satisfies Record<string, RateLimitPolicy>;
@@ -123,16 +135,22 @@ function counterFor(policy: RateLimitPolicy): BatchedCounter {
 function toResult(policy: RateLimitPolicy, res: RateLimiterRes | null, allowed: boolean): RateLimitResult {
   const consumed = res?.consumedPoints ?? 0;
   const ms = res && res.msBeforeNext > 0 ? res.msBeforeNext : policy.windowSeconds * 1000;
-  return { policy, allowed, remaining: Math.max(policy.points - consumed, 0), resetSeconds: Math.max(1, Math.ceil(ms / 1000)) };
+  return {
+    policy,
+    allowed,
+    remaining: Math.max(policy.points - consumed, 0),
+    resetSeconds: Math.max(1, Math.ceil(ms / 1000)),
+    consumed,
+  };
 }
 
 function unlimited(policy: RateLimitPolicy): RateLimitResult {
-  return { policy, allowed: true, remaining: Number.POSITIVE_INFINITY, resetSeconds: policy.windowSeconds };
+  return { policy, allowed: true, remaining: Number.POSITIVE_INFINITY, resetSeconds: policy.windowSeconds, consumed: 0 };
 }
 
 function batchedResult(policy: RateLimitPolicy, { consumed, resetAt }: WindowCount): RateLimitResult {
   const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-  return { policy, allowed: consumed <= policy.points, remaining: Math.max(policy.points - consumed, 0), resetSeconds };
+  return { policy, allowed: consumed <= policy.points, remaining: Math.max(policy.points - consumed, 0), resetSeconds, consumed };
 }
 
 /**
@@ -167,16 +185,13 @@ export async function consumeRateLimit(
   }
 }
 
-/** Reads the count of `subject` without counting: allowed = false once `points` are used up. */
-export async function peekRateLimit(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
-  if (policy.points <= 0) return unlimited(policy);
-  const res = await limiterFor(policy).get(subject);
-  return toResult(policy, res, (res?.consumedPoints ?? 0) < policy.points);
-}
-
-/** Counts one failure (e.g. a wrong password) of `subject`; never throws for being over the limit. */
-export async function recordFailure(policy: RateLimitPolicy, subject: string): Promise<RateLimitResult> {
-  return consumeRateLimit(policy, subject);
+/**
+ * Gives `points` back to `subject` (an attempt counted by `consumeRateLimit` that turned out not to
+ * count, e.g. a right password).
+ */
+export async function rewardRateLimit(policy: RateLimitPolicy, subject: string, points = 1): Promise<void> {
+  if (policy.points <= 0) return;
+  await limiterFor(policy).reward(subject, points);
 }
 
 /** Forgets the count of `subject` (e.g. after a successful sign-in). */

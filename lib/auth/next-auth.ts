@@ -26,15 +26,20 @@ import { findOrCreateOAuthUser } from "@/lib/auth/oauth-users";
 import { verifyPassword } from "@/lib/auth/password";
 import { redeemToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
+import { activeUserIdByEmail } from "@/lib/domain/exact-lookup";
 import { authSecret, defaultAuthTrustHost, type OAuthClient, oauthSettings } from "@/lib/env";
 
 defaultAuthTrustHost();
 
-/** The active user a sign-in email belongs to (oldest account when several teams share it). */
+/**
+ * The active user a sign-in email belongs to (oldest account when several teams share it), compared
+ * exactly ignoring case (lib/domain/exact-lookup.ts); null for an address of the wrong shape.
+ */
 async function findActiveUserByEmail(email: string) {
+  const id = await activeUserIdByEmail(email);
+  if (id === null) return null;
   return db.user.findFirst({
-    where: { email: { equals: email.trim(), mode: "insensitive" }, deactivated_at: null },
-    orderBy: { id: "asc" },
+    where: { id, deactivated_at: null },
     select: { id: true, team_id: true, email: true, realname: true, password_hash: true, avatar_url: true, session_version: true },
   });
 }

@@ -4,6 +4,7 @@
  * Entries are `domain` (the oldest team) or `domain=<team id>`, comma-separated, case-insensitive.
  */
 import { db } from "@/lib/db";
+import { emailKey, usersByEmail } from "@/lib/domain/exact-lookup";
 import { createPerson } from "@/lib/domain/people";
 import { allowedSignInDomains } from "@/lib/env";
 
@@ -32,10 +33,8 @@ export async function findOrCreateOAuthUser(profile: { email: string; name: stri
   const wanted = allowed.get(domain) ?? null;
   const team = await db.team.findFirst({ where: wanted ? { id: wanted } : {}, orderBy: { id: "asc" }, select: { id: true } });
   if (!team) return null;
-  const existing = await db.user.findFirst({
-    where: { team_id: team.id, email: { equals: email, mode: "insensitive" } },
-    select: { id: true },
-  });
+  if (!emailKey(email)) return null;
+  const [existing] = await usersByEmail([email], { teamId: team.id });
   if (existing) return null;
   const name = profile.name?.trim() || email.split("@")[0] || email;
   return db.$transaction((t) => createPerson(t, team.id, { email, name, role: "member", avatarUrl: profile.image }));

@@ -45,10 +45,15 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   };
 });
 
+/** The Actor of a session user (team, user, chat id, admin flag and role: every field the access rules read). */
+export function sessionActor(user: SessionUser): Actor {
+  const { teamId, userId, userChatId, isAdmin, role } = user;
+  return { teamId, userId, userChatId, isAdmin, role };
+}
+
 /** The caller's Actor; redirects to /sign-in when there is no valid session. */
 export async function getActor(): Promise<Actor> {
   const user = await getSessionUser();
   if (!user) redirect("/sign-in");
-  const { teamId, userId, userChatId, isAdmin, role } = user;
-  return { teamId, userId, userChatId, isAdmin, role };
+  return sessionActor(user);
 }

@@ -8,14 +8,15 @@
  * 3. Answers that fit none are clustered with `ml-hclust` (agglomerative, average linkage over
  *    TF-IDF cosine distances, cut at CUT_DISTANCE), at most CHUNK_SIZE at a time (agnes is cubic).
  *    Each cluster of ≥ 2 answers becomes a new category named by its most shared noun phrase or
- *    noun as written in the answers ("Code reviews", "Meetings"); its keywords are the terms
+ *    noun as written in the answers ("Code reviews", "Meetings"), never a filler or stop word nor
+ *    a token that is not a word (`isNameable`: no "Times", "No.", "Right"); its keywords are the terms
  *    shared by ≥ 20% of its answers. Answers are then matched again (multi-label across old and
  *    new categories); what still fits nothing goes to "Other".
  *
  * Same input → same output (stable orders, lexicographic tie-breaks).
  */
 import { agnes } from "ml-hclust";
-import { type AnswerFeatures, extractFeatures } from "@/lib/categorize/text";
+import { type AnswerFeatures, extractFeatures, isGenericTerm } from "@/lib/categorize/text";
 import { type CategorizeInput, type CategorizeOutput, OTHER_CATEGORY, type StoredCategory } from "@/lib/categorize/types";
 
 /** Minimum cosine between an answer's terms and a category's keywords for the answer to join it. */
@@ -112,6 +113,18 @@ function cluster(items: readonly AnswerFeatures[]): number[][] {
   return groups.sort((a, b) => a[0] - b[0]);
 }
 
+/**
+ * True when a category name is made of theme words (issue 41: no "Times", "No.", "Right"): every
+ * word a term of at least two letters without punctuation, and neither its first nor its last
+ * word a filler or stop word (`isGenericTerm`).
+ */
+export function isNameable(name: string): boolean {
+  const words = name.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return false;
+  if (words.some((w) => !/^[\p{L}\p{N}+#-]+$/u.test(w))) return false;
+  return !isGenericTerm(words[0]) && !isGenericTerm(words[words.length - 1]);
+}
+
 function capitalize(text: string): string {
   const trimmed = text.trim().slice(0, MAX_NAME_LENGTH);
   return trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
@@ -148,7 +161,7 @@ function describeCluster(
   for (const [term] of candidates) {
     const written = mostFrequent(members.map((f) => f.surface.get(term)).filter((s): s is string => !!s)) ?? term;
     const name = capitalize(written);
-    if (!name || taken.has(name.toLowerCase())) continue;
+    if (!name || !isNameable(name) || taken.has(name.toLowerCase())) continue;
     return { name, keywords: keywordsOf(ranked, members.length, [term]) };
   }
   return null;

@@ -4,8 +4,8 @@
  *
  * Offline (default): an extractive digest — blockers (answers to a blocker question that are not
  * "no"/"none"/empty, and answers elsewhere with blocker phrases such as "blocked", "stuck",
- * "waiting on"), who is blocked, recurring themes (offline categorization of the free-text answers,
- * categories shared by ≥ 2 answers), mood (choice counts of multiple-choice questions) and
+ * "waiting on"), who is blocked, recurring themes (offline categorization of the free-text answers
+ * other than short "nothing to report" ones, categories shared by ≥ 2 answers), mood (choice counts of multiple-choice questions) and
  * participation. With a language model: the same sections plus an abstractive `overview`; the model
  * never receives names when the standup or a report is anonymous. Any model failure falls back.
  *
@@ -60,6 +60,12 @@ function isBlocker(a: SummaryAnswer): boolean {
   return a.isBlockerQuestion || (a.answerType !== "multiple_choice" && BLOCKER_PHRASE.test(text));
 }
 
+/** A short "nothing to report" answer ("No blockers.", "Nothing right now."): it carries no theme (issue 41). */
+function saysNothing(text: string): boolean {
+  const words = text.trim().replace(/^[^\p{L}]+/u, "");
+  return !words || (NO_BLOCKER.test(words) && !BLOCKER_PHRASE.test(words) && words.split(/\s+/).length <= 4);
+}
+
 /** Builds the offline sections (see the module comment). Deterministic. */
 export function summarizeOffline(input: SummaryInput): SummarySections {
   const blockers = input.answers.filter(isBlocker).map((a) => ({
@@ -70,7 +76,7 @@ export function summarizeOffline(input: SummaryInput): SummarySections {
   }));
   const blocked = new Map<string, string>();
   for (const a of input.answers) if (a.author && isBlocker(a)) blocked.set(a.author.userId, a.author.name);
-  const free = input.answers.filter((a) => a.answerType !== "multiple_choice" && !a.isBlockerQuestion && a.text.trim());
+  const free = input.answers.filter((a) => a.answerType !== "multiple_choice" && !a.isBlockerQuestion && !saysNothing(a.text));
   const themeRun = categorizeOffline({ question: "", answers: free.map((a) => a.text), categories: [] });
   const counts = new Map<string, number>();
   for (const labels of themeRun.labels)

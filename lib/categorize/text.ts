@@ -74,7 +74,32 @@ const GENERIC = new Set([
   "able",
   "sure",
   "like",
+  // Issue 41: vague words and "no blocker" fillers that became theme names ("Times", "No.", "Right").
+  "time",
+  "times",
+  "right",
+  "now",
+  "no",
+  "yes",
+  "ok",
+  "okay",
+  "nothing",
+  "none",
+  "nope",
+  "thanks",
+  "thank",
+  "tomorrow",
+  "morning",
+  "afternoon",
 ]);
+
+/** A term: starts with a letter, has at least two letters, and holds only letters, digits and + # - (no trailing "."). */
+const WORD = /^(?=(?:.*\p{L}){2})\p{L}[\p{L}\p{N}+#-]*$/u;
+
+/** True for a lemma that names no theme: a filler word (`GENERIC`) or not a word of at least two letters. */
+export function isGenericTerm(lemma: string): boolean {
+  return GENERIC.has(lemma) || !WORD.test(lemma);
+}
 
 let nlp: WinkMethods | undefined;
 
@@ -83,9 +108,15 @@ function getNlp(): WinkMethods {
   return nlp;
 }
 
-/** Lowercase lemma, with the few model quirks that would split a theme mended (e.g. "reviews" → "review"). */
+/**
+ * Lowercase lemma, with the few model quirks that would split a theme mended (e.g. "reviews" →
+ * "review") and trailing periods of abbreviations dropped ("No." → "no").
+ */
 function normalizeLemma(lemma: string): string {
-  return lemma.toLowerCase().replace(/[’']s$/, "");
+  return lemma
+    .toLowerCase()
+    .replace(/[’']s$/, "")
+    .replace(/\.+$/, "");
 }
 
 /**
@@ -111,7 +142,7 @@ export function extractFeatures(text: string): AnswerFeatures {
   let prev: { lemma: string; value: string; pos: string } | null = null;
   for (let i = 0; i < lemmas.length; i++) {
     const lemma = normalizeLemma(lemmas[i]);
-    const keep = type[i] === "word" && !stop[i] && CONTENT_POS.has(pos[i]) && lemma.length > 1 && !GENERIC.has(lemma);
+    const keep = type[i] === "word" && !stop[i] && CONTENT_POS.has(pos[i]) && !isGenericTerm(lemma);
     if (!keep) {
       prev = null;
       continue;

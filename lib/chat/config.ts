@@ -3,14 +3,14 @@
  * which platform serves which team, SMTP, the public URL for links, webhook policy. The job worker
  * and tests may pass an explicit config instead (tests point Slack/SMTP at local fakes).
  */
-import { authSecret, deliverySettings, port } from "@/lib/env";
+import { authSecret, deliverySettings, linkBaseUrl } from "@/lib/env";
 
 export type DeliveryConfig = {
   /** Slack workspace serving one team (`SLACK_TEAM`: a team name or chat id; null = the first team). */
   slack: { token: string; apiUrl?: string; signingSecret?: string; team: string | null } | null;
   /** SMTP transport URL and From address; null = no e-mail (messages go to the feed and the log). */
   smtp: { url: string; from: string } | null;
-  /** Base URL for links in messages, without trailing slash. */
+  /** Base URL for links in messages, without trailing slash (`linkBaseUrl()`: PUBLIC_URL, else this service). */
   publicUrl: string;
   /** Secret that signs single-purpose answer links (AUTH_SECRET). */
   linkSecret: string;
@@ -30,7 +30,7 @@ export function deliveryConfigFromEnv(): DeliveryConfig {
       ? { token: env.slackBotToken, apiUrl: env.slackApiUrl, signingSecret: env.slackSigningSecret, team: env.slackTeam ?? null }
       : null,
     smtp: env.smtpUrl ? { url: env.smtpUrl, from: env.mailFrom } : null,
-    publicUrl: (env.publicUrl ?? `http://localhost:${port()}`).replace(/\/+$/, ""),
+    publicUrl: linkBaseUrl(),
     linkSecret: authSecret(),
     webhookRetryDelays: env.webhookRetryDelays ?? DEFAULT_WEBHOOK_RETRY_DELAYS,
     webhooksAllowPrivate: env.webhooksAllowPrivate,

@@ -7,12 +7,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import { slackDeliveryConfig } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -40,14 +40,7 @@ afterAll(async () => {
 describe("a worker killed mid-delivery", () => {
   it("delivers each message exactly once after a restart", async () => {
     const t = await db.team.findUniqueOrThrow({ where: { id: team.id } });
-    const config: DeliveryConfig = {
-      slack: { token: fake.token, apiUrl: fake.apiUrl, team: t.chat_id },
-      smtp: null,
-      publicUrl: "http://localhost",
-      linkSecret: "x",
-      webhookRetryDelays: [1],
-      webhooksAllowPrivate: true,
-    };
+    const config = slackDeliveryConfig(fake, t.chat_id);
     const standup = await createTestCheckin(team, { name: "Crashy" });
     const messageTs: string[] = [];
     for (const u of team.users.slice(1)) {

@@ -366,7 +366,7 @@ describe("delivery to Slack", () => {
   });
 
   it("posts the reports of a threaded standup under one parent per occurrence", async () => {
-    const standup = await createTestCheckin(team, { name: "Threaded" });
+    const standup = await createTestCheckin(team, { name: "Threaded", days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] });
     await db.checkin.update({ where: { id: standup.id }, data: { broadcast_thread: true } });
     const ids: number[] = [];
     for (const u of team.users.slice(1, 3)) {

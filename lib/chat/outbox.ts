@@ -79,7 +79,7 @@ export function renderReportText(input: {
  * (lib/domain/report-submission.ts). Writes nothing when `rep` is empty. RETURNING id, ts, channel_id.
  */
 export function reportBroadcastInsertSql(
-  post: { teamId: number; channelId: number; checkinId: number; occurrenceId: number; text: string },
+  post: { teamId: number; channelId: number; checkinId: number; occurrenceId: number | null; text: string },
   now: Date,
 ): Prisma.Sql {
   return Prisma.sql`INSERT INTO chat_messages (team_id, ts, kind, channel_id, checkin_id, occurrence_id, report_id, text, created_at, updated_at)

@@ -20,6 +20,7 @@ import { WebClient } from "@slack/web-api";
 import { db, type Tx } from "@/lib/db";
 import { recordAudit } from "@/lib/domain/audit";
 import { DomainError } from "@/lib/domain/errors";
+import { emailKey } from "@/lib/domain/exact-lookup";
 import { createPerson, deactivatePerson, normaliseTimezone } from "@/lib/domain/people";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
@@ -95,7 +96,7 @@ async function syncUsers(client: WebClient, teamId: number, result: SlackSyncRes
       result.usersMatched++;
       continue;
     }
-    if (!email || (await db.user.findFirst({ where: { chat_id: su.id }, select: { id: true } }))) {
+    if (!email || !emailKey(email) || (await db.user.findFirst({ where: { chat_id: su.id }, select: { id: true } }))) {
       result.usersSkipped++;
       continue;
     }

@@ -123,19 +123,28 @@ export function checkinWhere(actor: Actor, kind: CheckinKind): Prisma.CheckinWhe
   return kind === "poll" ? pollWhere(actor) : standupWhere(actor);
 }
 
+/** The dashboard's one reading rule (README "Roles"): admins and managers read every non-confidential standup. */
+export const DASHBOARD_READS = { teamWide: "readers" } as const;
+
 /**
- * Reports that lists show: submitted reports of active standups the actor can see. With
- * `{ teamWide: "readers" }` (the dashboard), admins and managers also see the submitted reports of
- * every active or paused non-confidential standup of the team.
+ * Standups whose submitted reports lists show: active standups the actor can see; with
+ * `{ teamWide: "readers" }` (the dashboard, `DASHBOARD_READS`), for admins and managers also every
+ * active or paused non-confidential standup of the team. The one rule behind the report list,
+ * blockers, exports and every dashboard count of reports.
+ */
+export function reportStandupWhere(actor: Actor, opts: { teamWide?: "readers" } = {}): Prisma.CheckinWhereInput {
+  const own: Prisma.CheckinWhereInput = { AND: [standupWhere(actor), { state: "active" }] };
+  if (!seesTeamWide(actor, opts.teamWide)) return own;
+  return { OR: [own, { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] }, is_confidential: false }] };
+}
+
+/**
+ * Reports that lists show: submitted reports of the standups of `reportStandupWhere(actor, opts)`
+ * (active standups the actor can see; with `{ teamWide: "readers" }`, admins and managers also
+ * every active or paused non-confidential standup of the team).
  */
 export function reportListWhere(actor: Actor, opts: { teamWide?: "readers" } = {}): Prisma.ReportWhereInput {
-  const base: Prisma.ReportWhereInput = { team_id: actor.teamId, status: "submitted", submitted_at: { not: null } };
-  const own: Prisma.ReportWhereInput = { checkin: { AND: [standupWhere(actor), { state: "active" }] } };
-  if (!seesTeamWide(actor, opts.teamWide)) return { ...base, ...own };
-  return {
-    ...base,
-    OR: [own, { checkin: { team_id: actor.teamId, kind: "standup", state: { in: [...VISIBLE_STATES] }, is_confidential: false } }],
-  };
+  return { team_id: actor.teamId, status: "submitted", submitted_at: { not: null }, checkin: reportStandupWhere(actor, opts) };
 }
 
 /**

@@ -176,7 +176,8 @@ describe("reminders and closing", () => {
     expect(ada1.reminded_at.map((d) => d.toISOString())).toEqual(["2002-01-14T10:30:05.000Z", "2002-01-14T11:30:05.000Z"]);
     const text = (await db.chatMessage.findFirstOrThrow({ where: { occurrence_id: occ.id, kind: "reminder" } })).text;
     expect(text).toContain("Remind (Monday 14 Jan)");
-    expect(text).toContain(`/my-checkins/${s.id}?occurrence=${occ.id}`);
+    // Without PUBLIC_URL (no e-mail, no chat) the link is absolute on this service's own address.
+    expect(text).toContain(`Answer here: http://localhost:${process.env.PORT ?? 3000}/my-checkins/${s.id}?occurrence=${occ.id}`);
 
     // The window closes: the unanswered, expected members are missed; nobody is reminded after.
     await tick(new Date("2002-01-15T09:30:00Z"));

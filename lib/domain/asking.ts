@@ -14,6 +14,7 @@
 
 import { type DirectMessage, queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { linkBaseUrl } from "@/lib/env";
 
 /** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */
 export type TickScope = { teamId?: number };
@@ -24,6 +25,14 @@ const BATCH = 5_000;
 /** Path of the answer form of a standup occurrence, or of a poll's vote form (dashboard). */
 export function answerPath(input: { kind: "standup" | "poll"; checkinId: number; occurrenceId: number }): string {
   return input.kind === "poll" ? `/polls/${input.checkinId}/vote` : `/my-checkins/${input.checkinId}?occurrence=${input.occurrenceId}`;
+}
+
+/**
+ * The absolute link to that form that messages carry: `answerPath` on `linkBaseUrl()` (PUBLIC_URL,
+ * else this service's address), e.g. `https://checkin.example.com/my-checkins/10?occurrence=229`.
+ */
+export function answerLink(input: { kind: "standup" | "poll"; checkinId: number; occurrenceId: number }, base = linkBaseUrl()): string {
+  return `${base}${answerPath(input)}`;
 }
 
 /** "Friday 20 Nov" for an occurrence date "YYYY-MM-DD" (the date is a calendar date, no timezone). */
@@ -40,7 +49,8 @@ export function renderQuestionText(input: {
   name: string;
   date: string;
   firstQuestion: string | null;
-  path: string;
+  /** The absolute answer link (`answerLink`). */
+  link: string;
 }): string {
   const head =
     input.kind === "poll"
@@ -48,7 +58,7 @@ export function renderQuestionText(input: {
       : `It's time for ${input.name} (${formatOccurrenceDate(input.date)}).`;
   const lines = [head];
   if (input.firstQuestion) lines.push(input.firstQuestion);
-  lines.push(`${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.path}`);
+  lines.push(`${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.link}`);
   return lines.join("\n");
 }
 
@@ -58,12 +68,13 @@ export function renderReminderText(input: {
   name: string;
   date: string;
   closesAt: Date | null;
-  path: string;
+  /** The absolute answer link (`answerLink`). */
+  link: string;
 }): string {
   const what =
     input.kind === "poll" ? `your vote on "${input.name}"` : `your answer to ${input.name} (${formatOccurrenceDate(input.date)})`;
   const until = input.closesAt ? ` It closes at ${input.closesAt.toISOString().slice(0, 16).replace("T", " ")} UTC.` : "";
-  return `Reminder: we are still waiting for ${what}.${until}\n${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.path}`;
+  return `Reminder: we are still waiting for ${what}.${until}\n${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.link}`;
 }
 
 /** A member of an occurrence with its checkin, as the asking and reminder passes read them. */
@@ -82,7 +93,7 @@ type DueRow = MemberRow & { first_question: string | null };
 /**
  * Queues one `kind` direct message per member row through the outbox (`queueDirectMessages`): the
  * ids come from the row, `reportId` (the member's pending report, or null) and `text` from
- * `message(row, path)`, where `path` is the row's answer link (`answerPath`).
+ * `message(row, link)`, where `link` is the row's absolute answer link (`answerLink`).
  * @returns the number of messages queued.
  */
 export async function queueMemberMessages<R extends MemberRow>(
@@ -90,11 +101,12 @@ export async function queueMemberMessages<R extends MemberRow>(
   kind: DirectMessage["kind"],
   rows: R[],
   now: Date,
-  message: (row: R, path: string) => { reportId: number | null; text: string },
+  message: (row: R, link: string) => { reportId: number | null; text: string },
 ): Promise<number> {
+  const base = linkBaseUrl();
   const messages = rows.map((r): DirectMessage => {
-    const path = answerPath({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id });
-    return { kind, teamId: r.team_id, recipientId: r.user_id, checkinId: r.checkin_id, occurrenceId: r.occurrence_id, ...message(r, path) };
+    const link = answerLink({ kind: r.kind, checkinId: r.checkin_id, occurrenceId: r.occurrence_id }, base);
+    return { kind, teamId: r.team_id, recipientId: r.user_id, checkinId: r.checkin_id, occurrenceId: r.occurrence_id, ...message(r, link) };
   });
   return queueDirectMessages(tx, messages, now);
 }
@@ -154,9 +166,9 @@ export async function askDueBatch(
     : [];
   const skip = new Set(answered.map((a) => `${a.occurrence_id}:${a.user_id}`));
   const toMessage = due.filter((r) => !skip.has(`${r.occurrence_id}:${r.user_id}`));
-  await queueMemberMessages(tx, "question", toMessage, now, (r, path) => ({
+  await queueMemberMessages(tx, "question", toMessage, now, (r, link) => ({
     reportId: reportByMember.get(`${r.occurrence_id}:${r.user_id}`) ?? null,
-    text: renderQuestionText({ kind: r.kind, name: r.name, date: r.date, firstQuestion: r.first_question, path }),
+    text: renderQuestionText({ kind: r.kind, name: r.name, date: r.date, firstQuestion: r.first_question, link }),
   }));
   return due.map((r) => ({ occurrenceId: r.occurrence_id, userId: r.user_id }));
 }

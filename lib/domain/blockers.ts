@@ -4,13 +4,14 @@
  * blocking answers of the same person to the same question), and a resolved marker that the
  * member or a manager (standup creator or team admin) can set.
  *
- * Visibility: the same set as the report list (`reportListWhere` of lib/domain/access.ts):
- * submitted reports of active standups the caller can see. Authors of anonymous reports (or of
+ * Visibility: the same set as the dashboard's report list (`reportListWhere` with `DASHBOARD_READS`
+ * of lib/domain/access.ts): submitted reports of active standups the caller can see, and for admins
+ * and managers those of every non-confidential standup. Authors of anonymous reports (or of
  * anonymous standups) are never named, and no "blocked for" run is computed for them (it would
  * link anonymous answers to one person).
  */
 import { db, queryRows, type Tx } from "@/lib/db";
-import { canResolveBlocker, reportListWhere } from "@/lib/domain/access";
+import { canResolveBlocker, DASHBOARD_READS, reportListWhere, reportStandupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -101,10 +102,13 @@ type Row = {
   resolved_by: string | null;
 };
 
-/** Ids of the standups whose reports the actor can list (the GET /v2/reports rule). */
-export async function listableStandupIds(actor: Actor, client: Tx = db): Promise<number[]> {
-  const where = reportListWhere(actor).checkin as Prisma.CheckinWhereInput;
-  const rows = await client.checkin.findMany({ where, select: { id: true } });
+/**
+ * Ids of the standups whose reports the dashboard lists to the actor (`reportStandupWhere` with
+ * `DASHBOARD_READS`: admins and managers read every non-confidential standup): the scope of the
+ * Blockers page, the Overview's open-blocker count and the report exports.
+ */
+export async function readableStandupIds(actor: Actor, client: Tx = db): Promise<number[]> {
+  const rows = await client.checkin.findMany({ where: reportStandupWhere(actor, DASHBOARD_READS), select: { id: true } });
   return rows.map((r) => r.id);
 }
 
@@ -114,7 +118,7 @@ export async function listableStandupIds(actor: Actor, client: Tx = db): Promise
  * answers per (person, question) are found with window functions (gaps and islands).
  */
 export async function listBlockers(actor: Actor, filters: BlockerFilters, client: Tx = db): Promise<BlockerItem[]> {
-  const standupIds = await listableStandupIds(actor, client);
+  const standupIds = await readableStandupIds(actor, client);
   const wanted = filters.standupId === undefined ? standupIds : standupIds.filter((id) => id === filters.standupId);
   if (wanted.length === 0) return [];
   const since = filters.since ?? new Date(Date.now() - 30 * 86_400_000);
@@ -192,7 +196,7 @@ export async function setBlockerResolved(
   client: Tx = db,
 ): Promise<{ answerId: number; resolvedAt: Date | null }> {
   const answer = await client.answer.findFirst({
-    where: { id: input.answerId, team_id: actor.teamId, question: { is_blocker: true }, report: reportListWhere(actor) },
+    where: { id: input.answerId, team_id: actor.teamId, question: { is_blocker: true }, report: reportListWhere(actor, DASHBOARD_READS) },
     select: { id: true, updated_at: true, report: { select: { user_id: true, checkin: { select: { owner_id: true } } } } },
   });
   if (!answer) throw new NotFoundError("Blocker");

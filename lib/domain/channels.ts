@@ -6,13 +6,15 @@
 import { db as defaultDb, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ChannelNotFoundError } from "@/lib/domain/errors";
+import { channelByName } from "@/lib/domain/exact-lookup";
 
 /** A resolved channel: numeric row id, chat id (e.g. C0123ABCD) and name (without '#'). */
 export type ChannelRef = { id: number; chat_id: string; name: string };
 
 /**
  * Finds a channel of the actor's team by chat id (`C0123ABCD`) or by name, with or without the
- * leading `#` (exact name first, then case-insensitive). Returns null when nothing matches.
+ * leading `#` (exact name first, then equal ignoring case; never a pattern: `%` or `g_neral` match
+ * nothing, lib/domain/exact-lookup.ts). Returns null when nothing matches.
  */
 export async function findChannel(actor: Pick<Actor, "teamId">, ref: string, tx: Tx = defaultDb): Promise<ChannelRef | null> {
   const value = typeof ref === "string" ? ref.trim() : "";
@@ -22,14 +24,7 @@ export async function findChannel(actor: Pick<Actor, "teamId">, ref: string, tx:
   if (byChatId) return byChatId;
   const name = value.replace(/^#/, "");
   if (!name) return null;
-  return (
-    (await tx.channel.findFirst({ where: { team_id: actor.teamId, name }, select })) ??
-    (await tx.channel.findFirst({
-      where: { team_id: actor.teamId, name: { equals: name, mode: "insensitive" } },
-      select,
-      orderBy: { id: "asc" },
-    }))
-  );
+  return channelByName(actor.teamId, name, tx);
 }
 
 /**

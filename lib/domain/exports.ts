@@ -2,7 +2,8 @@
  * CSV exports (dashboard, issue 16) as async generators of rows, one page at a time, so a year of
  * a 500-person team is written without holding it in memory. Each export reads through the same
  * domain function as the screen or API it mirrors:
- * - reports: `listReports` (the GET /v2/reports rule: visibility, anonymity), keyset-paged;
+ * - reports: `listReports` with the dashboard's rule (`DASHBOARD_READS`: admins and managers read
+ *   every non-confidential standup; anonymity as the API), keyset-paged;
  *   "answers" = one row per answer, "reports" = one row per report with one column per question;
  * - participation: `listMemberOccurrences` (the participation rule of the API), per occurrence or
  *   per member and occurrence (anonymous standups are left out of the per-member export);
@@ -11,10 +12,11 @@
  * Cells are strings or numbers; instants are ISO 8601 UTC, dates "YYYY-MM-DD".
  */
 import { db, type Tx } from "@/lib/db";
+import { DASHBOARD_READS } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { listableStandupIds } from "@/lib/domain/blockers";
+import { readableStandupIds } from "@/lib/domain/blockers";
 import { listDashboardStandups, listMemberOccurrences, type MemberOccurrence } from "@/lib/domain/member-participation";
-import { listReports, type ReportListFilters, type ReportView } from "@/lib/domain/reports";
+import { listReports, type ReportListFilters, type ReportView, teamPeopleNames } from "@/lib/domain/reports";
 import { getPollVotes } from "@/lib/domain/votes";
 
 /** A CSV row. */
@@ -34,18 +36,13 @@ export type ReportExportFilters = Pick<ReportListFilters, "since" | "until" | "s
 async function* reportPages(actor: Actor, f: ReportExportFilters, client: Tx): AsyncGenerator<ReportView[]> {
   let after: ReportListFilters["after"];
   for (;;) {
-    const rows = await listReports(actor, { ...f, after, limit: EXPORT_PAGE_SIZE, withAnswers: true }, client);
+    const rows = await listReports(actor, { ...f, after, limit: EXPORT_PAGE_SIZE, withAnswers: true, ...DASHBOARD_READS }, client);
     const page = rows.slice(0, EXPORT_PAGE_SIZE);
     if (page.length) yield page;
     if (rows.length <= EXPORT_PAGE_SIZE) return;
     const last = page[page.length - 1];
     after = { postedAt: last.submitted_at, id: last.id };
   }
-}
-
-async function teamNames(actor: Actor, client: Tx): Promise<Map<string, string>> {
-  const users = await client.user.findMany({ where: { team_id: actor.teamId }, select: { chat_id: true, realname: true } });
-  return new Map(users.map((u) => [u.chat_id, u.realname]));
 }
 
 function author(r: ReportView, names: Map<string, string>): [string, string] {
@@ -60,7 +57,7 @@ export async function exportReports(
   format: "answers" | "reports",
   client: Tx = db,
 ): Promise<CsvExport> {
-  const names = await teamNames(actor, client);
+  const names = await teamPeopleNames(actor, client);
   if (format === "answers") {
     return {
       header: ["report_id", "posted_at", "standup_id", "standup", "user_id", "user_name", "question_id", "question", "answer"],
@@ -82,7 +79,7 @@ export async function exportReports(
       ),
     };
   }
-  const ids = (await listableStandupIds(actor, client)).filter((id) => f.standupId === undefined || id === f.standupId);
+  const ids = (await readableStandupIds(actor, client)).filter((id) => f.standupId === undefined || id === f.standupId);
   const questions = await client.question.findMany({
     where: { team_id: actor.teamId, checkin_id: { in: ids }, checkin: { kind: "standup" } },
     orderBy: [{ checkin_id: "asc" }, { archived_at: { sort: "asc", nulls: "first" } }, { position: "asc" }, { id: "asc" }],
@@ -200,7 +197,7 @@ export async function exportPollResults(
   client: Tx = db,
 ): Promise<CsvExport> {
   const results = await getPollVotes(actor, pollId, f, { access: "manager" }, client);
-  const names = await teamNames(actor, client);
+  const names = await teamPeopleNames(actor, client);
   const rows: CsvRow[] = [];
   for (const i of results.instances) {
     for (const q of i.questions) {

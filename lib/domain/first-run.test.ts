@@ -16,12 +16,12 @@ import { createTestTeam } from "@/tests/fixtures";
 const run = promisify(execFile);
 
 /** Runs `tsx scripts/<name>.ts args` against the test database; resolves with exit code and output. */
-async function command(name: string, args: string[]) {
+async function command(name: string, args: string[], extraEnv: Record<string, string> = {}) {
   const root = path.resolve(import.meta.dirname, "../..");
   try {
     const r = await run(process.execPath, ["--import", "tsx", path.join(root, "scripts", `${name}.ts`), ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: "3999", SMTP_URL: "", PUBLIC_URL: "" },
+      env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: "3999", SMTP_URL: "", PUBLIC_URL: "", ...extraEnv },
       timeout: 60_000,
     });
     return { code: 0, out: r.stdout, err: r.stderr };
@@ -82,6 +82,13 @@ describe("first run", () => {
       timezone: "Asia/Kolkata",
     });
 
+    // With PUBLIC_URL the printed link is absolute on it (issue 40 item 4).
+    const public_ = await command("user", ["add", "--team", String(team.id), "--email", `cy.${tag}@acme.test`, "--name", "Cy"], {
+      PUBLIC_URL: "https://checkin.example.test/",
+    });
+    expect(public_.code).toBe(0);
+    expect(public_.out).toMatch(/https:\/\/checkin\.example\.test\/invite\/[A-Za-z0-9_-]{43}/);
+
     const dup = await command("user", ["add", "--team", String(team.id), "--email", `BOB.${tag}@acme.test`, "--name", "Bob"]);
     expect(dup.code).toBe(1);
     expect(dup.err).toMatch(/already a member/);
@@ -93,6 +100,7 @@ describe("first run", () => {
     const admin = team.users[0];
     const audit = await listAudit({ teamId: team.id, userId: admin.id, userChatId: admin.chat_id, isAdmin: true });
     expect(audit.items.map((i) => [i.action, i.actor])).toEqual([
+      ["user.add", null],
       ["user.add", null],
       ["team.setup", null],
     ]);

@@ -3,9 +3,10 @@
  * longest streak (excused days skipped), response times, recent reports and vacations, over the
  * last `days` days. Only standups the viewer may see (`dashboardStandupWhere`); anonymous standups
  * are left out unless the viewer is the member (they would name who answered).
- * Recent reports come from `listReports` (the GET /v2/reports rule, anonymity included).
+ * Recent reports come from `listReports` with the dashboard's rule (`DASHBOARD_READS`), anonymity included.
  */
 import { db, type Tx } from "@/lib/db";
+import { DASHBOARD_READS } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { addDaysIso } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -70,6 +71,7 @@ export async function getMemberProfile(
         userChatId: user.chat_id,
         limit: 10,
         withAnswers: true,
+        ...DASHBOARD_READS,
       },
       client,
     ),

@@ -7,6 +7,7 @@ import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { UserNotFoundError } from "@/lib/domain/errors";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 
 /** A user reference: numeric user id or chat-style string id (e.g. U0123ABCD). */
 export type UserRef = number | string;
@@ -45,18 +46,11 @@ export async function resolveUserIds(actor: Pick<Actor, "teamId">, refs: Readonl
   return ids;
 }
 
-/** Active users of the team by e-mail, case-insensitive. @throws UserNotFoundError for unknown addresses. */
+/** Active users of the team by e-mail, equal ignoring case (never a pattern). @throws UserNotFoundError for unknown addresses. */
 export async function resolveUserEmails(actor: Pick<Actor, "teamId">, emails: readonly string[], tx: Tx = db): Promise<number[]> {
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
   if (wanted.length === 0) return [];
-  const rows = await tx.user.findMany({
-    where: {
-      team_id: actor.teamId,
-      deactivated_at: null,
-      OR: wanted.map((email) => ({ email: { equals: email, mode: "insensitive" as const } })),
-    },
-    select: { id: true, email: true },
-  });
+  const rows = await usersByEmail(wanted, { teamId: actor.teamId, activeOnly: true }, tx);
   const found = new Map(rows.map((r) => [r.email.toLowerCase(), r.id]));
   const missing = wanted.filter((e) => !found.has(e));
   if (missing.length) throw new UserNotFoundError(missing);

@@ -10,24 +10,48 @@
  *    runs today on its schedule (automatic asking, a scheduled weekday, not a team holiday): it is
  *    opened now with the full roster and each member's due time, so the others are still asked at
  *    their time and the early author is not asked again;
- * 3. else an UNSCHEDULED (ad-hoc) occurrence of today (`trigger = adhoc`): it has no roster, so it
- *    expects nobody; participation counts it as a response of its authors only (expected =
- *    responded = its authors; an ad-hoc occurrence whose reports were all discarded is not listed)
- *    and never changes another member's participation. It has no window and never closes.
+ *    When the member already submitted a report for today's run, the submission edits that report
+ *    (`answeredReportId`; issue 41: one report per person and run);
+ * 3. else, for a standup with a schedule, an AD-HOC REPORT (issue 41): a report with no
+ *    occurrence. It opens no run, appears in no participation figure (no "1/1 · Everyone answered"
+ *    run on a day the standup does not run) and changes nobody's participation; it is listed,
+ *    broadcast and exported like any report. A MANUAL-ONLY standup (`wait_time` null) has no
+ *    scheduled day: an answer when nobody started it today opens today's ad-hoc occurrence
+ *    (`trigger = adhoc`, no roster: expected = responded = its authors), as the legacy API's
+ *    clients expect; a second answer of the same member that day edits their report.
+ *
+ * `previewSubmissionOccurrence` tells, without writing, which of these a submission would take:
+ * what the answer page says before the person writes.
  */
-import type { Tx } from "@/lib/db";
-import { activeMembersSelect, askingScheduleOf, runsOn, type ScheduleColumns, slotOn, slotTimezone } from "@/lib/domain/asking-times";
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
+import {
+  activeMembersSelect,
+  askingScheduleOf,
+  askingScheduleSelect,
+  runsOn,
+  type ScheduleColumns,
+  slotOn,
+  slotTimezone,
+} from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { openOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf } from "@/lib/domain/schedule";
 import { openScheduledOccurrence } from "@/lib/domain/scheduler";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-/** What the resolution chose. `pendingReportId` is set for rule 1 (complete that report). */
+/**
+ * What the resolution chose. `pendingReportId` is set for rule 1 (complete that report);
+ * `answeredReportId` when the member already submitted a report for today's run (rule 2): the
+ * submission edits it instead of adding a second report (issue 41).
+ */
 export type ResolvedOccurrence = {
-  occurrenceId: number;
+  /** null for rule 3 (an ad-hoc report: no occurrence). */
+  occurrenceId: number | null;
   pendingReportId: number | null;
+  answeredReportId?: number | null;
   rule: "pending" | "today" | "adhoc";
-  /** Local date of the occurrence, "YYYY-MM-DD". */
+  /** Local date of the occurrence (rule 3: the member's "today"), "YYYY-MM-DD". */
   date: string;
 };
 
@@ -45,37 +69,113 @@ export async function resolveSubmissionOccurrence(
   user: { id: number; timezone: string },
   now: Date,
 ): Promise<ResolvedOccurrence> {
-  const pending = await tx.$queryRaw<Array<{ id: number; occurrence_id: number; date: string; missed: boolean }>>`
-    SELECT r.id, r.occurrence_id, to_char(o.date, 'YYYY-MM-DD') AS date
-    FROM reports r JOIN occurrences o ON o.id = r.occurrence_id
-    WHERE r.checkin_id = ${standup.id} AND r.user_id = ${user.id} AND r.status = 'pending'
-      AND (o.closes_at IS NULL OR o.closes_at > ${now}
-           OR o.closes_at + make_interval(days => ${Math.max(0, standup.late_answer_days)}) > ${now})
-    ORDER BY o.date, o.id, r.id
-    LIMIT 1
-    FOR UPDATE OF r`;
-  if (pending.length) {
-    const p = pending[0];
-    await tx.$executeRaw`UPDATE occurrence_members SET missed_at = NULL WHERE occurrence_id = ${p.occurrence_id} AND user_id = ${user.id}`;
-    return { occurrenceId: p.occurrence_id, pendingReportId: p.id, rule: "pending", date: p.date };
+  const pending = await answerablePending(tx, standup, user.id, now, { lock: true });
+  if (pending) {
+    await tx.$executeRaw`UPDATE occurrence_members SET missed_at = NULL WHERE occurrence_id = ${pending.occurrence_id} AND user_id = ${user.id}`;
+    return { occurrenceId: pending.occurrence_id, pendingReportId: pending.id, rule: "pending", date: pending.date };
   }
-
-  const schedule = askingScheduleOf(standup);
-  const today = localDateOf(now, slotTimezone(schedule, user.timezone));
-  const existing = await tx.$queryRaw<Array<{ id: number; trigger: string }>>`
-    SELECT id, trigger::text AS trigger FROM occurrences WHERE checkin_id = ${standup.id} AND date = ${today}::date`;
-  if (existing.length && existing[0].trigger !== "adhoc") return joinToday(tx, standup, existing[0].id, user.id, today, now);
-  if (!existing.length && schedule.waitTime !== null && runsOn(today, standup.days) && !(await isTeamHoliday(tx, standup.team_id, today))) {
+  const { schedule, today, run } = await todaysRun(tx, standup, user, now);
+  if (run === "open") {
+    const existing = await scheduledOccurrenceOf(tx, standup.id, today);
+    if (existing) return joinToday(tx, standup, existing, user.id, today, now);
     const { members } = await tx.checkin.findUniqueOrThrow({ where: { id: standup.id }, select: { members: activeMembersSelect } });
     const zones = members.length ? members.map((m) => m.user.timezone) : [user.timezone];
     const at = earliestSlot(schedule, today, zones, now);
     const opened = await openScheduledOccurrence(tx, { ...standup, members }, schedule, { date: today, at }, now);
     return joinToday(tx, standup, opened.id, user.id, today, now);
   }
+  if (schedule.waitTime === null) {
+    // Manual only: the answer opens (or joins) today's ad-hoc run of its authors.
+    const adhoc = await openOccurrence(tx, standup, { date: today, scheduledAt: now, trigger: "adhoc", now });
+    const mine = await tx.$queryRaw<Array<{ id: number }>>`
+      SELECT id FROM reports WHERE occurrence_id = ${adhoc.id} AND user_id = ${user.id} AND status = 'submitted'
+      ORDER BY id LIMIT 1 FOR UPDATE`;
+    return { occurrenceId: adhoc.id, pendingReportId: null, answeredReportId: mine[0]?.id ?? null, rule: "adhoc", date: today };
+  }
+  return { occurrenceId: null, pendingReportId: null, rule: "adhoc", date: today };
+}
 
-  if (existing.length) return { occurrenceId: existing[0].id, pendingReportId: null, rule: "adhoc", date: today };
-  const adhoc = await openOccurrence(tx, standup, { date: today, scheduledAt: now, trigger: "adhoc", now });
-  return { occurrenceId: adhoc.id, pendingReportId: null, rule: "adhoc", date: today };
+/** Which run a submission would complete (`previewSubmissionOccurrence`). */
+export type SubmissionPreview =
+  /** Rule 1: the member's oldest open run (`date`), answered late when its window closed. */
+  | { rule: "pending"; date: string; late: boolean }
+  /** Rule 2: today's run; `answered`: the member already answered it, so the submission edits that report. */
+  | { rule: "today"; date: string; answered: boolean }
+  /** Rule 3: an ad-hoc report (no run, no participation figure) dated `date`. */
+  | { rule: "adhoc"; date: string }
+  /** Rule 3 of a manual-only standup nobody started today: the answer opens today's run of its authors. */
+  | { rule: "manual"; date: string; answered: boolean };
+
+/**
+ * The resolution `resolveSubmissionOccurrence` would make for `user` at `now`, read-only: what the
+ * answer page tells the person before they write (issue 41).
+ */
+export async function previewSubmissionOccurrence(
+  tx: Tx,
+  standup: ResolvableStandup,
+  user: { id: number; timezone: string },
+  now: Date,
+): Promise<SubmissionPreview> {
+  const pending = await answerablePending(tx, standup, user.id, now, { lock: false });
+  if (pending) return { rule: "pending", date: pending.date, late: pending.closes_at !== null && pending.closes_at <= now };
+  const { schedule, today, run } = await todaysRun(tx, standup, user, now);
+  if (run === "adhoc" && schedule.waitTime !== null) return { rule: "adhoc", date: today };
+  if (run === "adhoc") {
+    const answered = await tx.report.count({
+      where: {
+        checkin_id: standup.id,
+        user_id: user.id,
+        status: "submitted",
+        occurrence: { date: new Date(`${today}T00:00:00Z`), trigger: "adhoc" },
+      },
+    });
+    return { rule: "manual", date: today, answered: answered > 0 };
+  }
+  const existing = await scheduledOccurrenceOf(tx, standup.id, today);
+  const answered = existing ? await tx.report.count({ where: { occurrence_id: existing, user_id: user.id, status: "submitted" } }) : 0;
+  return { rule: "today", date: today, answered: answered > 0 };
+}
+
+/** Rule 1's candidate: the member's oldest answerable pending report (optionally locked `FOR UPDATE`). */
+async function answerablePending(
+  tx: Tx,
+  standup: ResolvableStandup,
+  userId: number,
+  now: Date,
+  opts: { lock: boolean },
+): Promise<{ id: number; occurrence_id: number; date: string; closes_at: Date | null } | null> {
+  const lock = opts.lock ? Prisma.sql`FOR UPDATE OF r` : Prisma.empty;
+  const rows = await tx.$queryRaw<Array<{ id: number; occurrence_id: number; date: string; closes_at: Date | null }>>`
+    SELECT r.id, r.occurrence_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at
+    FROM reports r JOIN occurrences o ON o.id = r.occurrence_id
+    WHERE r.checkin_id = ${standup.id} AND r.user_id = ${userId} AND r.status = 'pending'
+      AND (o.closes_at IS NULL OR o.closes_at > ${now}
+           OR o.closes_at + make_interval(days => ${Math.max(0, standup.late_answer_days)}) > ${now})
+    ORDER BY o.date, o.id, r.id
+    LIMIT 1
+    ${lock}`;
+  return rows[0] ?? null;
+}
+
+/**
+ * The member's local "today" for this standup and whether it has a run: "open" when an occurrence
+ * other than an ad-hoc one exists today (schedule or "Ask now"), or the standup runs today on its
+ * schedule (automatic asking, a scheduled weekday, not a team holiday); else "adhoc".
+ */
+async function todaysRun(tx: Tx, standup: ResolvableStandup, user: { timezone: string }, now: Date) {
+  const schedule = askingScheduleOf(standup);
+  const today = localDateOf(now, slotTimezone(schedule, user.timezone));
+  const scheduled =
+    (await scheduledOccurrenceOf(tx, standup.id, today)) !== null ||
+    (schedule.waitTime !== null && runsOn(today, standup.days) && !(await isTeamHoliday(tx, standup.team_id, today)));
+  return { schedule, today, run: scheduled ? ("open" as const) : ("adhoc" as const) };
+}
+
+/** Today's occurrence of the standup unless it is an ad-hoc one (written before issue 41), or null. */
+async function scheduledOccurrenceOf(tx: Tx, standupId: number, date: string): Promise<number | null> {
+  const rows = await tx.$queryRaw<Array<{ id: number }>>`
+    SELECT id FROM occurrences WHERE checkin_id = ${standupId} AND date = ${date}::date AND trigger <> 'adhoc'`;
+  return rows[0]?.id ?? null;
 }
 
 /** Rule 2: the member answers today's occurrence; they join its roster if missing (asked now). */
@@ -91,10 +191,13 @@ async function joinToday(
     INSERT INTO occurrence_members (occurrence_id, user_id, team_id, asked_at, due_at)
     VALUES (${occurrenceId}, ${userId}, ${standup.team_id}, ${now}, ${now})
     ON CONFLICT (occurrence_id, user_id) DO UPDATE SET missed_at = NULL`;
-  const pending = await tx.$queryRaw<Array<{ id: number }>>`
-    SELECT id FROM reports WHERE occurrence_id = ${occurrenceId} AND user_id = ${userId} AND status = 'pending'
-    ORDER BY id LIMIT 1 FOR UPDATE`;
-  return { occurrenceId, pendingReportId: pending[0]?.id ?? null, rule: "today", date };
+  const mine = await tx.$queryRaw<Array<{ id: number; status: string }>>`
+    SELECT id, status::text AS status FROM reports
+    WHERE occurrence_id = ${occurrenceId} AND user_id = ${userId} AND status IN ('pending', 'submitted')
+    ORDER BY status = 'pending' DESC, id LIMIT 1 FOR UPDATE`;
+  const pending = mine[0]?.status === "pending" ? mine[0].id : null;
+  const answered = mine[0]?.status === "submitted" ? mine[0].id : null;
+  return { occurrenceId, pendingReportId: pending, answeredReportId: answered, rule: "today", date };
 }
 
 /** The earliest slot of `date` among `zones` (the scheduled start of that occurrence). */
@@ -104,4 +207,24 @@ function earliestSlot(schedule: ReturnType<typeof askingScheduleOf>, date: strin
   } catch {
     return now;
   }
+}
+
+/**
+ * `previewSubmissionOccurrence` for the actor's own answer to an active standup they are a member
+ * of (the dashboard's answer page), at `now` (default: the current time).
+ * @returns null when the standup is not one the actor answers (missing, inactive, not a member).
+ */
+export async function previewMyAnswer(
+  actor: Actor,
+  standupId: number,
+  now = new Date(),
+  client: Tx = db,
+): Promise<SubmissionPreview | null> {
+  const standup = await client.checkin.findFirst({
+    where: { id: standupId, team_id: actor.teamId, kind: "standup", state: "active", members: { some: { user_id: actor.userId } } },
+    select: { ...askingScheduleSelect, late_answer_days: true },
+  });
+  const user = await client.user.findFirst({ where: { id: actor.userId, team_id: actor.teamId }, select: { id: true, timezone: true } });
+  if (!standup || !user) return null;
+  return previewSubmissionOccurrence(client, standup, user, now);
 }

@@ -11,7 +11,9 @@ import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { checkNewPassword, normaliseEmail } from "@/lib/domain/people";
+import { linkBaseUrl } from "@/lib/env";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
 
 /**
@@ -28,10 +30,11 @@ export async function changePassword(actor: Actor, input: { current: string; nex
 
 /**
  * "Forgot password": when `email` belongs to an active person and SMTP is configured, enqueues a
- * reset e-mail (1-hour single-use link). Returns nothing either way (no account oracle).
+ * reset e-mail (1-hour single-use link on `linkBaseUrl()`, i.e. PUBLIC_URL: never the request's
+ * host, issue 40 item 4). Returns nothing either way (no account oracle).
  * @returns whether e-mail is configured at all (the page says so when it is not).
  */
-export async function requestPasswordReset(input: { email: string; baseUrl: string }): Promise<{ emailConfigured: boolean }> {
+export async function requestPasswordReset(input: { email: string }): Promise<{ emailConfigured: boolean }> {
   if (!emailConfigured()) return { emailConfigured: false };
   let email: string;
   try {
@@ -40,13 +43,15 @@ export async function requestPasswordReset(input: { email: string; baseUrl: stri
     return { emailConfigured: true };
   }
   await db.$transaction(async (t) => {
+    const found = await usersByEmail([email], { activeOnly: true }, t);
     const users = await t.user.findMany({
-      where: { email: { equals: email, mode: "insensitive" }, deactivated_at: null },
+      where: { id: { in: found.map((u) => u.id) }, deactivated_at: null },
       select: { id: true, team_id: true, email: true, realname: true },
+      orderBy: { id: "asc" },
     });
     for (const user of users) {
       const { token, expiresAt } = await issueToken(t, { teamId: user.team_id, userId: user.id, kind: "password_reset" });
-      const link = `${input.baseUrl.replace(/\/$/, "")}/reset-password/${token}`;
+      const link = `${linkBaseUrl()}/reset-password/${token}`;
       await enqueueEmail(
         t,
         {

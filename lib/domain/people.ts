@@ -20,10 +20,9 @@ import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/domain/constants";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { emailKey, usersByEmail } from "@/lib/domain/exact-lookup";
 import { isValidTimezone } from "@/lib/domain/schedule";
 import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A new person's details as an admin or a command gives them. */
 export type PersonInput = { email: string; name: string; role?: Role; timezone?: string };
@@ -33,9 +32,8 @@ export type InvitationResult = { userId: number; email: string; link: string | n
 
 /** Normalised e-mail. @throws InvalidParameterError when it is not an address. */
 export function normaliseEmail(value: string): string {
-  const email = value.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL_RE.test(email))
-    throw new InvalidParameterError(`Not an e-mail address: ${JSON.stringify(value.trim())}`);
+  const email = emailKey(value);
+  if (!email) throw new InvalidParameterError(`Not an e-mail address: ${JSON.stringify(value.trim())}`);
   return email;
 }
 
@@ -87,10 +85,7 @@ export async function createPerson(
   const email = normaliseEmail(input.email);
   const name = normaliseName(input.name);
   const role = input.role ?? "member";
-  const existing = await tx.user.findFirst({
-    where: { team_id: teamId, email: { equals: email, mode: "insensitive" } },
-    select: { id: true },
-  });
+  const [existing] = await usersByEmail([email], { teamId }, tx);
   if (existing) throw new ConflictError(`${email} is already a member of this team`);
   return tx.user.create({
     data: {
@@ -152,8 +147,9 @@ export async function invitePerson(actor: Actor, input: PersonInput, opts: { bas
   return inTransaction(tx, async (t) => {
     const team = await t.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { name: true } });
     const email = normaliseEmail(input.email);
+    const [match] = await usersByEmail([email], { teamId: actor.teamId }, t);
     const existing = await t.user.findFirst({
-      where: { team_id: actor.teamId, email: { equals: email, mode: "insensitive" } },
+      where: { id: match?.id ?? 0, team_id: actor.teamId },
       select: { id: true, team_id: true, email: true, realname: true, password_hash: true, deactivated_at: true },
     });
     if (existing && (existing.password_hash || existing.deactivated_at))

@@ -50,9 +50,9 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
            to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
            (SELECT r.id FROM reports r WHERE r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id AND r.status = 'pending' ORDER BY r.id LIMIT 1) AS report_id
     FROM reminded m JOIN occurrences o ON o.id = m.occurrence_id JOIN checkins c ON c.id = o.checkin_id`;
-  await queueMemberMessages(tx, "reminder", rows, now, (r, path) => ({
+  await queueMemberMessages(tx, "reminder", rows, now, (r, link) => ({
     reportId: r.report_id,
-    text: renderReminderText({ kind: r.kind, name: r.name, date: r.date, closesAt: r.closes_at, path }),
+    text: renderReminderText({ kind: r.kind, name: r.name, date: r.date, closesAt: r.closes_at, link }),
   }));
   return rows.length;
 }

@@ -24,12 +24,12 @@ import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/chat/outbo
 import { queryRows, type Tx } from "@/lib/db";
 import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { answersUpsertSql } from "@/lib/domain/report-submission";
+import { answersUpsertSql, type ChoiceRule } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A question the report may answer. */
-export type EditQuestion = { id: number; text: string; position: number };
+export type EditQuestion = { id: number; text: string; position: number } & ChoiceRule;
 /** A stored answer of the report. */
 export type StoredAnswer = { id: number; question_id: number; text: string };
 
@@ -63,7 +63,8 @@ export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Pr
     Prisma.sql`SELECT r.id, r.checkin_id, r.team_id, r.is_anonymous, r.submitted_at,
         json_build_object('name', c.name, 'is_anonymous', c.is_anonymous, 'is_confidential', c.is_confidential) AS checkin,
         json_build_object('name', COALESCE(NULLIF(u.realname, ''), u.username), 'chat_id', u.chat_id) AS author,
-        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position) ORDER BY q.id)
+        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
+            'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options) ORDER BY q.id)
           FROM questions q WHERE q.checkin_id = r.checkin_id
             AND (q.archived_at IS NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.id AND a.report_id = r.id))), '[]'::json) AS questions,
         COALESCE((SELECT json_agg(json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text) ORDER BY a.id)
@@ -79,6 +80,16 @@ export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Pr
   return row ?? null;
 }
 
+/** Stands in for a question the report's standup no longer has (sorted last, no choice rule). */
+const NO_QUESTION: EditQuestion = {
+  id: 0,
+  text: "",
+  position: Number.MAX_SAFE_INTEGER,
+  answer_type: "text",
+  choices: [],
+  add_own_options: false,
+};
+
 /**
  * The report's answers after the edit, in question order (position, then question id): stored
  * ones with the new texts merged in. An answer the edit adds has id 0 until `editedView` gives it
@@ -93,7 +104,7 @@ export function mergedAnswers(
     byQuestion.set(e.questionId, { id: byQuestion.get(e.questionId)?.id ?? 0, question_id: e.questionId, text: e.text });
   const questions = new Map(ctx.questions.map((q) => [q.id, q]));
   return [...byQuestion.values()]
-    .map((a) => ({ ...a, question: questions.get(a.question_id) ?? { id: a.question_id, text: "", position: Number.MAX_SAFE_INTEGER } }))
+    .map((a) => ({ ...a, question: questions.get(a.question_id) ?? { ...NO_QUESTION, id: a.question_id } }))
     .sort((a, b) => a.question.position - b.question.position || a.question_id - b.question_id);
 }
 

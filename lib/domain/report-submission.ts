@@ -11,10 +11,13 @@
  *   occurrences dated within a day of `now`'s UTC date (every local "today" lies there).
  * - `fastTarget`: which report the read alone settles: rule 1's pending report when it holds no
  *   answer yet, today's scheduled occurrence when the member has no pending report there, or
- *   today's ad-hoc occurrence. Null (opening an occurrence, or an unusual report) → resolution module.
+ *   an ad-hoc report (no occurrence) when the standup has no run today and none on its schedule.
+ *   Null (opening an occurrence, a team holiday, or an unusual report) → resolution module.
  * - `writeSubmission`: the CTE chain. It writes nothing and returns null when its guard fails: the
  *   pending report was submitted meanwhile, or a pending report appeared in today's occurrence (the
- *   scheduler asked the member between the two statements). The caller then resolves again.
+ *   scheduler asked the member between the two statements), or a submitted one did (a concurrent
+ *   submission). The caller then resolves again.
+ * - `answeredTarget`: the member's submitted report of today's run, which a second submission edits.
  *
  * Every check stays in SQL; no row lock is taken by the read: the write's `UPDATE … WHERE status =
  * 'pending'` waits for a concurrent writer and re-checks. Both run in the caller's transaction, or
@@ -23,7 +26,7 @@
 import { reportBroadcastInsertSql } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import { askingScheduleOf, slotTimezone } from "@/lib/domain/asking-times";
+import { askingScheduleOf, runsOn, slotTimezone } from "@/lib/domain/asking-times";
 import type { ResolvableStandup } from "@/lib/domain/occurrence-resolution";
 import type { ReportView } from "@/lib/domain/reports";
 import { localDateOf } from "@/lib/domain/schedule";
@@ -31,8 +34,11 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 86_400_000;
 
-/** A current (not archived) question of the standup. */
-export type SubmissionQuestion = { id: number; text: string; position: number };
+/** A current (not archived) question of the standup, with what its answers may say (`checkChoices`). */
+export type SubmissionQuestion = { id: number; text: string; position: number } & ChoiceRule;
+
+/** What an answer to a question may say: a multiple-choice question takes one of its choices unless it adds own options. */
+export type ChoiceRule = { answer_type: string; choices: string[]; add_own_options: boolean };
 
 /** The author of a submission as the broadcast and the v2 view show them. */
 export type SubmissionAuthor = { timezone: string; name: string; chat_id: string };
@@ -53,8 +59,11 @@ export type SubmissionContext = ResolvableStandup & {
   listening: boolean;
   /** Rule 1's candidate (not locked), or null. `has_answers`: it already holds answers. */
   pending: { id: number; occurrence_id: number; has_answers: boolean } | null;
-  /** Occurrences dated UTC date(now) ± 1 day; `pending`: the actor has a pending report there. */
-  nearby: Array<{ id: number; date: string; trigger: string; pending: boolean }>;
+  /**
+   * Occurrences dated UTC date(now) ± 1 day; `pending`: the actor has a pending report there;
+   * `answered`: the id of the actor's submitted report there (null: none).
+   */
+  nearby: Array<{ id: number; date: string; trigger: string; pending: boolean; answered: number | null }>;
 };
 
 /**
@@ -69,7 +78,8 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
     Prisma.sql`SELECT c.id, c.team_id, c.kind::text AS kind, c.time, c.timezone, c.days, c.personalised, c.wait_time,
         c.response_window_minutes, c.duration, c.late_answer_days, c.owner_id, c.is_anonymous, c.name, c.is_confidential,
         c.broadcast_channel_id,
-        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position) ORDER BY q.id)
+        COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
+            'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options) ORDER BY q.id)
           FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL), '[]'::json) AS questions,
         EXISTS (SELECT 1 FROM checkin_members m WHERE m.checkin_id = c.id AND m.user_id = ${actor.userId}) AS is_member,
         (SELECT json_build_object('timezone', u.timezone, 'name', COALESCE(NULLIF(u.realname, ''), u.username), 'chat_id', u.chat_id)
@@ -85,7 +95,9 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
           ORDER BY o.date, o.id, r.id
           LIMIT 1) AS pending,
         COALESCE((SELECT json_agg(json_build_object('id', o.id, 'date', to_char(o.date, 'YYYY-MM-DD'), 'trigger', o.trigger::text,
-            'pending', EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'pending')))
+            'pending', EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'pending'),
+            'answered', (SELECT r.id FROM reports r
+              WHERE r.occurrence_id = o.id AND r.user_id = ${actor.userId} AND r.status = 'submitted' LIMIT 1)))
           FROM occurrences o WHERE o.checkin_id = c.id AND o.date BETWEEN ${from}::date AND ${to}::date), '[]'::json) AS nearby
       FROM checkins c
       WHERE c.id = ${standupId} AND c.team_id = ${actor.teamId} AND c.kind = 'standup' AND c.state = 'active'`,
@@ -120,7 +132,8 @@ export function answersUpsertSql(
 export type SubmissionTarget =
   | { rule: "pending"; occurrenceId: number; reportId: number }
   | { rule: "today"; occurrenceId: number }
-  | { rule: "adhoc"; occurrenceId: number };
+  /** An ad-hoc report: no occurrence (issue 41); a manual-only standup's: today's ad-hoc occurrence. */
+  | { rule: "adhoc"; occurrenceId: number | null };
 
 /**
  * The occurrence rule decided from the context alone, or null when it needs the resolution module
@@ -130,11 +143,34 @@ export type SubmissionTarget =
 export function fastTarget(ctx: SubmissionContext, timezone: string, now: Date): SubmissionTarget | null {
   if (ctx.pending)
     return ctx.pending.has_answers ? null : { rule: "pending", occurrenceId: ctx.pending.occurrence_id, reportId: ctx.pending.id };
-  const today = localDateOf(now, slotTimezone(askingScheduleOf(ctx), timezone));
-  const occurrence = ctx.nearby.find((o) => o.date === today);
-  if (!occurrence) return null;
-  if (occurrence.trigger !== "adhoc") return occurrence.pending ? null : { rule: "today", occurrenceId: occurrence.id };
-  return { rule: "adhoc", occurrenceId: occurrence.id };
+  const schedule = askingScheduleOf(ctx);
+  const today = localDateOf(now, slotTimezone(schedule, timezone));
+  const occurrence = ctx.nearby.find((o) => o.date === today && o.trigger !== "adhoc");
+  if (occurrence) return occurrence.pending ? null : { rule: "today", occurrenceId: occurrence.id };
+  if (schedule.waitTime === null) {
+    // Manual only: today's ad-hoc occurrence of its authors (opened by the resolution module).
+    const adhoc = ctx.nearby.find((o) => o.date === today);
+    return adhoc ? { rule: "adhoc", occurrenceId: adhoc.id } : null;
+  }
+  // No run today and none on the schedule (a team holiday needs the resolution module's read).
+  if (!runsOn(today, ctx.days)) return { rule: "adhoc", occurrenceId: null };
+  return null;
+}
+
+/**
+ * The report the member already submitted for the run this submission would answer (issue 41):
+ * no answerable pending report (rule 1) and today's scheduled occurrence (a manual-only standup:
+ * also its ad-hoc one) holds the member's submitted report. A second submission edits that report instead of adding another one.
+ * `timezone` is the author's IANA zone.
+ */
+export function answeredTarget(ctx: SubmissionContext, timezone: string, now: Date): { occurrenceId: number; reportId: number } | null {
+  if (ctx.pending) return null;
+  const schedule = askingScheduleOf(ctx);
+  const today = localDateOf(now, slotTimezone(schedule, timezone));
+  // A manual-only standup's ad-hoc occurrence is its run of the day; a scheduled standup's is not.
+  const occurrence = ctx.nearby.find((o) => o.date === today && (o.trigger !== "adhoc" || schedule.waitTime === null));
+  if (!occurrence || occurrence.pending || occurrence.answered === null) return null;
+  return { occurrenceId: occurrence.id, reportId: occurrence.answered };
 }
 
 /** Input of `writeSubmission`: the target, the validated answers and the rendered broadcast. */
@@ -173,6 +209,15 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
       VALUES (${target.occurrenceId}, ${w.userId}, ${w.teamId}, ${now}, ${now})
       ON CONFLICT (occurrence_id, user_id) DO UPDATE SET missed_at = NULL`;
   }
+  // Today's run takes no second report of the member (pending: the scheduler asked meanwhile;
+  // submitted: a concurrent submission); ad-hoc reports (no occurrence) take any number.
+  const guard =
+    target.rule === "adhoc"
+      ? Prisma.empty
+      : Prisma.sql`WHERE NOT EXISTS (SELECT 1 FROM reports p
+            WHERE p.occurrence_id = ${target.occurrenceId} AND p.user_id = ${w.userId} AND p.status = 'pending')
+          AND NOT EXISTS (SELECT 1 FROM reports s
+            WHERE s.occurrence_id = ${target.occurrenceId} AND s.user_id = ${w.userId} AND s.status = 'submitted')`;
   const report =
     target.rule === "pending"
       ? Prisma.sql`UPDATE reports SET status = 'submitted', submitted_at = ${now}, started_at = COALESCE(started_at, ${now}),
@@ -184,8 +229,7 @@ export async function writeSubmission(tx: Tx, w: SubmissionWrite): Promise<Submi
           SELECT ${w.teamId}::int, ${w.standupId}::int, ${target.occurrenceId}::int, ${w.userId}::int, 'submitted'::"ReportStatus",
             ${w.anonymousRequested}::boolean, ${w.isAnonymous}::boolean, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz,
             ${now}::timestamptz
-          WHERE ${target.rule === "adhoc"}::boolean OR NOT EXISTS (SELECT 1 FROM reports p
-            WHERE p.occurrence_id = ${target.occurrenceId} AND p.user_id = ${w.userId} AND p.status = 'pending')
+          ${guard}
           RETURNING id`;
   const missed =
     target.rule === "pending"

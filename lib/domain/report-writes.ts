@@ -4,8 +4,10 @@
  * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
  *
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
- * pending report, else today's occurrence when the standup runs today, else an ad-hoc occurrence
- * that expects nobody else.
+ * pending report, else today's occurrence when the standup runs today, else an ad-hoc report
+ * (no occurrence, in no participation figure). A second submission for a run the member already answered edits that
+ * report (same id, broadcast edited; issue 41). Answers to a multiple-choice question must be one
+ * of its choices unless it adds own options (400 INVALID_PARAMETER naming the question).
  */
 import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
@@ -17,7 +19,9 @@ import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution"
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
+  answeredTarget,
   answersUpsertSql,
+  type ChoiceRule,
   fastTarget,
   readSubmissionContext,
   type SubmissionAuthor,
@@ -49,7 +53,8 @@ export type SubmitReportInput = {
 export type SubmittedReport = {
   reportId: number;
   standupId: number;
-  occurrenceId: number;
+  /** null for an ad-hoc report (no run: the standup does not run today; issue 41). */
+  occurrenceId: number | null;
   submittedAt: Date;
   chatTs: string | null;
   channelId: number | null;
@@ -74,6 +79,24 @@ function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<numb
   }
 }
 
+/**
+ * Checks that every answer to a multiple-choice question is one of its choices (exactly, after
+ * trimming), unless the question adds the person's own options (issue 41).
+ * @throws InvalidParameterError naming the question.
+ */
+function checkChoices(answers: readonly AnswerInput[], questions: ReadonlyArray<{ id: number; text: string } & ChoiceRule>): void {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  for (const a of answers) {
+    const q = byId.get(a.questionId);
+    if (q?.answer_type !== "multiple_choice" || q.choices.length === 0 || q.add_own_options) continue;
+    if (!q.choices.includes(a.text.trim())) {
+      throw new InvalidParameterError(
+        `answers: the answer to question_id ${q.id} ("${q.text}") must be one of its choices: ${q.choices.map((c) => `"${c}"`).join(", ")}`,
+      );
+    }
+  }
+}
+
 /** Inserts or replaces answers of a report in one statement (`answersUpsertSql`). */
 async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: readonly AnswerInput[], now: Date): Promise<void> {
   await tx.$executeRaw(answersUpsertSql(teamId, { id: Prisma.sql`${reportId}::int` }, answers, now));
@@ -86,7 +109,7 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
  * concurrent change) goes through the resolution module (`submitResolved`).
  *
  * Without a caller's `tx`, when the write is that one statement and nothing else must commit with
- * it (rule 1's pending report or today's ad-hoc occurrence, and no webhook listens to
+ * it (rule 1's pending report or an ad-hoc report, and no webhook listens to
  * `report.submitted`), both statements run outside a transaction: a single statement is atomic on
  * its own, and the read takes no lock in a transaction either (its guards are re-checked by the
  * write). Every other case runs in one transaction, the caller's when passed.
@@ -98,8 +121,12 @@ async function upsertAnswers(tx: Tx, teamId: number, reportId: number, answers: 
 export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: Tx): Promise<SubmittedReport> {
   // An id outside the id column's range (PostgreSQL integer) names no standup.
   if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
-  if (tx) return submitIn(tx, actor, input, await planSubmission(tx, actor, input, new Date()));
+  if (tx) {
+    const plan = await planSubmission(tx, actor, input, new Date());
+    return plan.answered ? resubmit(actor, input, plan.ctx, plan.answered, tx) : submitIn(tx, actor, input, plan);
+  }
   const plan = await planSubmission(db, actor, input, new Date());
+  if (plan.answered) return resubmit(actor, input, plan.ctx, plan.answered);
   if (plan.write && plan.write.target.rule !== "today" && !plan.ctx.listening) {
     const written = await writeSubmission(db, plan.write);
     if (written) return fastResult(plan, plan.write, written);
@@ -109,8 +136,18 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
   return inTransaction(undefined, (t) => submitIn(t, actor, input, plan));
 }
 
-/** What statement 1 settled: the context, the author, the stored anonymity and, when the rule is settled, the write. */
-type SubmissionPlan = { ctx: SubmissionContext; author: SubmissionAuthor; isAnonymous: boolean; write: SubmissionWrite | null };
+/**
+ * What statement 1 settled: the context, the author, the stored anonymity and, when the rule is
+ * settled, the write — or `answered`: the member's submitted report of today's run, which this
+ * submission edits (`resubmit`).
+ */
+type SubmissionPlan = {
+  ctx: SubmissionContext;
+  author: SubmissionAuthor;
+  isAnonymous: boolean;
+  write: SubmissionWrite | null;
+  answered: { occurrenceId: number; reportId: number } | null;
+};
 
 /**
  * Statement 1 and the checks on it (through `client`: a transaction or the shared client).
@@ -124,11 +161,13 @@ async function planSubmission(client: Tx, actor: Actor, input: SubmitReportInput
 
   const questionIds = new Set(ctx.questions.map((q) => q.id));
   checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
+  checkChoices(input.answers, ctx.questions);
 
   const author = ctx.author;
   if (author === null) throw new NotFoundError("User");
   const isAnonymous = ctx.is_anonymous || input.isAnonymous === true;
-  const target = fastTarget(ctx, author.timezone, now);
+  const answered = answeredTarget(ctx, author.timezone, now);
+  const target = answered ? null : fastTarget(ctx, author.timezone, now);
   const write: SubmissionWrite | null = target && {
     target,
     teamId: actor.teamId,
@@ -143,7 +182,7 @@ async function planSubmission(client: Tx, actor: Actor, input: SubmitReportInput
         : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, input.answers, isAnonymous) },
     now,
   };
-  return { ctx, author, isAnonymous, write };
+  return { ctx, author, isAnonymous, write, answered };
 }
 
 /**
@@ -206,6 +245,9 @@ async function submitResolved(
   now: Date,
 ): Promise<SubmittedReport> {
   const occurrence = await resolveSubmissionOccurrence(t, standup, author, now);
+  if (occurrence.answeredReportId && occurrence.occurrenceId !== null) {
+    return resubmit(actor, input, standup, { occurrenceId: occurrence.occurrenceId, reportId: occurrence.answeredReportId }, t);
+  }
   let reportId: number;
   if (occurrence.pendingReportId !== null) {
     reportId = occurrence.pendingReportId;
@@ -242,6 +284,31 @@ async function submitResolved(
     chatTs: message?.ts ?? null,
     channelId: message?.channel_id ?? null,
     view: await loadReportView(reportId, t),
+  };
+}
+
+/**
+ * A second submission for a run the member already answered (issue 41): edits that report
+ * (`updateReportAnswers`: same id, the broadcast updated and marked "(edited)", `report.updated`)
+ * instead of adding a second report and a second broadcast. Report-level anonymity stays as first
+ * submitted.
+ */
+async function resubmit(
+  actor: Actor,
+  input: SubmitReportInput,
+  standup: SubmissionContext,
+  answered: { occurrenceId: number; reportId: number },
+  tx?: Tx,
+): Promise<SubmittedReport> {
+  const edited = await updateReportAnswers(actor, { reportId: answered.reportId, answers: input.answers }, tx);
+  return {
+    reportId: edited.reportId,
+    standupId: standup.id,
+    occurrenceId: answered.occurrenceId,
+    submittedAt: edited.view.submitted_at,
+    chatTs: edited.chatTs,
+    channelId: edited.chatTs === null ? null : standup.broadcast_channel_id,
+    view: edited.view,
   };
 }
 
@@ -308,6 +375,7 @@ async function editUnlocked(actor: Actor, input: UpdateReportInput): Promise<Edi
  */
 function planEdit(ctx: EditContext, input: UpdateReportInput) {
   checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
+  checkChoices(input.answers, ctx.questions);
   const answers = mergedAnswers(ctx, input.answers);
   const rendered = ctx.message
     ? {

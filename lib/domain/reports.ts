@@ -261,3 +261,13 @@ export async function getOwnReport(actor: Actor, id: number, client: Tx = db): P
   if (!row) throw new NotFoundError("Report");
   return row;
 }
+
+/**
+ * Display names of every person of the actor's team by chat id (e.g. U0123ABCD → "Ada Lovelace"),
+ * deactivated people included: history keeps names (the report cards, the overview, exports and
+ * poll results name past authors with it). One query.
+ */
+export async function teamPeopleNames(actor: Actor, client: Tx = db): Promise<Map<string, string>> {
+  const users = await client.user.findMany({ where: { team_id: actor.teamId }, select: { chat_id: true, realname: true } });
+  return new Map(users.map((u) => [u.chat_id, u.realname]));
+}

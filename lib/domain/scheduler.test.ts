@@ -3,6 +3,9 @@
  * Uses instants in 2001 so that runDueOccurrences never touches checkins of other test files
  * running in parallel (they schedule around the current date).
  */
+// Messages carry absolute links on PUBLIC_URL (issue 40 item 4).
+process.env.PUBLIC_URL = "https://checkin.example.test";
+
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
@@ -109,7 +112,7 @@ describe("runDueOccurrences", () => {
       expect(m.channel_id).toBeNull();
       // Names the standup and the date, shows the first question and links to the answer form.
       expect(m.text).toBe(
-        `It's time for Daily (Friday 2 Feb).\nWhat did you do yesterday?\nAnswer here: /my-checkins/${standup.id}?occurrence=${occ.id}`,
+        `It's time for Daily (Friday 2 Feb).\nWhat did you do yesterday?\nAnswer here: https://checkin.example.test/my-checkins/${standup.id}?occurrence=${occ.id}`,
       );
       expect(m.ts).toMatch(/^\d+\.\d{6}$/);
       expect(reports.find((r) => r.user_id === m.recipient_id)?.id).toBe(m.report_id);
@@ -152,7 +155,7 @@ describe("runDueOccurrences", () => {
     expect(occ.closes_at?.toISOString()).toBe("2001-03-05T11:30:00.000Z");
     expect(await db.report.count({ where: { checkin_id: poll.id } })).toBe(0);
     const messages = await db.chatMessage.findMany({ where: { occurrence_id: occ.id } });
-    const text = `Poll "Lunch?" is waiting for your vote.\nPizza or sushi?\nVote here: /polls/${poll.id}/vote`;
+    const text = `Poll "Lunch?" is waiting for your vote.\nPizza or sushi?\nVote here: https://checkin.example.test/polls/${poll.id}/vote`;
     expect(messages.map((m) => m.text)).toEqual([text, text]);
     expect((await db.checkin.findUniqueOrThrow({ where: { id: poll.id } })).next_run_at).toBeNull();
     expect(await refreshNextRunAt(poll.id, db, now)).toBeNull();

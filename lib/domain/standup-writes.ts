@@ -233,8 +233,11 @@ export async function replaceStandup(actor: Actor, id: number, input: StandupCon
 /**
  * Creates a copy of a standup the caller can see, owned by the caller: name, channels, schedule,
  * wait time, questions, members, flags and sync settings are copied, then every field given in
- * `overrides` replaces the copied value. The copy is active (a draft source gives a draft copy);
- * when `overrides.name` is absent the copy is named "<name> (copy)".
+ * `overrides` replaces the copied value. The copy starts paused (a draft source gives a draft
+ * copy), so it never asks the same people at the same time as its source until someone presses
+ * _Activate_ (issue 41); `opts.state: "active"` starts it at once (POST /v1/standups/{id}/duplicate,
+ * whose body sets the copy's schedule and members). When `overrides.name` is absent the copy is
+ * named "<name> (copy)".
  * @throws NotFoundError (not visible), UnprocessableError (confidential standup), and the
  * validation errors of `updateStandup` for the overrides.
  */
@@ -242,6 +245,7 @@ export async function duplicateStandup(
   actor: Actor,
   id: number,
   overrides: StandupConfig,
+  opts: { state?: "active" | "paused" } = {},
   client: Db = defaultDb,
 ): Promise<StandupSettingsView> {
   return client.$transaction(async (tx) => {
@@ -259,7 +263,7 @@ export async function duplicateStandup(
         team_id: source.team_id,
         kind: "standup",
         name: truncate(`${source.name} (copy)`, MAX_NAME_LENGTH),
-        state: source.state === "draft" ? "draft" : "active",
+        state: source.state === "draft" ? "draft" : (opts.state ?? "paused"),
         time: source.time,
         wait_time: source.wait_time,
         timezone: source.timezone,
@@ -321,8 +325,9 @@ export async function archiveStandup(actor: Actor, id: number, client: Db = defa
 }
 
 /**
- * Pauses (`paused`) or resumes (`active`) a standup. Idempotent.
- * @throws NotFoundError (not visible), ForbiddenError (not creator/admin), UnprocessableError (draft).
+ * Pauses (`paused`) or resumes (`active`) a standup; `active` also activates a draft (the standup
+ * page's _Activate_). Idempotent.
+ * @throws NotFoundError (not visible), ForbiddenError (not creator/admin), UnprocessableError (pausing a draft).
  */
 export async function setStandupState(
   actor: Actor,
@@ -330,7 +335,8 @@ export async function setStandupState(
   tx: Tx = defaultDb,
 ): Promise<void> {
   const row = await editableStandup(tx, actor, input.standupId);
-  if (row.state === "draft") throw new UnprocessableError("A draft standup cannot be paused or resumed");
+  if (row.state === "draft" && input.state === "paused")
+    throw new UnprocessableError("A draft standup cannot be paused; activate it first");
   if (row.state === input.state) return;
   await tx.checkin.update({ where: { id: row.id }, data: { state: input.state } });
   // next_run_at: null when paused; when active, the next automatic run (none for wait_time null).

@@ -157,11 +157,19 @@ export type SummaryListFilters = { limit: number; after?: { date: string; id: nu
 
 /**
  * Summaries of a standup the actor can see, newest occurrence first (date desc, id desc), keyset
- * paginated; returns up to `limit + 1` rows (the extra one proves has_more).
+ * paginated; returns up to `limit + 1` rows (the extra one proves has_more). Visibility: the v2
+ * standup rule, or with `scope.teamWide: "readers"` (the dashboard, `DASHBOARD_READS`) also every
+ * non-confidential standup for admins and managers.
  * @throws NotFoundError when the standup is not visible to the actor.
  */
-export async function listStandupSummaries(actor: Actor, standupId: number, filters: SummaryListFilters): Promise<OccurrenceSummaryView[]> {
-  const standup = await db.checkin.findFirst({ where: { AND: [{ id: standupId }, standupWhere(actor)] }, select: { id: true } });
+export async function listStandupSummaries(
+  actor: Actor,
+  standupId: number,
+  filters: SummaryListFilters,
+  scope: { teamWide?: "readers" } = {},
+): Promise<OccurrenceSummaryView[]> {
+  const where = standupWhere(actor, { teamWide: scope.teamWide });
+  const standup = await db.checkin.findFirst({ where: { AND: [{ id: standupId }, where] }, select: { id: true } });
   if (!standup) throw new NotFoundError("Standup");
   const after = filters.after;
   const afterDate = after ? new Date(`${after.date}T00:00:00Z`) : undefined;

@@ -2,8 +2,7 @@
  * Checks proxy.ts makes before Next.js handles a dashboard request, for what Next would answer
  * with a 500 (issue 40):
  * - a possible server action (Next.js 16 `getServerActionRequestMetadata`: a POST with a
- *   `Next-Action` header or a multipart body) must come from this host: its `Origin` must match
- *   the first `X-Forwarded-Host`, else `Host`, as Next.js compares them (else 403; Next threw
+ *   `Next-Action` header or a multipart body) must come from this host (`sameOrigin`; else 403: Next threw
  *   "Invalid Server Actions request", a 500, and `new URL()` of a malformed Origin threw too);
  * - a multipart POST without `Next-Action` (what a form with a server action sends before
  *   hydration) must be a readable multipart body (else 400; Next's decoder threw);
@@ -11,18 +10,26 @@
  *   answer (next-auth's `getServerSession` threw on every page).
  */
 import { refusedCallbackUrlCookies } from "@/lib/auth/auth-route";
+import { limitSettings } from "@/lib/env";
 
 const textAnswer = (status: number, text: string) =>
   new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" } });
 
-/** True when the request's Origin names the host Next.js compares it with. */
+/**
+ * True when the request's Origin names this host. Next.js compares the Origin with the first
+ * `X-Forwarded-Host`, else `Host`; `X-Forwarded-Host` is trusted only from our own reverse proxy
+ * (TRUST_PROXY), so without it the Origin must match `Host` and, when one is sent, the forwarded
+ * host too (a mismatch Next would throw on is refused here instead).
+ */
 export function sameOrigin(request: Request): boolean {
   const origin = request.headers.get("origin");
   if (!origin) return false;
-  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  const host = forwarded || request.headers.get("host");
+  const forwarded = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || null;
+  const host = request.headers.get("host");
+  const hosts = limitSettings().trustProxy ? [forwarded ?? host] : [host, ...(forwarded ? [forwarded] : [])];
   try {
-    return new URL(origin).host === host;
+    const originHost = new URL(origin).host;
+    return hosts.every((h) => h === originHost);
   } catch {
     return false;
   }

@@ -4,7 +4,9 @@
  * something or failed.
  *
  * - `schedule_tick` (crontab: every minute): the asking loop — runs the due standups and polls,
- *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`).
+ *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`); first releases the job
+ *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
+ *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
  *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
@@ -23,6 +25,8 @@
  * - `backup_nightly` (crontab: daily at 03:23 UTC): a base backup of the embedded database and
  *   retention (lib/runtime/backup.ts `backupNow`); does nothing when DATABASE_URL is an external
  *   PostgreSQL (back that up with its own tooling).
+ * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
+ *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
 import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
@@ -32,8 +36,10 @@ import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
+import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
+import { recoverDeadWorkers } from "@/lib/jobs/heartbeat";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
 import { backupNow } from "@/lib/runtime/backup";
 import { embeddedDatabaseIn } from "@/lib/runtime/embedded-postgres";
@@ -104,12 +110,11 @@ export function backupNightly(log: JobLog): Task {
 export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
   const tick = scheduleTick(log);
   return {
-    schedule_tick: delivery
-      ? async (payload, helpers) => {
-          await recoverStaleLocks(delivery.db, log);
-          await tick(payload, helpers);
-        }
-      : tick,
+    schedule_tick: async (payload, helpers) => {
+      await recoverDeadWorkers(db, log);
+      if (delivery) await recoverStaleLocks(delivery.db, log);
+      await tick(payload, helpers);
+    },
     cleanup_idempotency: cleanupIdempotency(log),
     ...(delivery
       ? {
@@ -132,6 +137,9 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       await storeParticipationCounts(occurrenceId);
     },
     backup_nightly: backupNightly(log),
+    import_geekbot: async (payload) => {
+      await runDashboardImport(payload as ImportJobPayload, log);
+    },
   };
 }
 

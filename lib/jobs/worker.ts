@@ -16,10 +16,17 @@
  * A worker that just ran a job of a named queue and finds nothing is nudged once more 10 ms later
  * (`nudgeAfterQueuedJobs`), so one channel's backlog is not delivered at one message per poll.
  *
+ * Dead workers and lost completions (issue 40): the runner's pool keeps a heartbeat row and, on
+ * start, releases at once the locks of pools whose process is gone (lib/jobs/heartbeat.ts); jobs
+ * whose end could not be recorded because the connection was lost are released by
+ * lib/jobs/lost-completions.ts. The runner's own errors (`pool:listen:error`,
+ * `worker:getJob:error`, `pool:fatalError`) are logged from its events.
+ *
  * Logging: graphile-worker's info/debug chatter (per job "completed" lines) is dropped; its warnings
  * and errors, and the tasks' own summaries, go to `log`.
  */
-import { Logger, type LogLevel, type Runner, run, runMigrations, type Worker } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, type LogLevel, type Runner, run, runMigrations, type Worker, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { type DeliveryConfig, deliveryConfigFromEnv } from "@/lib/chat/config";
 import { closeDeliveryDeps, createDeliveryDeps } from "@/lib/chat/delivery";
@@ -27,6 +34,8 @@ import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { slackSettings } from "@/lib/env";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
+import { recoverDeadWorkers, startHeartbeat } from "@/lib/jobs/heartbeat";
+import { watchLostCompletions } from "@/lib/jobs/lost-completions";
 import { startOutboxDispatcher } from "@/lib/jobs/outbox";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
 
@@ -34,6 +43,8 @@ export type JobWorker = {
   /** Gracefully stops the runner (waits for running jobs). Idempotent. */
   stop: () => Promise<void>;
   runner: Runner;
+  /** graphile-worker's id of this runner's pool (the `locked_by` of its jobs). */
+  poolId: string;
 };
 
 /**
@@ -66,8 +77,16 @@ export async function startWorker(opts: {
     if (!stopping) log(`worker pool: ${err.message}`);
   });
   pgPool.on("connect", (client) => client.on("error", () => {}));
+  // Our own emitter, so the pool's id is known from its creation (`pool:create`) on.
+  const events = new EventEmitter() as WorkerEvents;
+  let poolId: string | null = null;
+  events.on("pool:create", ({ workerPool }) => {
+    poolId = workerPool.id;
+  });
+  logRunnerErrors(events, log, () => stopping);
   const options = {
     pgPool,
+    events,
     concurrency: opts.concurrency ?? 2,
     noHandleSignals: true,
     pollInterval: 2000,
@@ -81,12 +100,24 @@ export async function startWorker(opts: {
   let runner: Runner;
   try {
     await runMigrations(options);
+    await recoverDeadWorkers(db, log);
     if (delivery) await recoverStaleLocks(db, log);
     runner = await run(options);
   } catch (err) {
     await pgPool.end().catch(() => {});
     throw err;
   }
+  const id = poolId as string | null;
+  let heartbeat: Awaited<ReturnType<typeof startHeartbeat>>;
+  try {
+    if (!id) throw new Error("graphile-worker did not report its pool id");
+    heartbeat = await startHeartbeat(db, id, log);
+  } catch (err) {
+    await runner.stop().catch(() => {});
+    await pgPool.end().catch(() => {});
+    throw err;
+  }
+  const lostCompletions = watchLostCompletions(runner, pgPool, () => id, log);
   const stopNudging = nudgeAfterQueuedJobs(runner);
   // Hands the jobs that writes put in the job outbox to graphile-worker (lib/jobs/outbox.ts).
   const dispatcher = startOutboxDispatcher(pgPool, log);
@@ -106,14 +137,17 @@ export async function startWorker(opts: {
   }
   return {
     runner,
+    poolId: id,
     stop: () => {
       stopping = true;
       stopNudging();
+      lostCompletions.stop();
       stopped ??= dispatcher
         .stop()
         .then(() => runner.stop())
         .catch((err: unknown) => log(`worker stop: ${(err as Error)?.message ?? err}`))
         .then(() => poolSettled(pgPool))
+        .then(() => heartbeat.stop())
         .then(() => pgPool.end())
         .then(() => {
           if (delivery) closeDeliveryDeps(delivery);
@@ -137,6 +171,25 @@ async function poolSettled(pool: pg.Pool, maxMs = 5000): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   while ((pool.waitingCount > 0 || pool.idleCount < pool.totalCount) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/**
+ * Logs the runner's error events (issue 40) instead of leaving them to graphile-worker's logger
+ * alone: losing the LISTEN connection (it reconnects by itself), failing to fetch a job (it polls
+ * again) and a fatal error of the pool (it stops; the worker process then exits and its supervisor
+ * starts a new one). Quiet while stopping.
+ */
+function logRunnerErrors(events: WorkerEvents, log: JobLog, stopping: () => boolean): void {
+  const text = (error: unknown) => (error as Error)?.message ?? String(error);
+  events.on("pool:listen:error", ({ error }) => {
+    if (!stopping()) log(`worker: lost its LISTEN connection (${text(error)}); reconnecting`);
+  });
+  events.on("worker:getJob:error", ({ error }) => {
+    if (!stopping()) log(`worker: fetching a job failed (${text(error)}); trying again`);
+  });
+  events.on("pool:fatalError", ({ error, action }) => {
+    log(`worker: fatal error of the job pool in ${action}: ${text(error)}`);
+  });
 }
 
 /** Milliseconds after which a worker that found nothing right after a job of a named queue looks again. */

@@ -6,16 +6,20 @@
  */
 import { disconnectDb } from "@/lib/db";
 import { DomainError } from "@/lib/domain/errors";
-import { port, publicUrl, setDatabaseUrl } from "@/lib/env";
+import { publicUrl, setDatabaseUrl } from "@/lib/env";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { webUrlHint } from "@/lib/runtime/web-address";
 
 /** Thrown for a bad command line; printed with the usage. */
 export class UsageError extends Error {}
 
-/** Origin of printed links: PUBLIC_URL, else http://localhost:$PORT. */
+/**
+ * Origin of printed links: PUBLIC_URL, else the address of the running `npm start` (its recorded
+ * web address, or PORT; lib/runtime/web-address.ts), else http://localhost:3000.
+ */
 export function cliBaseUrl(): string {
-  return publicUrl() ?? `http://localhost:${port()}`;
+  return publicUrl() ?? webUrlHint();
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Child-process helpers shared by the scripts that start servers (scripts/e2e.ts,
  * scripts/multi-instance.ts, lib/bench/servers.ts): a free TCP port, waiting for HTTP, stopping a
- * process (group) gracefully.
+ * process (group) gracefully, a process's children.
  */
 import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 
 /** A TCP port that is free right now on `host` (the OS picks it). */
@@ -51,4 +52,35 @@ export function stopProcess(child: ChildProcess, graceMs = 30_000): Promise<void
     });
     kill("SIGTERM");
   });
+}
+
+/** The PIDs of `pid`'s child processes whose command line contains `match` (Linux /proc; [] elsewhere or when `pid` is gone). */
+export function childPids(pid: number, match: string): number[] {
+  let children: number[];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return children.filter((c) => {
+    try {
+      return fs.readFileSync(`/proc/${c}/cmdline`, "utf8").includes(match);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Resolves once `port` can be bound on `host`, or after `timeoutMs` (milliseconds) anyway. */
+export async function waitForFreePort(port: number, timeoutMs: number, host = "0.0.0.0"): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once("error", () => resolve(false));
+      srv.listen(port, host, () => srv.close(() => resolve(true)));
+    });
+    if (free) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -8,9 +8,12 @@
  *   4. `AUTH_SECRET` (signs sessions and cursors): the environment's, else with `DATABASE_URL` the
  *      one stored in the database (table `app_secrets`, created once, shared by every instance),
  *      else generated into `.data/auth-secret` (mode 0600);
- *   5. the graphile-worker runner in this process (lib/jobs/worker.ts), unless `web-only`;
+ *   5. the job worker (graphile-worker runner, lib/jobs/worker.ts) as a child process
+ *      (lib/runtime/worker-process.ts), unless `web-only`;
  *   6. Next.js (`next start`, or `next dev`) as a child process on `PORT`, bound to 0.0.0.0,
  *      unless `worker-only`.
+ * Both children are supervised (lib/runtime/supervisor.ts, issue 40): one that dies is started
+ * again with backoff while PostgreSQL and the other child keep running.
  * Migrations, the seed and the worker use `DIRECT_DATABASE_URL` when set (a direct connection:
  * advisory locks and LISTEN/NOTIFY do not work through PgBouncer in transaction mode); Next.js
  * gets `DATABASE_URL` (which may point at PgBouncer). Several instances may start at once: the
@@ -18,7 +21,7 @@
  * Stopping (SIGINT/SIGTERM, or the parent going away) stops Next.js, then the worker, then
  * PostgreSQL, and exits 0.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -28,7 +31,6 @@ import pg from "pg";
 import { disconnectDb } from "@/lib/db";
 import {
   authSecret,
-  childEnv,
   databaseUrl,
   dataDir,
   demoEnabled,
@@ -37,9 +39,12 @@ import {
   nextAuthSecretSetting,
   setDatabaseUrl,
 } from "@/lib/env";
-import { type JobWorker, startWorker } from "@/lib/jobs/worker";
+import { CRASH_EXIT_CODE, installCrashPolicy } from "@/lib/runtime/crash-policy";
 import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { spawnWebServer, spawnWorkerProcess, stopChild, waitForWorkerReady, waitUntilServing } from "@/lib/runtime/service-children";
+import { recordServiceRestart } from "@/lib/runtime/service-events";
+import { type Supervisor, supervise } from "@/lib/runtime/supervisor";
 import { forgetWebUrl, recordWebUrl } from "@/lib/runtime/web-address";
 
 /** Line logger. */
@@ -172,48 +177,13 @@ function findLogin(value: unknown, depth = 0): { email: string; password: string
   return null;
 }
 
-/** Waits until something answers on `port`: an HTTP response (production) or a TCP connection (dev). */
-async function waitUntilServing(port: number, opts: { http: boolean; timeoutMs: number; child: ChildProcess }): Promise<void> {
-  const deadline = Date.now() + opts.timeoutMs;
-  while (Date.now() < deadline) {
-    if (opts.child.exitCode !== null || opts.child.signalCode !== null)
-      throw new Error("The Next.js server exited during start-up (see its output above).");
-    const ok = opts.http
-      ? await fetch(`http://127.0.0.1:${port}/`, { redirect: "manual", signal: AbortSignal.timeout(5000) }).then(
-          () => true,
-          () => false,
-        )
-      : await new Promise<boolean>((resolve) => {
-          const s = net.connect(port, "127.0.0.1");
-          s.once("connect", () => {
-            s.destroy();
-            resolve(true);
-          });
-          s.once("error", () => resolve(false));
-        });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`The Next.js server did not answer on port ${port} within ${Math.round(opts.timeoutMs / 1000)} s.`);
-}
-
-/** Sends SIGTERM to a child and waits for it to exit; SIGKILL after `graceMs`. */
-function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
 /**
- * Runs the service until a stop signal (or the Next.js child dies). Resolves with the exit code:
- * 0 after a requested stop, 1 on a start-up failure (e.g. DatabaseBusyError: another `npm start`
- * owns the embedded database) or when Next.js exits on its own.
+ * Runs the service until a stop signal. Resolves with the exit code: 0 after a requested stop, 1 on
+ * a start-up failure (e.g. DatabaseBusyError: another `npm start` owns the embedded database),
+ * CRASH_EXIT_CODE after an uncaught exception in this process (the launcher starts it again).
+ * The web server and the job worker run as child processes under supervisors
+ * (lib/runtime/supervisor.ts): either one that dies after start-up is started again, with backoff,
+ * without stopping PostgreSQL; each restart is logged and recorded in `service_events`.
  * @param port TCP port of the web server. @param dev `next dev` instead of `next start`.
  */
 export async function runService(opts: { dev: boolean; port: number; log: Log; root?: string; role?: ServiceRole }): Promise<number> {
@@ -221,19 +191,25 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
   const role = opts.role ?? "all";
   const root = opts.root ?? process.cwd();
   let database: EmbeddedDatabase | null = null;
-  let worker: JobWorker | null = null;
+  let worker: ChildProcess | null = null;
   let next: ChildProcess | null = null;
+  const supervisors: { web?: Supervisor; worker?: Supervisor } = {};
   let stopping: Promise<void> | null = null;
   let resolveStopped: (code: number) => void = () => {};
   const stopped = new Promise<number>((r) => {
     resolveStopped = r;
   });
 
+  const stopChildren = async () => {
+    if (supervisors.web) await supervisors.web.stop();
+    else if (next) await stopChild(next);
+    if (supervisors.worker) await supervisors.worker.stop(30_000);
+    else if (worker) await stopChild(worker, 30_000);
+  };
   const shutdown = (code: number, why?: string) => {
     stopping ??= (async () => {
       if (why) log(why);
-      if (next) await stopChild(next);
-      if (worker) await worker.stop();
+      await stopChildren();
       forgetWebUrl();
       await disconnectDb().catch(() => {});
       if (database) {
@@ -249,10 +225,13 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
   const abortIfStopping = async (): Promise<boolean> => {
     if (!stopping) return false;
     await stopping;
-    if (worker) await worker.stop();
+    await stopChildren();
     await database?.stop().catch(() => {});
     return true;
   };
+  // This process owns PostgreSQL: an error nobody handled is logged and, if it was an exception,
+  // everything is stopped in order before the exit (lib/runtime/crash-policy.ts).
+  installCrashPolicy({ name: "service", log, onFatal: () => shutdown(CRASH_EXIT_CODE) });
   for (const s of STOP_SIGNALS)
     process.on(s, () => void shutdown(0, `Received ${s}: stopping the web server, the job worker${database ? ", then PostgreSQL" : ""}…`));
   process.on("disconnect", () => void shutdown(0, "The launcher went away: stopping…"));
@@ -284,38 +263,51 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     // With an external database every instance takes the one stored there; embedded: the data folder's.
     const secret = explicitAuthSecret() ?? (database ? authSecret() : await databaseAuthSecret(direct));
     if (await abortIfStopping()) return await stopped;
-    if (role !== "web") worker = await startWorker({ connectionString: direct, log });
+    const webEnv = { DATABASE_URL: url, AUTH_SECRET: secret, NEXTAUTH_SECRET: nextAuthSecretSetting() ?? secret };
+    // The worker and the web server start side by side.
+    if (role !== "web") worker = spawnWorkerProcess(root);
+    if (role !== "worker") next = spawnWebServer({ root, dev, port, env: webEnv });
+    await Promise.all([
+      worker ? waitForWorkerReady(worker, 120_000) : null,
+      next ? waitUntilServing(port, { http: !dev, timeoutMs: dev ? 180_000 : 90_000, child: next }) : null,
+    ]);
     if (await abortIfStopping()) return await stopped;
+    const record = (kind: "web" | "worker") => (reason: string, pid: number | undefined) =>
+      void recordServiceRestart(kind, reason, pid, log);
+    if (worker)
+      supervisors.worker = supervise({
+        name: "job worker",
+        first: worker,
+        spawn: () => spawnWorkerProcess(root),
+        log,
+        onRestart: record("worker"),
+      });
+    if (next) {
+      supervisors.web = supervise({
+        name: "web server",
+        first: next,
+        spawn: () => spawnWebServer({ root, dev, port, env: webEnv }),
+        log,
+        onRestart: record("web"),
+        onStarted: (child, diedAt) =>
+          void waitUntilServing(port, { http: !dev, timeoutMs: 90_000, child }).then(
+            () => log(`The web server is serving again, ${((Date.now() - diedAt) / 1000).toFixed(1)} s after it died.`),
+            () => {},
+          ),
+      });
+    }
     if (role === "worker") {
       log("Job worker only (--worker-only): no web server. Press Ctrl-C to stop.");
+      process.send?.({ ready: true });
       return await stopped;
     }
-
-    const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-    const preload = path.join(root, "lib", "runtime", "next-preload.cjs");
-    next = spawn(process.execPath, ["--require", preload, nextBin, dev ? "dev" : "start", "-p", String(port), "-H", "0.0.0.0"], {
-      cwd: root,
-      stdio: ["ignore", "inherit", "inherit"],
-      env: childEnv({
-        DATABASE_URL: url,
-        AUTH_SECRET: secret,
-        NEXTAUTH_SECRET: nextAuthSecretSetting() ?? secret,
-        PORT: String(port),
-        NEXT_TELEMETRY_DISABLED: "1",
-      }),
-    });
-    next.once("exit", (code, signal) => {
-      if (!stopping) void shutdown(1, `The Next.js server exited unexpectedly (${signal ?? `code ${code}`}): stopping.`);
-    });
-    await waitUntilServing(port, { http: !dev, timeoutMs: dev ? 180_000 : 90_000, child: next });
-    if (!stopping) {
-      const base = `http://localhost:${port}`;
-      recordWebUrl(base);
-      log("");
-      log(`Team Check-in Service is ready: ${base}  (API: ${base}/v2/..., dashboard: ${base}/)`);
-      for (const line of describeCredentials(path.join(dataDir(), "demo-credentials.json"))) log(line);
-      log("Press Ctrl-C to stop.");
-    }
+    const base = `http://localhost:${port}`;
+    recordWebUrl(base);
+    log("");
+    log(`Team Check-in Service is ready: ${base}  (API: ${base}/v2/..., dashboard: ${base}/)`);
+    for (const line of describeCredentials(path.join(dataDir(), "demo-credentials.json"))) log(line);
+    log("Press Ctrl-C to stop.");
+    process.send?.({ ready: true }); // the launcher restarts a service that crashes after this
   } catch (err) {
     const message = err instanceof DatabaseBusyError ? err.message : `Start-up failed: ${(err as Error)?.message ?? err}`;
     await shutdown(1, message);

@@ -103,7 +103,7 @@ describe("standups", () => {
       time: "07:45:00",
       days: ["Tue"],
       channel: A.channels[0].name,
-      master: m1.id,
+      master: m1.chat_id,
       wait_time: 0, // created without wait_time: asked automatically at its time
     });
     expect(v1.body.questions.map((q: { text: string; answer_type: string }) => [q.text, q.answer_type])).toEqual([

@@ -3,13 +3,13 @@
  * scenario of the issue: a member answers two days after a run she missed, on a day the standup
  * does not run. The answer completes her pending report of that run (through v2 and v1 alike), no
  * occurrence is created for today, and nobody else's participation changes. A colleague with
- * nothing pending gets an ad-hoc report that counts only for himself and disappears from
- * participation when discarded.
+ * nothing pending gets an ad-hoc report: no occurrence, in no participation figure (issue 41: no
+ * phantom "1/1 · Everyone answered" run on a day the standup does not run).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as v1Submit } from "@/app/v1/reports/route";
 import { DELETE as deleteReport } from "@/app/v2/reports/[reportId]/route";
-import { POST as v2Submit } from "@/app/v2/reports/route";
+import { GET as listReportsRoute, POST as v2Submit } from "@/app/v2/reports/route";
 import { GET as participationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { db } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
@@ -74,21 +74,31 @@ describe("a late answer on a day the standup does not run", () => {
     expect(member.missed_at).toBeNull();
   });
 
-  it("gives a member with nothing pending an ad-hoc report that counts only for its author (v1 too)", async () => {
+  it("gives a member with nothing pending an ad-hoc report: no occurrence, in no participation figure (v1 too; issue 41)", async () => {
     const author = members[1];
     const answers = Object.fromEntries(standup.questions.map((q) => [String(q.id), { text: "weekend note" }]));
     const r = await call(v1Submit, { method: "POST", path: "/v1/reports/", key: author.key, body: { standup_id: standup.id, answers } });
     expect(r.status).toBe(200);
-    const occurrences = await db.occurrence.findMany({ where: { checkin_id: standup.id }, orderBy: { date: "desc" } });
-    expect(occurrences).toHaveLength(2);
-    expect(occurrences[0].trigger).toBe("adhoc");
-    expect(await db.occurrenceMember.count({ where: { occurrence_id: occurrences[0].id } })).toBe(0);
-    const entries = await participation(A.admin.key);
-    expect(entries).toEqual([
-      expect.objectContaining({ date: occurrences[0].date.toISOString().slice(0, 10), expected: 1, responded: 1 }),
-      expect.objectContaining({ date: missedDate, expected: 4, responded: 4 }),
-    ]);
-    // Discarding it leaves no phantom run behind.
+    const report = await db.report.findUniqueOrThrow({ where: { id: r.body.id } });
+    expect(report).toMatchObject({ status: "submitted", occurrence_id: null });
+    // No phantom run: still the one occurrence, and participation lists only it, unchanged.
+    expect(await db.occurrence.count({ where: { checkin_id: standup.id } })).toBe(1);
+    expect(await participation(A.admin.key)).toEqual([expect.objectContaining({ date: missedDate, expected: 4, responded: 4 })]);
+    // The report is still listed and broadcast like any other.
+    const list = await call(listReportsRoute, { path: `/v2/reports?standup_id=${standup.id}`, key: A.admin.key });
+    expect(list.body.data.map((x: { id: number }) => x.id)).toContain(r.body.id);
+    expect(await db.chatMessage.count({ where: { report_id: r.body.id, kind: "report" } })).toBe(1);
+    // v2 too, and a second ad-hoc report is another report (no run to edit).
+    const v2Answers = standup.questions.map((q) => ({ question_id: q.id, text: "another note" }));
+    const again = await call(v2Submit, {
+      method: "POST",
+      path: "/v2/reports",
+      key: author.key,
+      body: { standup_id: standup.id, answers: v2Answers },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).not.toBe(r.body.id);
+    expect(await db.occurrence.count({ where: { checkin_id: standup.id } })).toBe(1);
     const del = await call(deleteReport, {
       method: "DELETE",
       path: `/v2/reports/${r.body.id}`,
@@ -109,8 +119,8 @@ describe("a late answer on a day the standup does not run", () => {
     const answers = standup.questions.map((q) => ({ question_id: q.id, text: "too late" }));
     const r = await call(v2Submit, { method: "POST", path: "/v2/reports", key: members[2].key, body: { standup_id: standup.id, answers } });
     expect(r.status).toBe(200);
-    const report = await db.report.findUniqueOrThrow({ where: { id: r.body.data.id }, include: { occurrence: true } });
-    expect(report.occurrence?.trigger).toBe("adhoc");
+    const report = await db.report.findUniqueOrThrow({ where: { id: r.body.data.id } });
+    expect(report.occurrence_id).toBeNull();
     expect(await db.report.count({ where: { occurrence_id: other.id, status: "pending" } })).toBe(1);
   });
 });

@@ -521,7 +521,11 @@ const cases: Case[] = [
         method: "POST",
         path: "/v1/reports/",
         key: admin.key,
-        body: { standup_id: standup.id, answers: Object.fromEntries(standup.questions.map((q) => [String(q.id), { text: "done" }])) },
+        // A multiple-choice answer is one of the question's choices (issue 41).
+        body: {
+          standup_id: standup.id,
+          answers: Object.fromEntries(standup.questions.map((q) => [String(q.id), { text: q.choices.length ? q.choices[0] : "done" }])),
+        },
       }),
     schema: reportCreatedV1Schema,
   },

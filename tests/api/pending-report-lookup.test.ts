@@ -60,8 +60,11 @@ it("finds the member's pending report without visiting their 3,000 other reports
   const adhoc = await createTestCheckin(T, { name: "Ad hoc", members: [cy], days: [WEEKDAYS[(new Date().getUTCDay() + 3) % 7]] });
   const answers = adhoc.questions.map((q) => ({ question_id: q.id, text: "posted again" }));
   const submit = () => call(v2Submit, { method: "POST", path: "/v2/reports", key: cy.key, body: { standup_id: adhoc.id, answers } });
-  const first = await submit();
-  expect(first.status).toBe(200);
+  // Today's ad-hoc occurrence as submissions wrote it before issue 41 (they now write ad-hoc
+  // reports without an occurrence; the old occurrences stay, and the context read still probes them).
+  const legacy = await createTestOccurrence(adhoc, new Date().toISOString().slice(0, 10), []);
+  await other.query("UPDATE occurrences SET trigger = 'adhoc' WHERE id = $1", [legacy.id]);
+  const first = { body: { data: await createTestReport(adhoc, cy, { occurrence_id: legacy.id }) } };
   await other.query(
     `INSERT INTO reports (team_id, checkin_id, occurrence_id, user_id, status, started_at, submitted_at, created_at, updated_at)
      SELECT r.team_id, r.checkin_id, r.occurrence_id, r.user_id, 'submitted', now(), now() - make_interval(secs => g), now(), now()

@@ -2,9 +2,10 @@
  * Rate limits of issue 13 (lib/api/rate-limit.ts) against the real test database store: per API
  * key (429 after the limit, `Retry-After`, the IETF `RateLimit-Policy`/`RateLimit` headers on every
  * response, v1 and v2 error shapes), per client IP without a valid key, the answers that need no key
- * (404, 405, the preload's refusals, /v2/openapi.json; not the CORS preflight), the sign-in throttle's
- * failure counting, and that the counters live in PostgreSQL (`rate_limits`), so every instance
- * sees them. Limits are lowered through the environment of this test file's own process.
+ * (404, 405, the preload's refusals, /v2/openapi.json; not the CORS preflight), the sign-in throttle
+ * (atomic counting before the check, account+address pairs, the account's delay instead of a
+ * lock), and that the counters live in PostgreSQL (`rate_limits`), so every instance sees them.
+ * Limits are lowered through the environment of this test file's own process.
  */
 process.env.RATE_LIMIT_API_PER_MINUTE = "15";
 process.env.RATE_LIMIT_ANONYMOUS_PER_MINUTE = "5";
@@ -17,15 +18,15 @@ import * as v1Me from "@/app/v1/me/route";
 import * as v2Unknown from "@/app/v2/[[...path]]/route";
 import * as openApi from "@/app/v2/openapi.json/route";
 import * as reports from "@/app/v2/reports/route";
-import { CLIENT_IP_HEADER, closeRateLimitStore, ratePolicies } from "@/lib/api/rate-limit";
+import { CLIENT_IP_HEADER, closeRateLimitStore } from "@/lib/api/rate-limit";
 import { REFUSED_HEADER } from "@/lib/api/route";
 import {
+  accountDelayMs,
+  admitSignIn,
   linkRequestBlockedBy,
   linkRequestThrottledMessage,
-  recordSignInFailure,
-  recordSignInSuccess,
-  signInBlockedBy,
   TooManyAttemptsError,
+  throttledMessage,
   throttledRedemption,
 } from "@/lib/auth/sign-in-throttle";
 import { InvalidTokenError } from "@/lib/auth/tokens";
@@ -164,21 +165,74 @@ describe("answers that need no key (issue 40): 404, 405, the preload's refusals,
 });
 
 describe("sign-in throttle", () => {
-  it("3 failures block the account (any address) and the address (any account); success clears the account", async () => {
-    const email = `Someone-${Date.now()}@Example.com`;
-    const ip = `192.0.2.${Math.floor(Math.random() * 200) + 1}`;
-    expect(ratePolicies().signInAccount.windowSeconds).toBe(15 * 60);
-    for (let i = 0; i < 3; i++) {
-      expect(await signInBlockedBy({ email, ip })).toBeNull();
-      await recordSignInFailure({ email, ip });
+  const randomIp = (prefix: string) => `${prefix}.${Math.floor(Math.random() * 200) + 1}`;
+
+  it("counts before checking: of 60 concurrent wrong guesses on one account from one address, at most 3 are checked", async () => {
+    const email = `guessed-${Date.now()}@example.com`;
+    const ip = randomIp("192.0.2");
+    const attempts = await Promise.all(Array.from({ length: 60 }, () => admitSignIn({ email, ip })));
+    const admitted = attempts.filter((a) => a.blocked === null);
+    // Each attempt takes its place in the pair's and the address's counts at once (in whatever
+    // order the two upserts land): never more than the pair's 3 are admitted.
+    expect(admitted.length).toBeGreaterThanOrEqual(1);
+    expect(admitted.length).toBeLessThanOrEqual(3);
+    await Promise.all(admitted.map((a) => a.settle("failure")));
+    const refusals = attempts.flatMap((a) => (a.blocked ? [a.blocked] : []));
+    expect(refusals).toHaveLength(60 - admitted.length);
+    for (const r of refusals) expect(["sign-in-pair", "sign-in-ip"]).toContain(r.policy.name);
+    // The store's answer names the window's end; past 2 × the limit the process answers alone for up to 60 s.
+    expect(Math.max(...refusals.map((r) => r.resetSeconds))).toBeGreaterThan(800);
+    // After them, the pair is used up.
+    const next = (await admitSignIn({ email, ip })).blocked;
+    expect(next?.policy.name).toBe("sign-in-pair");
+    expect(throttledMessage(next as NonNullable<typeof next>)).toMatch(
+      /^Too many failed sign-in attempts for this account from your network address\. Try again in \d+ minutes?\.$/,
+    );
+  });
+
+  it("an attacker's failures never lock the owner out: another address is admitted, after a short delay", async () => {
+    const owner = A.users[1];
+    const attacker = randomIp("198.18.0");
+    for (let i = 0; i < 3; i++) await (await admitSignIn({ email: owner.email, ip: attacker })).settle("failure");
+    // The attacker's pair is used up, also under another spelling of the same address.
+    expect((await admitSignIn({ email: ` ${owner.email.toUpperCase()}`, ip: attacker })).blocked?.policy.name).toBe("sign-in-pair");
+    // The owner, elsewhere, is admitted: the 4th failure-free attempt on the account waits 1 s first.
+    const mine = await admitSignIn({ email: owner.email, ip: "198.18.1.1" });
+    expect(mine.blocked).toBeNull();
+    expect(mine.delayMs).toBe(1000);
+    await mine.settle("success");
+    // The success refunded the owner's attempt: the next one waits as long, not longer.
+    const again = await admitSignIn({ email: owner.email, ip: "198.18.1.1" });
+    expect(again.delayMs).toBe(1000);
+    await again.settle("success");
+  });
+
+  it("the delay grows 1, 2, 4, 8 s with further failures and stops at 8 s", () => {
+    expect([0, 2, 3, 4, 5, 6, 7, 40].map((f) => accountDelayMs(f, 3))).toEqual([0, 0, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect(accountDelayMs(100, 0)).toBe(0);
+  });
+
+  it("one address trying many accounts is refused after 5 × SIGN_IN_MAX_FAILURES (15) attempts", async () => {
+    const ip = randomIp("192.0.2");
+    for (let i = 0; i < 15; i++) {
+      const a = await admitSignIn({ email: `spray-${i}-${Date.now()}@example.com`, ip });
+      expect(a.blocked, `attempt ${i + 1}`).toBeNull();
+      await a.settle("failure");
     }
-    const byAccount = await signInBlockedBy({ email: email.toLowerCase(), ip: "192.0.2.250" });
-    expect(byAccount?.policy.name).toBe("sign-in-account");
-    expect(byAccount?.resetSeconds).toBeGreaterThan(800);
-    const byIp = await signInBlockedBy({ email: "other@example.com", ip });
-    expect(byIp?.policy.name).toBe("sign-in-ip");
-    await recordSignInSuccess({ email, ip: "192.0.2.250" });
-    expect(await signInBlockedBy({ email, ip: "192.0.2.251" })).toBeNull();
+    const refused = await admitSignIn({ email: `spray-last-${Date.now()}@example.com`, ip });
+    expect(refused.blocked?.policy.name).toBe("sign-in-ip");
+    expect(throttledMessage(refused.blocked as NonNullable<typeof refused.blocked>)).toMatch(/for your network address\./);
+  });
+
+  it("a success clears the pair and refunds the address; attempts that checked nothing are refunded", async () => {
+    const email = `mixed-${Date.now()}@example.com`;
+    const ip = randomIp("192.0.2");
+    for (const outcome of ["failure", "failure", "success", "failure", "failure", "none", "none", "failure"] as const) {
+      const a = await admitSignIn({ email, ip });
+      expect(a.blocked, outcome).toBeNull();
+      await a.settle(outcome);
+    }
+    expect((await admitSignIn({ email, ip })).blocked?.policy.name).toBe("sign-in-pair");
   });
 });
 
@@ -203,7 +257,8 @@ describe("link flows", () => {
   it("invalid reset or invitation tokens count as failures of the client address; at the limit even a try is refused", async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
     const tryToken = (token: string) => throttledRedemption(ip, () => resetPassword({ token, password: "a-long-new-password-1" }));
-    for (let i = 0; i < 3; i++) await expect(tryToken(`not-a-token-${i}`)).rejects.toBeInstanceOf(InvalidTokenError);
+    // The client address allows 5 × SIGN_IN_MAX_FAILURES (15) attempts.
+    for (let i = 0; i < 15; i++) await expect(tryToken(`not-a-token-${i}`)).rejects.toBeInstanceOf(InvalidTokenError);
     await expect(tryToken("whatever")).rejects.toBeInstanceOf(TooManyAttemptsError);
     // Another address is not affected.
     await expect(

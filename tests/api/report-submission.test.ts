@@ -161,7 +161,7 @@ describe("POST /v2/reports in two statements", () => {
     }
   });
 
-  it("does not overwrite a pending report that another transaction submits while the write waits for it", async () => {
+  it("edits (never duplicates) the pending report that another transaction submits while the write waits for it", async () => {
     const [, , , cat] = A.users;
     const standup = await createTestCheckin(A, { name: "Pending race", members: [cat] });
     const occurrence = await createTestOccurrence(standup, today(), [cat]);
@@ -177,13 +177,12 @@ describe("POST /v2/reports in two statements", () => {
     await other.query("COMMIT");
     const res = await submission;
     expect(res.status).toBe(200);
-    expect(res.body.data.id).not.toBe(pending.id);
+    // The run already has the member's report: this submission edits it (issue 41), keeping its submission time.
+    expect(res.body.data.id).toBe(pending.id);
     const first = await db.report.findUniqueOrThrow({ where: { id: pending.id }, include: { answers: true } });
     expect(first.submitted_at?.toISOString()).toBe(elsewhere.toISOString());
-    expect(first.answers).toEqual([]);
-    const mine = await db.report.findUniqueOrThrow({ where: { id: res.body.data.id }, include: { answers: true } });
-    expect(mine).toMatchObject({ occurrence_id: occurrence.id, status: "submitted" });
-    expect(mine.answers).toHaveLength(standup.questions.length);
+    expect(first.answers.map((a) => a.text)).toEqual(standup.questions.map(() => "mine"));
+    expect(await db.report.count({ where: { occurrence_id: occurrence.id, user_id: cat.id } })).toBe(1);
   });
 
   it("completes the pending report the scheduler creates while the submission waits for the roster row", async () => {

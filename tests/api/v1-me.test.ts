@@ -217,7 +217,7 @@ describe("GET /v1/me/standups", () => {
       })),
       users_total: 3,
       webhooks: [],
-      master: admin.id,
+      master: admin.chat_id,
       sync_channel_members: true,
       sync_channel_ready: true,
       sync_channel: A.channels[1].name,
@@ -228,7 +228,7 @@ describe("GET /v1/me/standups", () => {
       personalised: false,
     });
     const conf = r.body.find((x: { id: number }) => x.id === s.conf.id);
-    expect(conf).toMatchObject({ confidential: true, wait_time: null, sync_channel: null, sync_channel_ready: false, master: m1.id });
+    expect(conf).toMatchObject({ confidential: true, wait_time: null, sync_channel: null, sync_channel_ready: false, master: m1.chat_id });
     const paused = (await get(meStandupsRoute, "/v1/me/standups", admin.key)).body.find((x: { id: number }) => x.id === s.paused.id);
     expect(paused).toMatchObject({ paused: true, draft: false });
     const draft = (await get(meStandupsRoute, "/v1/me/standups", m2.key)).body[0];

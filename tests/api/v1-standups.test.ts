@@ -108,7 +108,7 @@ describe("GET /v1/standups/{id}", () => {
       anonymous: false,
       paused: false,
       draft: false,
-      master: admin.id,
+      master: admin.chat_id,
     });
   });
   it("answers 404 for invisible standups: not a participant, other team, confidential, archived, polls, bad ids", async () => {
@@ -213,12 +213,16 @@ describe("POST /v1/standups/", () => {
 });
 
 describe("user ids in v1 standups", () => {
-  it("carries chat-style string user ids (users[].id) and the numeric master, which PUT accepts back unchanged", async () => {
+  it("carries chat-style string user ids (users[].id) and master in the same string form, which PUT accepts back unchanged", async () => {
     const s = await createTestCheckin(A, { name: "Round trip", owner: m0, members: [m0, m1] });
     const read = (await getOne(m0.key, s.id)).body;
     for (const u of read.users) expect(u.id).toMatch(/^U[0-9A-Z]+$/);
     expect(read.users.map((u: { id: string }) => u.id)).toEqual([m0.chat_id, m1.chat_id]);
-    expect(read.master).toBe(m0.id);
+    // master is the creator's chat id, the same id form as users[].id (issue 43: a widely used
+    // Geekbot client parses it as a string and fails on a number).
+    expect(read.master).toBe(m0.chat_id);
+    expect(typeof read.master).toBe("string");
+    expect(read.users.map((u: { id: string }) => u.id)).toContain(read.master);
     const body = { ...read, time: read.time, users: read.users.map((u: { id: string }) => u.id) };
     const res = await put(m0.key, s.id, body);
     expect(res.status).toBe(200);
@@ -428,7 +432,7 @@ describe("POST /v1/standups/{id}/duplicate", () => {
       time: "11:00:00",
       days: ["Sat"],
       channel: A.channels[0].name,
-      master: m1.id,
+      master: m1.chat_id,
     });
     expect(res.body.questions.map((q: { text: string }) => q.text)).toEqual(daily.questions.map((q) => q.text));
     expect(res.body.questions[0].id).not.toBe(daily.questions[0].id);

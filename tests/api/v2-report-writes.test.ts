@@ -236,3 +236,75 @@ describe("DELETE /v2/reports/{id}", () => {
     expect((await db.report.findUniqueOrThrow({ where: { id: ok.body.data.id } })).status).toBe("submitted");
   });
 });
+
+describe("one report per person and run (issue 41)", () => {
+  const everyDay = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+  it("a second POST /v2/reports without Idempotency-Key for the same run edits the first: same id, one broadcast, marked edited", async () => {
+    const standup = await createTestCheckin(A, { members: [m0, m1], channel: A.channels[0], days: everyDay });
+    const first = await post(m1.key, { standup_id: standup.id, answers: answersFor(standup, "First") });
+    expect(first.status).toBe(200);
+    const second = await post(m1.key, { standup_id: standup.id, answers: answersFor(standup, "Second") });
+    expect(second.status).toBe(200);
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual(["Second0", "Second1", "Second2"]);
+    const reports = await db.report.findMany({ where: { checkin_id: standup.id, user_id: m1.id, status: "submitted" } });
+    expect(reports.map((r) => r.id)).toEqual([first.body.data.id]);
+    const messages = await db.chatMessage.findMany({ where: { checkin_id: standup.id, kind: "report" } });
+    expect(messages).toHaveLength(1);
+    expect(messages[0].text).toContain("Second0");
+    expect(messages[0].text).toContain("(edited)");
+  });
+
+  it("POST /v1/reports/ twice for the same run keeps one report too", async () => {
+    const { POST: v1Post } = await import("@/app/v1/reports/route");
+    const standup = await createTestCheckin(A, { members: [m0, m2], channel: A.channels[0], days: everyDay });
+    const body = (prefix: string) => ({
+      standup_id: String(standup.id),
+      answers: Object.fromEntries(standup.questions.map((q, i) => [String(q.id), { text: `${prefix}${i}` }])),
+    });
+    const one = await call(v1Post, { method: "POST", path: "/v1/reports/", key: m2.key, body: body("One") });
+    const two = await call(v1Post, { method: "POST", path: "/v1/reports/", key: m2.key, body: body("Two") });
+    expect([one.status, two.status]).toEqual([200, 200]);
+    const reports = await db.report.findMany({ where: { checkin_id: standup.id, user_id: m2.id }, include: { answers: true } });
+    expect(reports).toHaveLength(1);
+    expect(reports[0].answers.map((a) => a.text).sort()).toEqual(["Two0", "Two1", "Two2"]);
+    expect(await db.chatMessage.count({ where: { checkin_id: standup.id, kind: "report" } })).toBe(1);
+  });
+
+  it("400 INVALID_PARAMETER naming the question when a multiple-choice answer is not one of its choices; own options allowed where the question adds them", async () => {
+    const standup = await createTestCheckin(A, {
+      members: [m0],
+      days: everyDay,
+      questions: [
+        { text: "How do you feel?", choices: ["Great", "Okay", "Rough"] },
+        { text: "Where do you work?", choices: ["Office", "Home"] },
+      ],
+    });
+    const [feel, where] = standup.questions;
+    await db.question.update({ where: { id: where.id }, data: { add_own_options: true } });
+    const bad = await post(m0.key, {
+      standup_id: standup.id,
+      answers: [
+        { question_id: feel.id, text: "Fantastic" },
+        { question_id: where.id, text: "Office" },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("INVALID_PARAMETER");
+    expect(bad.body.error.message).toContain(`question_id ${feel.id}`);
+    expect(bad.body.error.message).toContain("How do you feel?");
+    expect(await db.report.count({ where: { checkin_id: standup.id } })).toBe(0);
+    const ok = await post(m0.key, {
+      standup_id: standup.id,
+      answers: [
+        { question_id: feel.id, text: "Okay" },
+        { question_id: where.id, text: "A train" },
+      ],
+    });
+    expect(ok.status).toBe(200);
+    const edit = await patch(m0.key, ok.body.data.id, { answers: [{ question_id: feel.id, text: "Meh" }] });
+    expect(edit.status).toBe(400);
+    expect(edit.body.error.message).toContain("How do you feel?");
+  });
+});

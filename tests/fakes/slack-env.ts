@@ -2,6 +2,7 @@
  * Points the app's Slack settings at a fake Slack Web API (tests/fakes/slack.ts) for the tests that
  * call the Slack routes or run the Slack sync in-process.
  */
+import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
 import type { FakeSlack } from "@/tests/fakes/slack";
 
@@ -18,4 +19,16 @@ export async function pointSlackEnvAtFake(fake: FakeSlack, teamId: number, signi
     SLACK_API_URL: fake.apiUrl,
     SLACK_TEAM: team.chat_id,
   });
+}
+
+/** The delivery config of a worker that delivers to `fake` for the team with chat id `teamChatId` (no SMTP, private webhook targets allowed). */
+export function slackDeliveryConfig(fake: FakeSlack, teamChatId: string): DeliveryConfig {
+  return {
+    slack: { token: fake.token, apiUrl: fake.apiUrl, team: teamChatId },
+    smtp: null,
+    publicUrl: "http://localhost",
+    linkSecret: "x",
+    webhookRetryDelays: [1],
+    webhooksAllowPrivate: true,
+  };
 }

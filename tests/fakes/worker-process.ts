@@ -1,15 +1,14 @@
 /**
- * A job worker in a process of its own, for tests that kill it mid-delivery: the same
- * `startWorker` as `npm start`, against `DATABASE_URL`, with the delivery config given as JSON in
- * `DELIVERY_CONFIG`. Prints "worker ready" once running.
+ * A job worker in a process of its own, for tests that kill it mid-delivery: the same worker
+ * process as `npm start` runs (lib/runtime/worker-process.ts: `startWorker` under the crash
+ * policy), against `DATABASE_URL`, with no schedule and the delivery config given as JSON in
+ * `DELIVERY_CONFIG`. Prints "worker ready" once running; stops on SIGTERM.
  */
-import { startWorker } from "@/lib/jobs/worker";
+import { runWorkerProcess } from "@/lib/runtime/worker-process";
 
-const worker = await startWorker({
-  connectionString: process.env.DATABASE_URL as string,
-  log: (line) => console.log(line),
-  crontab: "",
-  delivery: JSON.parse(process.env.DELIVERY_CONFIG as string),
-});
-console.log("worker ready");
-process.on("SIGTERM", () => void worker.stop().then(() => process.exit(0)));
+const log = (line: string) => {
+  console.log(line);
+  if (line.startsWith("Job worker running")) console.log("worker ready");
+};
+process.exitCode = await runWorkerProcess(log, { crontab: "", delivery: JSON.parse(process.env.DELIVERY_CONFIG as string) });
+process.exit();

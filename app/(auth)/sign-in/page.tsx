@@ -54,7 +54,7 @@ export default async function SignInPage({
             providers={oauthProviderButtons()}
             notice={notice ? NOTICES[notice] : undefined}
             defaultEmail={email}
-            throttleMinutes={ratePolicies().signInAccount.windowSeconds / 60}
+            throttleMinutes={ratePolicies().signInPair.windowSeconds / 60}
           />
         </div>
       </div>

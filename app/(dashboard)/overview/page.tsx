@@ -9,13 +9,13 @@ import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { StatCard } from "@/components/ui/stat-card";
 import { Td } from "@/components/ui/table";
 import { TableCard } from "@/components/ui/table-card";
-import { listTeamMembers } from "@/lib/domain/absences";
+import { DASHBOARD_READS } from "@/lib/domain/access";
 import { listBlockers } from "@/lib/domain/blockers";
 import { getOverview } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listDashboardStandups } from "@/lib/domain/member-participation";
 import { getTodayOverview } from "@/lib/domain/overview";
-import { listReports } from "@/lib/domain/reports";
+import { listReports, teamPeopleNames } from "@/lib/domain/reports";
 import { listStandupSummaries, type OccurrenceSummaryView } from "@/lib/domain/summaries";
 import { requireUser } from "../load";
 
@@ -29,7 +29,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage() {
   const user = await requireUser();
   const now = new Date();
-  const [today, blockers, overview, reports, team] = await Promise.all([
+  const [today, blockers, overview, reports, names] = await Promise.all([
     getTodayOverview(user, { timezone: user.timezone, now }),
     listBlockers(user, { status: "open", since: new Date(now.getTime() - 30 * 86_400_000) }),
     getOverview(user, { timezone: user.timezone }),
@@ -40,9 +40,8 @@ export default async function OverviewPage() {
       withAnswers: true,
       teamWide: "readers",
     }),
-    listTeamMembers(user),
+    teamPeopleNames(user),
   ]);
-  const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const summaries = await latestSummaries(user);
   return (
     <>
@@ -203,15 +202,15 @@ function WeekDelta({ now, before }: { now: number | null; before: number | null 
   );
 }
 
-/** The newest summary of each standup the viewer takes part in (at most 5, newest first); none when summaries are off. */
+/** The newest summary of each standup the viewer reads (at most 5, newest first); none when summaries are off. */
 async function latestSummaries(user: Parameters<typeof listDashboardStandups>[0]) {
   const standups = (await listDashboardStandups(user)).filter((s) => s.state === "active").slice(0, 20);
   const found = await Promise.all(
     standups.map((s) =>
-      listStandupSummaries(user, s.id, { limit: 1 })
+      listStandupSummaries(user, s.id, { limit: 1 }, DASHBOARD_READS)
         .then((rows) => (rows[0] ? { name: s.name, summary: rows[0] } : null))
         .catch((err) => {
-          // Standups an admin sees team-wide but is not a member of: the summary API rule hides them.
+          // Drafts and confidential standups of others are not readable (lib/domain/access.ts).
           if (err instanceof NotFoundError) return null;
           throw err;
         }),

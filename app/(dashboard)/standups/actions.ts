@@ -207,7 +207,7 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
   redirect(`/standups/${id}`);
 }
 
-/** Pauses or resumes a standup. */
+/** Pauses, resumes or activates (a draft) a standup. */
 export async function setStandupStateAction(form: FormData): Promise<void> {
   const actor = await getActor();
   const id = Number(form.get("id"));
@@ -216,13 +216,13 @@ export async function setStandupStateAction(form: FormData): Promise<void> {
   revalidatePath("/standups");
 }
 
-/** Duplicates a standup and opens the copy. */
+/** Duplicates a standup and opens the copy, which starts paused (a draft's copy: a draft) and says so. */
 export async function duplicateStandupAction(form: FormData): Promise<void> {
   const actor = await getActor();
   const id = Number(form.get("id"));
   const copy = await duplicateStandup(actor, id, {});
   revalidatePath("/standups");
-  redirect(`/standups/${copy.id}`);
+  redirect(`/standups/${copy.id}?copied=1`);
 }
 
 /** Deletes (archives) a standup and returns to the list. */

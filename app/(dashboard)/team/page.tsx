@@ -24,9 +24,16 @@ export default async function TeamPage() {
         title="Team"
         description={`${members.length} members of ${user.teamName}. Absent members are excluded from participation.`}
         actions={
-          <LinkButton href="/team/holidays" variant="secondary">
-            Team holidays
-          </LinkButton>
+          <>
+            <LinkButton href="/team/holidays" variant="secondary">
+              Team holidays
+            </LinkButton>
+            {user.isAdmin && (
+              <LinkButton href="/team/import" variant="secondary">
+                Import
+              </LinkButton>
+            )}
+          </>
         }
       />
       <div className="space-y-6">

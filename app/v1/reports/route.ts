@@ -46,7 +46,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/reports/"
       summary: "Submit the caller's report",
       description:
         "The standup must exist, be active and include the caller as participant or creator. " +
-        '`answers` maps question ids to `{"text": "..."}` (or a plain string).',
+        '`answers` maps question ids to `{"text": "..."}` (or a plain string). ' +
+        "A second submission for a run the caller already answered edits that report (same id, broadcast updated); " +
+        "multiple-choice answers must be one of the question's choices unless it adds own options.",
       body: { schema: zReportCreate },
       response: { description: "The v1 report (create form).", schema: reportCreatedV1Schema },
       errors: [400, 404],

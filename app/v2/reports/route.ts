@@ -42,7 +42,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       tag: "Reports",
       id: "submitReport",
       summary: "Submit a report to one of the caller's active standups",
-      description: "Every standup question must be answered in one call. The report is broadcast to the standup's channel.",
+      description:
+        "Every standup question must be answered in one call. The report is broadcast to the standup's channel. " +
+        "It completes the caller's oldest open run (a late answer), else today's run; on a day the standup does not run it is an ad-hoc report " +
+        "(no run, in no participation figure). A second submission for a run the caller already answered edits that report: the same id comes back " +
+        "and its broadcast is updated (marked edited), never a second report. An answer to a multiple-choice question must be one of its choices " +
+        "unless the question lets people add their own (400 INVALID_PARAMETER naming the question).",
       body: { schema: reportCreateBodySchema },
       response: { description: "`{data: report}`.", schema: reportDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true, 422: true },

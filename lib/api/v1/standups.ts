@@ -7,8 +7,9 @@
  *   null when the standup has none; `channel_ready` / `sync_channel_ready` tell whether that
  *   channel is set; `users` are v1 user objects of the active members with the chat-style string
  *   id (`"U0123ABCD"`, as `/v1/teams/` and spec §2.7 give it: existing clients parse it so),
- *   and `master` is the creator's numeric user id. v1 bodies accept either id form in `users`
- *   (lib/api/v1/users.ts).
+ *   and `master` is the creator's id in the same chat-style string form (the spec does not type
+ *   it; a widely used client reads it as a string, issue 43). v1 bodies accept either id form in
+ *   `users` (lib/api/v1/users.ts).
  * - `wait_time`: null means no automatic asking on the read endpoints (default); the create,
  *   update, duplicate and delete responses pass `{ noWaitTime: -1 }` to render -1 instead.
  * - Question `label` is "other", `text_id` is the question id, `hasAnswers` whether any answer
@@ -19,7 +20,7 @@ import { json } from "@/lib/api/errors";
 import { readJson, v1IdPath, zBoolString } from "@/lib/api/query";
 import { type ServedMethod, served } from "@/lib/api/route";
 import { serializeUserV1, teamUserV1Schema } from "@/lib/api/v1/users";
-import { zCount, zId } from "@/lib/api/wire";
+import { zChatUserId, zCount, zId } from "@/lib/api/wire";
 import type { Actor } from "@/lib/domain/actor";
 import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/standups";
 import type { V1Errors } from "@/lib/openapi/operation";
@@ -74,7 +75,7 @@ export const standupV1Schema = z
     users: z.array(teamUserV1Schema).meta({ description: "Active members; `id` is the chat-style string user id, as in GET /v1/teams/." }),
     users_total: zCount,
     webhooks: z.array(z.unknown()),
-    master: zId.meta({ description: "Creator's numeric user id." }),
+    master: zChatUserId.meta({ description: "Creator's chat-style string user id, the same form as `users[].id`." }),
     sync_channel_members: z.boolean().meta({ description: "Participants are synced with channel members." }),
     sync_channel_ready: z.boolean(),
     sync_channel: z.string().nullable(),
@@ -140,7 +141,7 @@ export function serializeStandupV1(row: StandupSettingsView, opts: SerializeStan
     users: row.members.map((m) => serializeUserV1(m.user)),
     users_total: row.members.length,
     webhooks: [],
-    master: row.owner.id,
+    master: row.owner.chat_id,
     sync_channel_members: row.sync_channel_members,
     sync_channel_ready: row.sync_channel !== null,
     sync_channel: row.sync_channel?.name ?? null,

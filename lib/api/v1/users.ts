@@ -10,8 +10,8 @@
  *   in `/v1/teams/`, and fail on a number): the chat-style string — `serializeUserV1`;
  * - v1 poll `users[].id` (spec §2.8 says number), and therefore the poll's `creator` and the
  *   voters in `/v1/polls/{id}/votes`, which are the same user objects: the numeric id;
- * - v1 standup `master`: the creator's numeric id (the "array of number, user ids" form v1
- *   standup bodies take, spec §4.3);
+ * - v1 standup `master`: the creator's chat-style string id, the same form as that standup's
+ *   `users[].id` (the spec does not type it; existing Geekbot clients parse it as a string, issue 43);
  * - v1 report `member.id` (spec §2.8 says string): the chat-style string (lib/api/v1/reports.ts).
  * v1 bodies accept either form anywhere a user id is expected (compatibility.md).
  *

@@ -4,8 +4,8 @@ import { PollResultsView } from "@/components/polls/poll-results";
 import { ActionForm } from "@/components/ui/action-form";
 import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, Card, PageHeader } from "@/components/ui/card";
-import { listTeamMembers } from "@/lib/domain/absences";
 import { getPollOverview, getPollResultsFor } from "@/lib/domain/poll-views";
+import { teamPeopleNames } from "@/lib/domain/reports";
 import { orNotFound, readIdParam, requireUser } from "../../load";
 import { askPollNowAction } from "../vote-actions";
 
@@ -23,10 +23,9 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
   const user = await requireUser();
   const now = new Date();
   const poll = await orNotFound(getPollOverview(user, id, undefined, now));
-  const [results, team] = poll.resultsVisible
-    ? await orNotFound(Promise.all([getPollResultsFor(user, id, undefined, now), listTeamMembers(user)]))
-    : [null, []];
-  const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const [results, names] = poll.resultsVisible
+    ? await orNotFound(Promise.all([getPollResultsFor(user, id, undefined, now), teamPeopleNames(user)]))
+    : [null, new Map<string, string>()];
   const inst = poll.instance;
   const open = Boolean(inst && !inst.closed);
   return (

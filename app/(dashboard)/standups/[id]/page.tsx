@@ -10,14 +10,14 @@ import { OccurrenceStates } from "@/components/standups/occurrence-states";
 import { SummariesCard } from "@/components/standups/summaries-card";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button, LinkButton } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Alert, Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/form";
 import { listStandupDeliveries } from "@/lib/chat/standup-delivery";
-import { listTeamMembers } from "@/lib/domain/absences";
+import { DASHBOARD_READS } from "@/lib/domain/access";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
-import { listReports } from "@/lib/domain/reports";
+import { listReports, teamPeopleNames } from "@/lib/domain/reports";
 import { listStandupSummaries } from "@/lib/domain/summaries";
 import { askNowAction, deleteStandupAction, duplicateStandupAction, retryStandupDeliveryAction, setStandupStateAction } from "../actions";
 import { loadStandupPage } from "./load-standup";
@@ -25,11 +25,21 @@ import { loadStandupPage } from "./load-standup";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standup" };
 
-/** Standup detail: configuration, participation chart, heatmap, recent reports, admin actions. */
-export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
+/**
+ * Standup detail: configuration, participation chart, heatmap, recent reports, admin actions.
+ * `?copied=1` (after _Duplicate_): says that the copy is paused (or a draft) and offers _Activate_.
+ */
+export default async function StandupPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ copied?: string }>;
+}) {
   const { id, user, standup, manage } = await loadStandupPage(params);
+  const copied = (await searchParams).copied === "1";
   const now = new Date();
-  const [participation, heatmap, reports, team, summaries, occurrences, deliveries] = await Promise.all([
+  const [participation, heatmap, reports, names, summaries, occurrences, deliveries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
     getStandupHeatmap(user, { standupId: id, days: 21 }),
     listReports(user, {
@@ -40,16 +50,15 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
       withAnswers: true,
       teamWide: "readers",
     }),
-    listTeamMembers(user),
+    teamPeopleNames(user),
     // Summaries follow v2 visibility (drafts and confidential standups of others are not listed).
-    listStandupSummaries(user, id, { limit: 5 }).catch((err: unknown) => {
+    listStandupSummaries(user, id, { limit: 5 }, DASHBOARD_READS).catch((err: unknown) => {
       if (err instanceof NotFoundError) return [];
       throw err;
     }),
     listOccurrenceStatuses(user, { standupId: id, limit: 3 }),
     listStandupDeliveries(user, { standupId: id, limit: 3 }),
   ]);
-  const names = new Map(team.map((m) => [m.chatId, m.realname]));
   const paused = standup.state === "paused";
 
   return (
@@ -75,15 +84,13 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
               <LinkButton href={`/standups/${id}/edit`} variant="secondary">
                 Edit
               </LinkButton>
-              {standup.state !== "draft" && (
-                <form action={setStandupStateAction}>
-                  <input type="hidden" name="id" value={id} />
-                  <input type="hidden" name="state" value={paused ? "active" : "paused"} />
-                  <Button type="submit" variant="secondary">
-                    {paused ? "Resume" : "Pause"}
-                  </Button>
-                </form>
-              )}
+              <form action={setStandupStateAction}>
+                <input type="hidden" name="id" value={id} />
+                <input type="hidden" name="state" value={standup.state === "active" ? "paused" : "active"} />
+                <Button type="submit" variant="secondary">
+                  {standup.state === "draft" ? "Activate" : paused ? (copied ? "Activate" : "Resume") : "Pause"}
+                </Button>
+              </form>
               <form action={duplicateStandupAction}>
                 <input type="hidden" name="id" value={id} />
                 <Button type="submit" variant="secondary">
@@ -95,6 +102,14 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
         }
       />
       <div className="space-y-6">
+        {copied && standup.state !== "active" && (
+          <Alert tone="info">
+            <span data-testid="copy-notice">
+              This copy is {standup.state === "draft" ? "a draft" : "paused"}: it asks nobody until you press <strong>Activate</strong>.
+              Change its members, days or time first so that nobody is asked twice.
+            </span>
+          </Alert>
+        )}
         <div className="grid gap-6 lg:grid-cols-2">
           <Card title="Questions">
             <ol className="list-decimal space-y-2 pl-5 text-sm">

@@ -1,11 +1,11 @@
 "use server";
 
 import type { ActionState } from "@/components/ui/action-form";
-import { requestOrigin } from "@/lib/auth/origin";
 import { parseRole } from "@/lib/domain/access";
 import { invitePeopleFromList } from "@/lib/domain/bulk-invite";
 import { issueResetLink } from "@/lib/domain/passwords";
 import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
+import { linkBaseUrl } from "@/lib/env";
 import { actorFormAction, field, type RevalidateTarget } from "../../form-action";
 
 /** What every action of this page revalidates. */
@@ -22,7 +22,7 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
         role: parseRole(field(form, "role") || "member"),
         timezone: field(form, "timezone"),
       },
-      { baseUrl: await requestOrigin() },
+      { baseUrl: linkBaseUrl() },
     );
     return r.emailed
       ? { ok: `Invitation e-mailed to ${r.email} (valid 7 days).` }
@@ -36,7 +36,7 @@ export async function inviteAction(_prev: ActionState, form: FormData): Promise<
 /** Invites everyone of a pasted list / CSV (admins); one outcome line per person. */
 export async function bulkInviteAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return actorFormAction(REVALIDATE, async (actor) => {
-    const outcomes = await invitePeopleFromList(actor, field(form, "list"), { baseUrl: await requestOrigin() });
+    const outcomes = await invitePeopleFromList(actor, field(form, "list"), { baseUrl: linkBaseUrl() });
     const ok = outcomes.filter((o) => o.ok);
     return {
       ok: `${ok.length} of ${outcomes.length} invited.`,
@@ -71,7 +71,7 @@ export async function setActiveAction(_prev: ActionState, form: FormData): Promi
 /** Issues a password-reset link for a person, shown once (admins; for servers without e-mail). */
 export async function resetLinkAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return actorFormAction([], async (actor) => {
-    const { link } = await issueResetLink(actor, { userId: Number(field(form, "userId")), baseUrl: await requestOrigin() });
+    const { link } = await issueResetLink(actor, { userId: Number(field(form, "userId")), baseUrl: linkBaseUrl() });
     return { ok: "Reset link valid for one hour.", links: [{ label: field(form, "email"), url: link }] };
   });
 }

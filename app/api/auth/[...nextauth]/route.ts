@@ -4,10 +4,11 @@
  * 400/405/413 instead of next-auth's 500s and caps the body (issue 40); every answer gets
  * `authResponseHeaders` (this route skips proxy.ts).
  * The sign-in throttle (lib/auth/sign-in-throttle.ts) is around the credentials and one-time-link
- * callbacks: a blocked account or IP gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`, which
- * next-auth's client reads as `error`; a plain form POST, made before the sign-in page hydrated,
- * is sent back to the sign-in page with that error instead), failures are counted, a success
- * clears the account.
+ * callbacks: each attempt is counted atomically before next-auth checks it; a used-up account and
+ * address pair, or address, gets 429 + `Retry-After` (JSON `{ url, error: "TooManyAttempts", message }`,
+ * which next-auth's client reads as `error`; a plain form POST, made before the sign-in page
+ * hydrated, is sent back to the sign-in page with that error instead); an account with many
+ * recent failures waits its progressive delay first; a success refunds the attempt.
  */
 
 import type { NextRequest } from "next/server";
@@ -16,13 +17,7 @@ import { clientIp } from "@/lib/api/rate-limit";
 import { authResponseHeaders, checkAuthRequest } from "@/lib/auth/auth-route";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { authOptions } from "@/lib/auth/next-auth";
-import {
-  recordSignInFailure,
-  recordSignInSuccess,
-  SIGN_IN_THROTTLED_ERROR,
-  signInBlockedBy,
-  throttledMessage,
-} from "@/lib/auth/sign-in-throttle";
+import { admitSignIn, SIGN_IN_THROTTLED_ERROR, throttledMessage } from "@/lib/auth/sign-in-throttle";
 
 export const dynamic = "force-dynamic";
 
@@ -46,7 +41,8 @@ async function handle(req: NextRequest, ctx: Context): Promise<Response> {
 
   // One-time links have no account to count: their failures count for the address only.
   const subject = { email: provider === "credentials" && body.email ? body.email : null, ip: clientIp(req) };
-  const blocked = await signInBlockedBy(subject);
+  const attempt = await admitSignIn(subject);
+  const { blocked } = attempt;
   if (blocked) {
     const url = new URL(`/sign-in?error=${SIGN_IN_THROTTLED_ERROR}`, req.nextUrl.origin);
     if (body.json !== "true") {
@@ -58,12 +54,18 @@ async function handle(req: NextRequest, ctx: Context): Promise<Response> {
       { status: 429, headers: { ...authResponseHeaders(req), "Retry-After": String(blocked.resetSeconds) } },
     );
   }
-  const response = await nextAuth(request, ctx);
+  if (attempt.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, attempt.delayMs));
+  let response: Response;
+  try {
+    response = await nextAuth(request, ctx);
+  } catch (err) {
+    await attempt.settle("none");
+    throw err;
+  }
   const location = response.headers.get("location") ?? "";
   const failed = response.status === 401 || /[?&]error=/.test(location);
   const signedIn = !failed && /session-token=/.test(response.headers.get("set-cookie") ?? "");
-  if (failed) await recordSignInFailure(subject);
-  else if (signedIn) await recordSignInSuccess(subject);
+  await attempt.settle(failed ? "failure" : signedIn ? "success" : "none");
   return withHeaders(req, response);
 }
 

@@ -3,8 +3,8 @@ import { formatDateTime } from "@/components/format";
 import { PollResultsView } from "@/components/polls/poll-results";
 import { VoteForm } from "@/components/polls/vote-form";
 import { Alert, Badge, Card, PageHeader } from "@/components/ui/card";
-import { listTeamMembers } from "@/lib/domain/absences";
 import { getPollOverview, getPollResultsFor } from "@/lib/domain/poll-views";
+import { teamPeopleNames } from "@/lib/domain/reports";
 import { getBallot } from "@/lib/domain/vote-writes";
 import { orNotFound, readIdParam, requireUser } from "../../../load";
 import { castVoteAction } from "../../vote-actions";
@@ -24,8 +24,7 @@ export default async function VotePage({ params }: { params: Promise<{ id: strin
   const ballot = await orNotFound(getBallot(user, id));
   const overview = await orNotFound(getPollOverview(user, id));
   const results = ballot.closed && overview.resultsVisible ? await orNotFound(getPollResultsFor(user, id)) : null;
-  const team = results ? await listTeamMembers(user) : [];
-  const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const names = results ? await teamPeopleNames(user) : new Map<string, string>();
   return (
     <>
       <PageHeader

@@ -15,6 +15,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v1/standups/
       description: "Fields given override the copied configuration. Confidential standups cannot be duplicated (422).",
     },
     { body: { schema: zStandupPartial, required: false }, response: "The new v1 standup.", errors: [400, 404, 422] },
-    (actor, id, body) => duplicateStandup(actor, id, parseV1StandupDuplicateBody(body)),
+    // Legacy contract: the v1 copy runs at once (its body usually sets a new schedule and members);
+    // the dashboard's Duplicate starts paused (lib/domain/standup-writes.ts).
+    (actor, id, body) => duplicateStandup(actor, id, parseV1StandupDuplicateBody(body), { state: "active" }),
   ),
 });

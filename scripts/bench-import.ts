@@ -1,0 +1,81 @@
+/**
+ * `npm run bench:import`: the import rate of `npm run import -- geekbot` (issue 43) on a large
+ * history. Generates a large team (lib/bench/generate.ts; BENCH_REPORTS, default 100000) in a
+ * throwaway embedded PostgreSQL, serves it on 127.0.0.1 through this service's own route handlers
+ * (tests/fakes/api-server.ts: the source, a second instance of this service in process), imports it
+ * into an empty team of the same database and prints the summary: reports imported per second
+ * (source reads included: both sides share this process and its CPU, so the number is a floor).
+ * Numbers only, no pass/fail. Run it on a quiet machine.
+ */
+import fs from "node:fs";
+import pg from "pg";
+import { createApiKey } from "@/lib/auth/api-keys";
+import * as gen from "@/lib/bench/generate";
+import { disconnectDb, getDb } from "@/lib/db";
+import { setDatabaseUrl } from "@/lib/env";
+import { formatSummary } from "@/lib/import/geekbot/context";
+import { importFromGeekbot } from "@/lib/import/geekbot/run";
+import { applyMigrations } from "@/lib/runtime/migrate";
+import { startThrowawayPostgres } from "@/scripts/throwaway";
+import { startApiServer } from "@/tests/fakes/api-server";
+
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
+
+const { dir, database } = await startThrowawayPostgres("bench-import");
+const raw = new pg.Client({ connectionString: database.url });
+let exitCode = 0;
+try {
+  setDatabaseUrl(database.url);
+  await applyMigrations(database.url);
+  await raw.connect();
+  console.log(`Generating data (BENCH_REPORTS=${REPORTS})…`);
+  const g = await gen.generateBenchData(raw, { reports: REPORTS, log: console.log });
+  console.log(
+    `Data: ${g.days} days; ${Object.entries(g.counts)
+      .map(([k, v]) => `${k} ${v.toLocaleString("en-US")}`)
+      .join(", ")}`,
+  );
+  const db = getDb();
+  const { key } = await createApiKey(db, { teamId: gen.TEAM_A, userId: gen.LEAD_USER_ID, name: "bench:import" });
+  await db.user.update({ where: { id: gen.LEAD_USER_ID }, data: { is_admin: true, role: "admin" } });
+  const team = await db.team.create({ data: { chat_id: "TIMPORTBENCH", name: "Import target" } });
+  await db.user.create({
+    data: {
+      team_id: team.id,
+      chat_id: "UIMPORTADMIN",
+      username: "admin",
+      realname: "Admin",
+      firstname: "Admin",
+      email: "admin@target.example",
+      role: "admin",
+      is_admin: true,
+    },
+  });
+  const server = await startApiServer();
+  try {
+    let last = 0;
+    const result = await importFromGeekbot({
+      baseUrl: server.url,
+      key,
+      teamId: team.id,
+      log: (line) => {
+        if (Date.now() - last < 5000 && line.startsWith("  ")) return; // a progress line every 5 s
+        last = Date.now();
+        console.log(line);
+      },
+    });
+    for (const line of formatSummary(result, { dryRun: false })) console.log(line);
+    console.log(`  source requests: ${result.http.requests}; ${result.reportsPerSecond} reports/s over the report phase`);
+  } finally {
+    await server.close();
+  }
+} catch (err) {
+  console.error(err);
+  exitCode = 1;
+} finally {
+  await disconnectDb().catch(() => {});
+  await raw.end().catch(() => {});
+  await database.stop().catch(() => {});
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+process.exit(exitCode);
