@@ -6,10 +6,11 @@
  * Unauthenticated, not rate limited, skipped by proxy.ts; each /readyz costs two small queries.
  */
 import { db, type Tx } from "@/lib/db";
+import { HEARTBEAT_STALE_SECONDS } from "@/lib/jobs/heartbeat";
 import { listMigrationNames, migrationDrift } from "@/lib/runtime/migrate";
 
-/** Seconds without a heartbeat after which the worker counts as not running (lib/jobs/heartbeat.ts uses 30). */
-export const WORKER_STALE_SECONDS = 30;
+/** Seconds without a heartbeat after which a worker counts as not running (the worker's own rule, lib/jobs/heartbeat.ts). */
+export const WORKER_STALE_SECONDS = HEARTBEAT_STALE_SECONDS;
 
 /** Longest wait for the database, in ms: a hung database answers 503 instead of hanging the probe. */
 const TIMEOUT_MS = 3000;
