@@ -74,6 +74,29 @@ describe("backup and point-in-time restore", () => {
     expect(fs.readdirSync(walArchiveDir(backups)).some((f) => f.endsWith(".history.gz"))).toBe(true);
   }, 120_000);
 
+  it("restores on a new machine: an empty data folder and the backup folder (--from)", async () => {
+    await database?.stop();
+    database = null;
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-restored-"));
+    fs.chmodSync(elsewhere, 0o755);
+    try {
+      const r = await restoreDatabase({ dataDir: elsewhere, backupDir: backups });
+      expect(r.previous).toBeNull();
+      expect(fs.readFileSync(path.join(elsewhere, "postgres-password"), "utf8")).toBe(
+        fs.readFileSync(path.join(dir, "postgres-password"), "utf8"),
+      );
+      const other = await startEmbeddedPostgres({ dir: elsewhere, purpose: "drill", persistent: false, archive: false });
+      try {
+        const [row] = await sql<{ n: number }>(other.url, "SELECT count(*)::int AS n FROM drill WHERE id <= 150");
+        expect(row.n).toBe(150); // the first restore's timeline: everything up to the target
+      } finally {
+        await other.stop();
+      }
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("refuses to restore while the database runs", async () => {
     database ??= await start();
     await expect(restoreDatabase({ dataDir: dir, backupDir: backups })).rejects.toThrow(/in use by process .*stop the service first/);

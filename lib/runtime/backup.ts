@@ -12,6 +12,9 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 
+/** Files of the data folder (beside `postgres/`) copied with each base backup. */
+export const KEPT_FILES = ["postgres-password", "auth-secret"] as const;
+
 /** The `backup.json` of one base backup. Times are ISO 8601 (database clock), sizes in bytes. */
 export type BaseBackup = {
   name: string;
@@ -216,6 +219,12 @@ export async function takeBaseBackup(opts: {
     );
     const stop = stopped.rows[0];
     fs.writeFileSync(path.join(folder, "data", "backup_label"), stop.labelfile);
+    // The database password (and the service's generated secret) belong with the data: a restore
+    // on a new machine needs them (lib/runtime/restore.ts).
+    for (const file of KEPT_FILES) {
+      const from = path.join(path.dirname(opts.pgDir), file);
+      if (fs.existsSync(from)) fs.copyFileSync(from, path.join(folder, file));
+    }
     if (stop.spcmapfile) fs.writeFileSync(path.join(folder, "data", "tablespace_map"), stop.spcmapfile);
     const meta: Omit<BaseBackup, "dir"> = {
       name,

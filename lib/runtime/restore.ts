@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { type BaseBackup, listBaseBackups, restoreCommand, walArchiveDir } from "@/lib/runtime/backup";
+import { type BaseBackup, KEPT_FILES, listBaseBackups, restoreCommand, walArchiveDir } from "@/lib/runtime/backup";
 import { readLiveLock, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 
 export type RestoreResult = {
@@ -127,6 +127,19 @@ export async function restoreDatabase(opts: {
     log(`The previous data folder is kept as ${previous}`);
   }
   fs.renameSync(fresh, pgDir);
+  // The restored cluster's password (and the service's secret) come with the base backup; a
+  // different file already there is kept aside with the old folder's timestamp.
+  for (const file of KEPT_FILES) {
+    const saved = path.join(path.dirname(backup.dir), file);
+    const current = path.join(opts.dataDir, file);
+    if (!fs.existsSync(saved)) continue;
+    if (fs.existsSync(current)) {
+      if (fs.readFileSync(current).equals(fs.readFileSync(saved))) continue;
+      fs.renameSync(current, `${current}.before-restore-${stamp}`);
+    }
+    fs.copyFileSync(saved, current);
+    fs.chmodSync(current, 0o600);
+  }
 
   log(opts.at ? `Replaying the WAL up to ${opts.at.toISOString()}…` : "Replaying all the archived WAL…");
   const t1 = performance.now();
