@@ -72,6 +72,7 @@ describe("GET /metrics", () => {
     expect(text).toContain('checkin_webhook_deliveries{outcome="failed"} 0');
     expect(text).toContain('checkin_service_restarts{process="worker"} 2');
     expect(text).toContain('checkin_service_restarts{process="web"} 1');
+    expect(text).toMatch(/checkin_wal_archive_segments\{outcome="failed"\} \d+/);
     expect(text).not.toContain("checkin_metrics_scrape_errors_total{");
   });
 });

@@ -10,7 +10,9 @@
  *   `checkin_jobs{task,state}` (graphile-worker: queued, running, failed),
  *   `checkin_chat_deliveries{platform,state}` (outbox rows pending or failed; `platform` is the
  *   adapter that delivered the row before, `unassigned` when none has),
- *   `checkin_webhook_deliveries{outcome}` (pending, delivered, failed) and
+ *   `checkin_webhook_deliveries{outcome}` (pending, delivered, failed),
+ *   `checkin_wal_archive_segments{outcome}` (archived, failed: pg_stat_archiver; a growing
+ *   `failed` means the backup folder is full or unwritable) and
  *   `checkin_service_restarts{process}` (rows of `service_events`, when that table exists).
  *
  * Every Next.js server process keeps its own registry: with several instances, scrape each one
@@ -28,6 +30,7 @@ type Metrics = {
   chat: Gauge<"platform" | "state">;
   webhooks: Gauge<"outcome">;
   restarts: Gauge<"process">;
+  archiver: Gauge<"outcome">;
   scrapeErrors: Counter<"source">;
 };
 
@@ -74,6 +77,12 @@ export function metrics(): Metrics {
       labelNames: ["process"],
       registers,
     }),
+    archiver: new Gauge({
+      name: "checkin_wal_archive_segments",
+      help: "WAL segments the PostgreSQL server archived or failed to archive since its statistics reset (pg_stat_archiver)",
+      labelNames: ["outcome"],
+      registers,
+    }),
     scrapeErrors: new Counter({
       name: "checkin_metrics_scrape_errors_total",
       help: "Database reads for /metrics that failed, by source",
@@ -116,7 +125,7 @@ async function read<T>(source: string, fn: () => Promise<T>): Promise<T | null> 
 /** Sets the database-backed gauges from the database (one read each; a failed one leaves its gauge empty and counts an error). */
 export async function refreshDatabaseMetrics(client: Tx = db): Promise<void> {
   const m = metrics();
-  const [jobs, chat, webhooks, restarts] = await Promise.all([
+  const [jobs, chat, webhooks, restarts, archiver] = await Promise.all([
     read(
       "jobs",
       () =>
@@ -144,6 +153,12 @@ export async function refreshDatabaseMetrics(client: Tx = db): Promise<void> {
       if (!exists) return [];
       return client.$queryRaw<Array<{ process: string; n: number }>>`SELECT process, count(*)::int AS n FROM service_events GROUP BY 1`;
     }),
+    read(
+      "archiver",
+      () =>
+        client.$queryRaw<Array<{ archived: number; failed: number }>>`
+        SELECT archived_count::int AS archived, failed_count::int AS failed FROM pg_stat_archiver`,
+    ),
   ]);
   m.jobs.reset();
   for (const r of jobs ?? []) m.jobs.set({ task: r.task, state: r.state }, r.n);
@@ -154,6 +169,11 @@ export async function refreshDatabaseMetrics(client: Tx = db): Promise<void> {
   for (const r of webhooks ?? []) m.webhooks.set({ outcome: r.outcome }, r.n);
   m.restarts.reset();
   for (const r of restarts ?? []) m.restarts.set({ process: r.process }, r.n);
+  m.archiver.reset();
+  if (archiver?.[0]) {
+    m.archiver.set({ outcome: "archived" }, archiver[0].archived);
+    m.archiver.set({ outcome: "failed" }, archiver[0].failed);
+  }
 }
 
 /** The exposition text of every metric (refreshing the database-backed ones first) and its content type. */
