@@ -16,9 +16,9 @@ const PRISMA_ADVISORY_LOCK = 72707369;
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
 
 /** Lists migration folders (sorted by name = by timestamp) with their SQL and checksum. */
-export function listMigrations(dir = path.join(process.cwd(), "prisma", "migrations")) {
+export function listMigrations(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations")) {
   return fs
-    .readdirSync(dir, { withFileTypes: true })
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort()
@@ -31,7 +31,7 @@ export function listMigrations(dir = path.join(process.cwd(), "prisma", "migrati
 /** Names of the migration folders of this checkout (sorted), without reading their SQL. */
 export function listMigrationNames(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations")): string[] {
   return fs
-    .readdirSync(dir, { withFileTypes: true })
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort();
