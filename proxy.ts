@@ -67,8 +67,9 @@ export const config = {
   matcher: [
     {
       // Everything but Next's static assets, the API (/v1/..., /v2/...; the bare /v1 and /v2,
-      // which no route serves, still pass through it) and next-auth's routes (/api/auth/...).
-      source: "/((?!_next/static|_next/image|favicon.ico|v1/|v2/|api/auth/).*)",
+      // which no route serves, still pass through it), next-auth's routes (/api/auth/...) and the
+      // probes /healthz, /readyz and /metrics (issue 44: cheap, plain JSON/text, no page headers).
+      source: "/((?!_next/static|_next/image|favicon.ico|v1/|v2/|api/auth/|healthz|readyz|metrics).*)",
     },
   ],
 };

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { environmentProblems } from "@/lib/env-check";
 
 /** `DATABASE_URL`, or undefined when unset (then `npm start` starts the embedded PostgreSQL). */
 export function databaseUrl(): string | undefined {
@@ -361,4 +362,30 @@ export function llmSettings(): LlmSettings | null {
     model: e.LLM_MODEL,
     timeoutMs: Number.isInteger(timeout) && timeout >= 100 && timeout <= 600000 ? timeout : 30000,
   };
+}
+
+/** Backup folder of the embedded database (WAL archive + base backups): `CHECKIN_BACKUP_DIR`, default `<dataDir()>/backups`, absolute. */
+export function backupDir(dir = dataDir()): string {
+  const set = process.env.CHECKIN_BACKUP_DIR?.trim();
+  return path.resolve(/*turbopackIgnore: true*/ set || path.join(dir, "backups"));
+}
+
+/** Base backups kept by `npm run backup` and the nightly backup: `CHECKIN_BACKUP_KEEP`, default 7 (at least 1). */
+export function backupKeep(): number {
+  return intSetting(process.env.CHECKIN_BACKUP_KEEP, 7, 1);
+}
+
+/**
+ * Checks the whole configuration at start-up (issue 44; lib/env-check.ts): one line per problem,
+ * naming the variable and the fix (invalid PORT, malformed DATABASE_URL / PUBLIC_URL / SMTP_URL,
+ * half-set OAuth pairs, contradictory settings, ...); empty when usable. For the launcher to print
+ * and exit 1 on before starting anything.
+ */
+export function validateEnvironment(): string[] {
+  return environmentProblems(process.env);
+}
+
+/** `METRICS_TOKEN`: the bearer token of `GET /metrics`; undefined (then /metrics answers 404) when unset or empty. */
+export function metricsToken(): string | undefined {
+  return process.env.METRICS_TOKEN?.trim() || undefined;
 }

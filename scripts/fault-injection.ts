@@ -79,7 +79,13 @@ async function main(): Promise<number> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const slack = await startFakeSlack({ channels: [] });
-  const env = { PORT: String(port), CHECKIN_DATA_DIR: dataDir, SLACK_BOT_TOKEN: slack.token, SLACK_API_URL: slack.apiUrl };
+  const env = {
+    PORT: String(port),
+    PUBLIC_URL: base,
+    CHECKIN_DATA_DIR: dataDir,
+    SLACK_BOT_TOKEN: slack.token,
+    SLACK_API_URL: slack.apiUrl,
+  };
   const run = Date.now().toString(36);
   log(`server on ${base}, data in ${dataDir}${short ? " (short form)" : ""}`);
 

@@ -23,7 +23,7 @@
  * Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { databaseUrl, dataDir, disableDemo, portSetting, publicUrlProblem } from "@/lib/env";
+import { databaseUrl, dataDir, disableDemo, portSetting, publicUrlProblem, validateEnvironment } from "@/lib/env";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { CRASH_EXIT_CODE } from "@/lib/runtime/crash-policy";
 import { waitForFreePort } from "@/lib/runtime/processes";
@@ -50,6 +50,12 @@ if (role !== "worker" && (!Number.isInteger(port) || port < 1 || port > 65535)) 
 const publicUrlError = publicUrlProblem();
 if (publicUrlError) {
   console.error(publicUrlError);
+  process.exit(1);
+}
+// Every other setting (issue 44): one line per problem, naming the variable and the fix.
+const configProblems = validateEnvironment();
+if (configProblems.length) {
+  for (const problem of configProblems) console.error(problem);
   process.exit(1);
 }
 

@@ -9,7 +9,8 @@
  *     GET: { doc: { tag, id, summary, query, response, errors }, handler: apiRoute("v2", async (...) => ...) },
  *   });
  *
- * `path` is the documented path (`{param}` placeholders; `/v1/reports/` keeps its slash).
+ * `path` is the documented path (`{param}` placeholders; `/v1/reports/` keeps its slash); each
+ * served method's requests are counted and timed under it for GET /metrics (lib/metrics/registry.ts).
  */
 
 import type { z } from "zod";
@@ -20,6 +21,7 @@ import { apiRoute, type HandlerArgs, methodNotAllowed, preflight, publicAnswer }
 import { parseId, parseWith, queryObject } from "@/lib/api/query";
 import { notFoundV1 } from "@/lib/api/v1/not-found";
 import type { Actor } from "@/lib/domain/actor";
+import { timedRoute } from "@/lib/metrics/registry";
 import type { OperationDoc, V1Errors, V2Errors } from "@/lib/openapi/operation";
 import { registerOperations } from "@/lib/openapi/registry";
 
@@ -79,7 +81,10 @@ export function apiPath(path: string, served: Partial<Record<RouteMethod, Served
   const version = path.startsWith("/v1/") ? "v1" : "v2";
   const methods = ROUTE_METHODS.filter((m) => served[m]);
   registerOperations(version, path, Object.fromEntries(methods.map((m) => [m, (served[m] as ServedMethod).doc])));
-  return methodTable(version, Object.fromEntries(methods.map((m) => [m, handlerOf(version, served[m] as ServedMethod)])));
+  return methodTable(
+    version,
+    Object.fromEntries(methods.map((m) => [m, timedRoute(path, m, handlerOf(version, served[m] as ServedMethod))])),
+  );
 }
 
 /**

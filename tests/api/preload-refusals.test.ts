@@ -55,6 +55,16 @@ function send(method: string, rawPath: string, headers: Record<string, string> =
 }
 
 describe("server preload refusals", () => {
+  it("lets the probes through: /healthz, /readyz and /metrics reach the app (issue 44)", async () => {
+    for (const probe of ["/healthz", "/readyz", "/metrics"]) {
+      for (const method of ["GET", "HEAD"]) {
+        const answer = await send(method, probe, { host: "10.0.0.7:3000", authorization: "Bearer t" });
+        expect(answer.status).toBe(200);
+        if (method === "GET") expect(answer.body).toEqual({ method, url: probe, refused: null });
+      }
+    }
+  });
+
   it("hands a malformed API path to the app's catch-all, keeping the method", async () => {
     expect((await send("GET", "/v2/standups/%FF")).body).toEqual({ method: "GET", url: "/v2/_refused", refused: "malformed-path" });
     expect((await send("POST", "/v1/standups/%E0%A4/start?x=1")).body).toEqual({
