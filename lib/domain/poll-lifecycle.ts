@@ -218,3 +218,38 @@ export async function listPollCards(
   });
   return { managed: cards.filter((c) => c.canManage), asked: cards.filter((c) => !c.canManage) };
 }
+
+/** What the poll page's management card needs: schedule, next run, questions and whether anyone voted. */
+export type PollManagement = {
+  schedule: PollCard["schedule"];
+  nextRunAt: Date | null;
+  questions: Array<{ id: number; text: string }>;
+  hasVotes: boolean;
+};
+
+/** The management details of a poll the actor manages. @throws NotFoundError, ForbiddenError */
+export async function getPollManagement(actor: Actor, pollId: number, client: Tx = db): Promise<PollManagement> {
+  if (!Number.isSafeInteger(pollId)) throw new NotFoundError("Poll");
+  const p = await client.checkin.findFirst({
+    where: livePollWhere(actor, pollId),
+    select: {
+      owner_id: true,
+      state: true,
+      recurrence: true,
+      days: true,
+      time: true,
+      timezone: true,
+      next_run_at: true,
+      questions: { where: { archived_at: null }, orderBy: [{ position: "asc" }, { id: "asc" }], select: { id: true, text: true } },
+    },
+  });
+  if (!p) throw new NotFoundError("Poll");
+  if (!canManagePoll(actor, p)) throw new ForbiddenError("Only the creator of this poll or a team admin can change it");
+  const recurring = (p.recurrence as { type?: string } | null)?.type === "weekly";
+  return {
+    schedule: recurring ? { days: p.days, time: p.time.slice(0, 5), timezone: p.timezone } : null,
+    nextRunAt: recurring && p.state === "active" ? p.next_run_at : null,
+    questions: p.questions,
+    hasVotes: await pollHasVotes(pollId, client),
+  };
+}

@@ -5,9 +5,11 @@ import { ActionForm } from "@/components/ui/action-form";
 import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, Card, PageHeader } from "@/components/ui/card";
 import { listTeamMembers } from "@/lib/domain/absences";
+import { getPollManagement } from "@/lib/domain/poll-lifecycle";
 import { getPollOverview, getPollResultsFor } from "@/lib/domain/poll-views";
 import { orNotFound, readIdParam, requireUser } from "../../load";
 import { askPollNowAction } from "../vote-actions";
+import { ManagePoll } from "./manage-poll";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Poll results" };
@@ -27,15 +29,24 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
     ? await orNotFound(Promise.all([getPollResultsFor(user, id, undefined, now), listTeamMembers(user)]))
     : [null, []];
   const names = new Map(team.map((m) => [m.chatId, m.realname]));
+  const manage = poll.canManage ? await getPollManagement(user, id) : null;
   const inst = poll.instance;
   const open = Boolean(inst && !inst.closed);
+  const status =
+    poll.state === "paused"
+      ? { tone: "amber" as const, label: "Paused" }
+      : inst?.closed && !manage?.nextRunAt
+        ? { tone: "slate" as const, label: "Closed" }
+        : { tone: "green" as const, label: "Active" };
   return (
     <>
       <PageHeader
         title={poll.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <Badge tone={poll.state === "active" ? "green" : "amber"}>{poll.state === "active" ? "Active" : "Paused"}</Badge>
+            <span data-testid="poll-state">
+              <Badge tone={status.tone}>{status.label}</Badge>
+            </span>
             {poll.isAnonymous && <Badge>Anonymous</Badge>}
             {poll.channelName && <span>Posted in #{poll.channelName}</span>}
             <span>{poll.memberCount} recipients</span>
@@ -52,6 +63,7 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
           ) : undefined
         }
       />
+      {manage && <ManagePoll poll={poll} manage={manage} timezone={user.timezone} />}
       {inst && (
         <Card className="mb-6" title="Current broadcast">
           <div className="flex flex-wrap items-center justify-between gap-3">
