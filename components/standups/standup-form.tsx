@@ -21,6 +21,8 @@ export type StandupFormValues = {
   syncChannel: string;
   isAnonymous: boolean;
   isConfidential: boolean;
+  /** Ask each member at `time` in their own timezone (members without one: the standup's). */
+  personalised: boolean;
   /** "auto": asked at the scheduled time plus `waitTime` minutes; "manual": only when started (wait_time null). */
   askingMode: "auto" | "manual";
   /** Whole numbers as typed in the form; `responseWindowMinutes` "" = until the next run or 24 h. */
@@ -196,8 +198,10 @@ export function StandupForm({
               <TextareaField
                 id={`q-${i}-choices`}
                 label={`Choices for question ${i + 1} (one per line)`}
+                hint="At least two choices."
                 rows={3}
                 value={q.choicesText}
+                error={errors[`q-${i}-choices`]}
                 onChange={(e) => update(i, { choicesText: e.target.value })}
               />
             )}
@@ -252,6 +256,12 @@ export function StandupForm({
           {...boundField(state, "timezone", initial.timezone)}
         />
       </div>
+      <Checkbox
+        id="personalised"
+        name="personalised"
+        label="Ask each member at this time in their own timezone"
+        defaultChecked={submittedChecked(state, "personalised", initial.personalised)}
+      />
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Asking</legend>

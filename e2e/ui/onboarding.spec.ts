@@ -146,10 +146,10 @@ test("the admin invites a member (copy dialog) and a second person from a pasted
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
   await page.getByLabel(MEMBER.name, { exact: true }).check();
   await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+$/);
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
   // The new standup's page, not just its URL: a test that ends mid-navigation can hang closing its context.
   await expect(page.getByRole("heading", { name: STANDUP, level: 1 })).toBeVisible();
-  state.standupId = Number(page.url().split("/").pop());
+  state.standupId = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
 });
 
 test("the member accepts, sets timezone and a vacation, answers the check-in and creates an API key", async ({ browser }) => {

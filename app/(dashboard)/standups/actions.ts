@@ -59,6 +59,7 @@ const formSchema = z.object({
   syncChannel: z.string(),
   isAnonymous: z.boolean(),
   isConfidential: z.boolean(),
+  personalised: z.boolean(),
   askingMode: z.enum(["auto", "manual"], { message: "Choose how members are asked" }),
   waitTime: z.union([z.literal(""), wholeNumber(0, ASKING_LIMITS.maxWaitTime, "minutes")]),
   reminderCount: wholeNumber(0, ASKING_LIMITS.maxReminders, "reminders"),
@@ -68,6 +69,21 @@ const formSchema = z.object({
 });
 
 type ParsedForm = z.infer<typeof formSchema>;
+
+/**
+ * Multiple-choice questions (a `choices` array was sent) with fewer than two distinct choices, by
+ * the form's field id (`q-<i>-choices`): they were silently saved as text questions before.
+ */
+function choicesErrors(questions: ParsedForm["questions"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  questions.forEach((q, i) => {
+    if (q.choices === undefined) return;
+    if (new Set(q.choices).size < 2)
+      out[`q-${i}-choices`] =
+        `Question ${i + 1} is multiple choice: add at least two different choices, one per line, or untick Multiple choice.`;
+  });
+  return out;
+}
 
 function parseForm(form: FormData): ParsedForm | StandupFormState {
   const values = formValues(form);
@@ -89,6 +105,7 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     syncChannel: String(form.get("syncChannel") ?? ""),
     isAnonymous: form.get("isAnonymous") === "on",
     isConfidential: form.get("isConfidential") === "on",
+    personalised: form.get("personalised") === "on",
     askingMode: String(form.get("askingMode") ?? "auto"),
     waitTime: String(form.get("waitTime") ?? "").trim(),
     reminderCount: String(form.get("reminderCount") ?? ""),
@@ -97,6 +114,8 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     lateAnswerDays: String(form.get("lateAnswerDays") ?? ""),
   });
   if (!parsed.success) return { values, error: "Please correct the fields marked below.", fieldErrors: zodFieldErrors(parsed.error) };
+  const fewChoices = choicesErrors(parsed.data.questions);
+  if (Object.keys(fewChoices).length) return { values, error: "Please correct the fields marked below.", fieldErrors: fewChoices };
   if (parsed.data.memberSource === "users" && parsed.data.users.length === 0)
     return { values, fieldErrors: { users: "Pick at least one member, or sync members from a channel" } };
   if (parsed.data.askingMode === "auto" && parsed.data.waitTime === "")
@@ -168,6 +187,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
       syncChannelMembers: sync,
       isAnonymous: p.isAnonymous,
       isConfidential: p.isConfidential,
+      personalised: p.personalised,
       ...askingOf(p),
     });
     id = created.id;
@@ -176,7 +196,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
     throw err;
   }
   revalidatePath("/standups");
-  redirect(`/standups/${id}`);
+  redirect(`/standups/${id}?created=1`);
 }
 
 /** Saves the edit form (same domain call as PATCH /v1/standups/{id}) and the privacy flags. */
@@ -193,6 +213,7 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
       timezone: p.timezone,
       days: p.days,
       questions: questionsOf(p),
+      personalised: p.personalised,
       ...askingOf(p),
       ...(sync
         ? { syncChannelMembers: true, syncChannel: p.syncChannel || null }
@@ -204,7 +225,7 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
     throw err;
   }
   revalidatePath(`/standups/${id}`);
-  redirect(`/standups/${id}`);
+  redirect(`/standups/${id}?saved=1`);
 }
 
 /** Pauses or resumes a standup. */
@@ -230,7 +251,7 @@ export async function deleteStandupAction(form: FormData): Promise<void> {
   const actor = await getActor();
   await archiveStandup(actor, Number(form.get("id")));
   revalidatePath("/standups");
-  redirect("/standups");
+  redirect("/standups?deleted=1");
 }
 
 /**

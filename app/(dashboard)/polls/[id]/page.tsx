@@ -49,7 +49,9 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
             </span>
             {poll.isAnonymous && <Badge>Anonymous</Badge>}
             {poll.channelName && <span>Posted in #{poll.channelName}</span>}
-            <span>{poll.memberCount} recipients</span>
+            <span>
+              {poll.memberCount} {poll.memberCount === 1 ? "recipient" : "recipients"}
+            </span>
           </span>
         }
         actions={

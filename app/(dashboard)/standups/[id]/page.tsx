@@ -10,7 +10,7 @@ import { OccurrenceStates } from "@/components/standups/occurrence-states";
 import { SummariesCard } from "@/components/standups/summaries-card";
 import { ActionForm } from "@/components/ui/action-form";
 import { Button, LinkButton } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Alert, Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/form";
 import { listStandupDeliveries } from "@/lib/chat/standup-delivery";
 import { listTeamMembers } from "@/lib/domain/absences";
@@ -26,8 +26,16 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standup" };
 
 /** Standup detail: configuration, participation chart, heatmap, recent reports, admin actions. */
-export default async function StandupPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function StandupPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id, user, standup, manage } = await loadStandupPage(params);
+  const sp = await searchParams;
+  const notice = sp.created === "1" ? "Standup created." : sp.saved === "1" ? "Standup saved." : null;
   const now = new Date();
   const [participation, heatmap, reports, team, summaries, occurrences, deliveries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
@@ -95,6 +103,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
         }
       />
       <div className="space-y-6">
+        {notice && <Alert tone="success">{notice}</Alert>}
         <div className="grid gap-6 lg:grid-cols-2">
           <Card title="Questions">
             <ol className="list-decimal space-y-2 pl-5 text-sm">
@@ -116,7 +125,7 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
               {standup.sync_channel_members
                 ? `Members follow #${(standup.sync_channel ?? standup.broadcast_channel)?.name ?? "the channel"}`
                 : "Members picked by hand"}{" "}
-              · {standup.members.length} members
+              · {standup.members.length} {standup.members.length === 1 ? "member" : "members"}
             </p>
             <ul className="mt-2 flex flex-wrap gap-1.5 text-sm" aria-label="Members">
               {standup.members.map((m) => (
@@ -164,11 +173,17 @@ export default async function StandupPage({ params }: { params: Promise<{ id: st
         </Card>
 
         <Card title="Message delivery">
-          <DeliveryStates
-            occurrences={deliveries}
-            timezone={user.timezone}
-            retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
-          />
+          {/* Collapsed: listing every member of the last runs twice (states above, delivery here) made the page very long. */}
+          <details data-testid="delivery-details">
+            <summary className="cursor-pointer text-sm font-medium text-brand-700">Show delivery of each message (last 3 runs)</summary>
+            <div className="mt-3">
+              <DeliveryStates
+                occurrences={deliveries}
+                timezone={user.timezone}
+                retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
+              />
+            </div>
+          </details>
         </Card>
 
         <Card title="Participation per occurrence (last 30 days)">
