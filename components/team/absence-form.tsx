@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { ABSENCE_KINDS } from "@/components/team/absence-line";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -9,11 +9,23 @@ import { boundField, type FormState, submittedValue } from "@/components/ui/form
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
-/** Admin form: add a vacation / out-of-office range for a member. */
+/**
+ * Admin form: add a vacation / out-of-office range for a member. Submitted through `onSubmit` + a
+ * transition (not the `action` prop, after which React resets the form): the chosen member and
+ * dates stay after an error.
+ */
 export function AbsenceForm({ action, members, today }: { action: Action; members: Array<{ id: number; name: string }>; today: string }) {
   const [state, formAction, pending] = useActionState(action, {} as FormState);
   return (
-    <form action={formAction} className="space-y-3">
+    <form
+      className="space-y-3"
+      data-testid="absence-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       {state.error && <Alert>{state.error}</Alert>}
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
