@@ -54,3 +54,54 @@ test("item 11: the standup page says '1 member' and keeps delivery details behin
   await delivery.locator("summary").click();
   await expect(delivery).toHaveAttribute("open", "");
 });
+
+test("item 8: errors name the field as labelled, say what to do, and keep what was typed", async ({ page }) => {
+  await signIn(page);
+  const developerWording = /since|until|start_date|end_date|WEBHOOKS_ALLOW_PRIVATE|reversed range|url:|""/;
+
+  // Reports: a reversed range is explained on the To field.
+  await page.goto(`${BASE_URL}/reports?from=2026-11-20&to=2026-11-10`);
+  await expect(page.locator("#f-to-error")).toHaveText(/^“To” is before “From”/);
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2026-11-10");
+  await expect(page.locator("main")).not.toContainText(developerWording);
+
+  // Profile vacation: last day before the first day.
+  await page.goto(`${BASE_URL}/profile`);
+  const absence = page.getByTestId("own-absence-form");
+  await absence.getByLabel("First day").fill("2027-03-10");
+  await absence.getByLabel("Last day").fill("2027-03-01");
+  await absence.getByLabel("Note (optional)").fill("Ski trip");
+  await absence.getByRole("button", { name: "Add absence" }).click();
+  await expect(absence.getByText("Last day: pick a day on or after the first day.")).toBeVisible();
+  await expect(absence.getByLabel("Note (optional)")).toHaveValue("Ski trip");
+  await expect(absence).not.toContainText(developerWording);
+
+  // Team absence: the chosen member stays after an error.
+  await page.goto(`${BASE_URL}/team`);
+  await page.locator("#a-user").selectOption({ index: 2 });
+  const member = await page.locator("#a-user").inputValue();
+  await page.locator("#a-start").fill("2027-03-10");
+  await page.locator("#a-end").fill("2027-03-01");
+  await page.getByRole("button", { name: "Add absence" }).click();
+  await expect(page.locator("#a-end-error")).toBeVisible();
+  await expect(page.locator("#a-user")).toHaveValue(member);
+  await expect(page.locator("#a-start")).toHaveValue("2027-03-10");
+
+  // Webhooks: a loopback URL is refused next to the field, which keeps the URL.
+  await page.goto(`${BASE_URL}/settings/webhooks`);
+  await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/hook");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page.locator("#wh-url-error")).toHaveText(/^Endpoint URL: this address leads to a private or local network/);
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("http://127.0.0.1:9/hook");
+  await expect(page.locator("main")).not.toContainText(developerWording);
+
+  // Add several people: a line without an e-mail address says what to add; the list stays.
+  await page.goto(`${BASE_URL}/team/members`);
+  const bulk = page.getByTestId("bulk-form");
+  const list = `first-week-${uniqueSuffix()}@example.com\nJust a name`;
+  await bulk.getByLabel("One person per line").fill(list);
+  await bulk.getByRole("button", { name: "Invite all" }).click();
+  await expect(bulk.getByTestId("action-details")).toContainText("Line 2: no e-mail address found. Add one");
+  await expect(bulk.getByTestId("action-details")).not.toContainText(developerWording);
+  await expect(bulk.getByLabel("One person per line")).toHaveValue(list);
+});
