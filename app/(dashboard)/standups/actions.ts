@@ -24,6 +24,9 @@ import { formAction } from "../form-action";
 
 export type StandupFormState = FormState;
 
+/** "Ask now" skips members asked or reminded this recently (issue 41 item 11). */
+const ASK_NOW_COALESCE_MS = 60_000;
+
 const questionSchema = z.object({
   text: z
     .string()
@@ -269,14 +272,17 @@ export async function askNowAction(id: number, _prev: ActionState, form: FormDat
     const users = form.getAll("users").map(String).filter(Boolean);
     let asked: number[];
     try {
-      ({ asked } = await startStandup(actor, id, users.length ? { users } : {}));
+      // Everyone: a member asked or reminded in the last minute is not asked again (no two messages
+      // within seconds); chosen members are asked as chosen.
+      ({ asked } = await startStandup(actor, id, users.length ? { users } : { skipAskedWithinMs: ASK_NOW_COALESCE_MS }));
     } catch (err) {
       if (err instanceof ForbiddenError) return { error: "Only the creator of this standup or a team admin can ask its members." };
       throw err;
     }
     revalidatePath(`/standups/${id}`);
     revalidatePath("/my-checkins");
-    if (asked.length === 0) return { ok: "Nobody was asked: everyone you chose has answered or is away." };
+    if (asked.length === 0)
+      return { ok: "Nobody was asked: everyone you chose has answered, is away, or was asked or reminded less than a minute ago." };
     return { ok: `Asked ${asked.length} member${asked.length === 1 ? "" : "s"}.` };
   });
 }
