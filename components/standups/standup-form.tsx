@@ -1,10 +1,10 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
-import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { boundField, type FormState, submittedChecked, submittedValues } from "@/components/ui/form-state";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
@@ -164,7 +164,15 @@ export function StandupForm({
   }
 
   return (
-    <form action={formAction} className="space-y-6">
+    <form
+      className="space-y-6"
+      onSubmit={(e) => {
+        // Not the `action` prop: React resets a form after it, losing what was typed on an error.
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
       <InputField id="name" label="Name" {...boundField(state, "name", initial.name)} required maxLength={LIMITS.name} />
 
@@ -248,13 +256,7 @@ export function StandupForm({
 
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField id="time" label="Time" type="time" {...boundField(state, "time", initial.time.slice(0, 5))} required />
-        <SelectField
-          key={submittedValue(state, "timezone", "")}
-          id="timezone"
-          label="Timezone"
-          options={zones}
-          {...boundField(state, "timezone", initial.timezone)}
-        />
+        <SelectField id="timezone" label="Timezone" options={zones} {...boundField(state, "timezone", initial.timezone)} />
       </div>
       <Checkbox
         id="personalised"
@@ -288,7 +290,6 @@ export function StandupForm({
       </fieldset>
 
       <SelectField
-        key={submittedValue(state, "broadcastChannel", "")}
         id="broadcastChannel"
         label="Broadcast channel"
         hint="Reports are posted here."
@@ -318,7 +319,6 @@ export function StandupForm({
           </div>
         ) : (
           <SelectField
-            key={submittedValue(state, "syncChannel", "")}
             id="syncChannel"
             label="Channel to sync members from"
             hint="Defaults to the broadcast channel."

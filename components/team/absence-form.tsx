@@ -5,7 +5,7 @@ import { ABSENCE_KINDS } from "@/components/team/absence-line";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
-import { boundField, type FormState, submittedValue } from "@/components/ui/form-state";
+import { boundField, type FormState } from "@/components/ui/form-state";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -30,7 +30,6 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <SelectField
-          key={submittedValue(state, "userId", "")}
           id="a-user"
           label="Member"
           options={[
@@ -40,13 +39,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
           required
           {...boundField(state, "userId")}
         />
-        <SelectField
-          key={submittedValue(state, "kind", "")}
-          id="a-kind"
-          label="Kind"
-          options={ABSENCE_KINDS}
-          {...boundField(state, "kind", "vacation")}
-        />
+        <SelectField id="a-kind" label="Kind" options={ABSENCE_KINDS} {...boundField(state, "kind", "vacation")} />
         <InputField id="a-note" label="Note (optional)" maxLength={200} {...boundField(state, "note")} />
         <InputField id="a-start" label="First day" type="date" required {...boundField(state, "startDate", today)} />
         <InputField id="a-end" label="Last day" type="date" required {...boundField(state, "endDate", today)} />

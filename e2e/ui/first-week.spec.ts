@@ -19,10 +19,12 @@ test("item 7: a multiple-choice question without choices is refused next to its 
   await expect(page.getByLabel("Choices for question 1 (one per line)")).toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(/\/standups\/new$/);
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
-  // One choice is not enough either.
+  // One choice is not enough either (wait for the answer: the button is back).
   await page.getByLabel("Choices for question 1 (one per line)").fill("Yes");
   await page.getByRole("button", { name: "Create standup" }).click();
+  await expect(page.getByRole("button", { name: "Create standup" })).toBeEnabled();
   await expect(page.locator("#q-0-choices-error")).toBeVisible();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await page.getByLabel("Choices for question 1 (one per line)").fill("Yes\nNo");
   await page.getByLabel("Ask each member at this time in their own timezone").check();
   await page.getByRole("button", { name: "Create standup" }).click();
