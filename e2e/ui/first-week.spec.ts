@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoCredentials, signIn, uniqueSuffix } from "./helpers";
 
 /** Issue 41: defects a team meets in its first week (forms, wording, small things). */
 test.describe.configure({ timeout: 120_000 });
@@ -106,4 +106,44 @@ test("item 8: errors name the field as labelled, say what to do, and keep what w
   await expect(bulk.getByTestId("action-details")).toContainText("Line 2: no e-mail address found. Add one");
   await expect(bulk.getByTestId("action-details")).not.toContainText(developerWording);
   await expect(bulk.getByLabel("One person per line")).toHaveValue(list);
+});
+
+test("item 11: grouped navigation; members do not see Webhooks; a styled 404 and a favicon", async ({ page, browser }) => {
+  await signIn(page);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await page.goto(`${BASE_URL}/overview`);
+  for (const group of ["Check-ins", "Team", "You", "Admin"]) await expect(nav.getByRole("group", { name: group })).toBeVisible();
+  await expect(nav.getByRole("group", { name: "Admin" }).getByRole("link", { name: "Webhooks" })).toBeVisible();
+  // No group is a long flat list.
+  for (const count of await nav.getByTestId("nav-group").evaluateAll((uls) => uls.map((ul) => ul.children.length)))
+    expect(count).toBeLessThanOrEqual(7);
+
+  const creds = demoCredentials();
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  await signIn(member, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  await member.goto(`${BASE_URL}/overview`);
+  const memberNav = member.getByRole("navigation", { name: "Main" });
+  await expect(memberNav.getByRole("link", { name: "Profile" })).toBeVisible();
+  await expect(memberNav.getByRole("link", { name: "Webhooks" })).toHaveCount(0);
+  await expect(memberNav.getByRole("group", { name: "Admin" })).toHaveCount(0);
+  await memberContext.close();
+
+  const res = await page.goto(`${BASE_URL}/no-such-page-${uniqueSuffix()}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to the overview" })).toBeVisible();
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(icon).toBeTruthy();
+  const iconRes = await page.request.get(new URL(icon as string, BASE_URL).toString());
+  expect(iconRes.status()).toBe(200);
+});
+
+test("item 11: Reports shows each run once (anonymous runs are not repeated per report)", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BASE_URL}/reports`);
+  await expect(page.getByTestId("report-group").first()).toBeVisible();
+  const labels = await page.getByTestId("report-group").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+  expect(labels.length).toBeGreaterThan(0);
+  expect(new Set(labels).size).toBe(labels.length);
 });
