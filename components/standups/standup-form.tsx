@@ -21,6 +21,8 @@ export type StandupFormValues = {
   syncChannel: string;
   isAnonymous: boolean;
   isConfidential: boolean;
+  /** Members may tick "Post this report anonymously" (non-anonymous standups). */
+  allowAnonymousReports: boolean;
   /** Ask each member at `time` in their own timezone (members without one: the standup's). */
   personalised: boolean;
   /** "auto": asked at the scheduled time plus `waitTime` minutes; "manual": only when started (wait_time null). */
@@ -335,6 +337,12 @@ export function StandupForm({
           name="isAnonymous"
           label="Anonymous: reports are shown without names"
           defaultChecked={submittedChecked(state, "isAnonymous", initial.isAnonymous)}
+        />
+        <Checkbox
+          id="allowAnonymousReports"
+          name="allowAnonymousReports"
+          label="Let members post a report anonymously (when the standup is not anonymous)"
+          defaultChecked={submittedChecked(state, "allowAnonymousReports", initial.allowAnonymousReports)}
         />
         <Checkbox
           id="isConfidential"

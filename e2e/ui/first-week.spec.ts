@@ -147,3 +147,37 @@ test("item 11: Reports shows each run once (anonymous runs are not repeated per 
   expect(labels.length).toBeGreaterThan(0);
   expect(new Set(labels).size).toBe(labels.length);
 });
+
+test("item 11: 'Post this report anonymously' only where the standup allows it, and the form switches it off", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${BASE_URL}/standups/new`);
+  const name = `E2E anon choice ${uniqueSuffix()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.locator("#day-Mon").check();
+  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Create standup" }).click();
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
+  const id = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
+
+  // Not anonymous, not allowed (the default): no per-report choice.
+  await page.goto(`${BASE_URL}/my-checkins/${id}`);
+  await expect(page.getByRole("button", { name: "Send report" })).toBeVisible();
+  await expect(page.getByLabel("Post this report anonymously")).toHaveCount(0);
+
+  const allow = "Let members post a report anonymously (when the standup is not anonymous)";
+  await page.goto(`${BASE_URL}/standups/${id}/edit`);
+  await page.getByLabel(allow).check();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(/\/standups\/\d+\?saved=1$/);
+  await page.goto(`${BASE_URL}/my-checkins/${id}`);
+  await expect(page.getByLabel("Post this report anonymously")).toBeVisible();
+
+  await page.goto(`${BASE_URL}/standups/${id}/edit`);
+  await expect(page.getByLabel(allow)).toBeChecked();
+  await page.getByLabel(allow).uncheck();
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.waitForURL(/\/standups\/\d+\?saved=1$/);
+  await page.goto(`${BASE_URL}/my-checkins/${id}`);
+  await expect(page.getByRole("button", { name: "Send report" })).toBeVisible();
+  await expect(page.getByLabel("Post this report anonymously")).toHaveCount(0);
+});

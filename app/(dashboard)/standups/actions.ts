@@ -63,6 +63,7 @@ const formSchema = z.object({
   isAnonymous: z.boolean(),
   isConfidential: z.boolean(),
   personalised: z.boolean(),
+  allowAnonymousReports: z.boolean(),
   askingMode: z.enum(["auto", "manual"], { message: "Choose how members are asked" }),
   waitTime: z.union([z.literal(""), wholeNumber(0, ASKING_LIMITS.maxWaitTime, "minutes")]),
   reminderCount: wholeNumber(0, ASKING_LIMITS.maxReminders, "reminders"),
@@ -109,6 +110,7 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     isAnonymous: form.get("isAnonymous") === "on",
     isConfidential: form.get("isConfidential") === "on",
     personalised: form.get("personalised") === "on",
+    allowAnonymousReports: form.get("allowAnonymousReports") === "on",
     askingMode: String(form.get("askingMode") ?? "auto"),
     waitTime: String(form.get("waitTime") ?? "").trim(),
     reminderCount: String(form.get("reminderCount") ?? ""),
@@ -194,6 +196,7 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
       ...askingOf(p),
     });
     id = created.id;
+    if (p.allowAnonymousReports) await setStandupPrivacy(actor, { standupId: id, allowAnonymousReports: true });
   } catch (err) {
     if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;
@@ -222,7 +225,12 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
         ? { syncChannelMembers: true, syncChannel: p.syncChannel || null }
         : { syncChannelMembers: false, users: p.users, syncChannel: null }),
     });
-    await setStandupPrivacy(actor, { standupId: id, isAnonymous: p.isAnonymous, isConfidential: p.isConfidential });
+    await setStandupPrivacy(actor, {
+      standupId: id,
+      isAnonymous: p.isAnonymous,
+      isConfidential: p.isConfidential,
+      allowAnonymousReports: p.allowAnonymousReports,
+    });
   } catch (err) {
     if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;

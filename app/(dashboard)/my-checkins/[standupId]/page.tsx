@@ -30,7 +30,7 @@ export default async function AnswerPage({ params }: { params: Promise<{ standup
           questions={checkin.questions}
           initial={initial}
           editing={Boolean(checkin.todayReport)}
-          allowAnonymous={!checkin.isAnonymous}
+          allowAnonymous={checkin.allowAnonymousReports}
         />
       </Card>
     </>

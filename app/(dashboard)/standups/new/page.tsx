@@ -40,6 +40,7 @@ export default async function NewStandupPage() {
             users: [user.userChatId],
             syncChannel: "",
             isAnonymous: false,
+            allowAnonymousReports: false,
             personalised: false,
             isConfidential: false,
             askingMode: "auto",
