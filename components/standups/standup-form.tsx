@@ -263,7 +263,7 @@ export function StandupForm({
       <Checkbox
         id="personalised"
         name="personalised"
-        label="Ask each member at this time in their own timezone"
+        label="Ask each member at this time in their own time zone"
         defaultChecked={submittedChecked(state, "personalised", initial.personalised)}
       />
 

@@ -26,18 +26,18 @@ test("item 7: a multiple-choice question without choices is refused next to its 
   await expect(page.locator("#q-0-choices-error")).toBeVisible();
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await page.getByLabel("Choices for question 1 (one per line)").fill("Yes\nNo");
-  await page.getByLabel("Ask each member at this time in their own timezone").check();
+  await page.getByLabel("Ask each member at this time in their own time zone").check();
   await page.getByRole("button", { name: "Create standup" }).click();
   await page.waitForURL(/\/standups\/\d+\?created=1$/);
   await expect(page.getByText("Standup created.")).toBeVisible();
   await expect(page.getByText("Choices: Yes, No")).toBeVisible();
   await page.getByRole("link", { name: "Edit" }).click();
-  await expect(page.getByLabel("Ask each member at this time in their own timezone")).toBeChecked();
-  await page.getByLabel("Ask each member at this time in their own timezone").uncheck();
+  await expect(page.getByLabel("Ask each member at this time in their own time zone")).toBeChecked();
+  await page.getByLabel("Ask each member at this time in their own time zone").uncheck();
   await page.getByRole("button", { name: "Save changes" }).click();
   await page.waitForURL(/\/standups\/\d+\?saved=1$/);
   await page.getByRole("link", { name: "Edit" }).click();
-  await expect(page.getByLabel("Ask each member at this time in their own timezone")).not.toBeChecked();
+  await expect(page.getByLabel("Ask each member at this time in their own time zone")).not.toBeChecked();
 });
 
 test("item 11: the standup page says '1 member' and keeps delivery details behind a toggle", async ({ page }) => {
