@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { BASE_URL, demoCredentials, signIn, uniqueSuffix } from "./helpers";
 
@@ -146,6 +147,27 @@ test("item 11: Reports shows each run once (anonymous runs are not repeated per 
   const labels = await page.getByTestId("report-group").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
   expect(labels.length).toBeGreaterThan(0);
   expect(new Set(labels).size).toBe(labels.length);
+  const axe = await new AxeBuilder({ page }).withRules(["landmark-unique"]).analyze();
+  expect(axe.violations.map((v) => v.id)).toEqual([]);
+});
+
+test("item 11: the standup page lists each member once by default (delivery details collapsed)", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.goto(`${BASE_URL}/standups`);
+  const hrefs = await page
+    .getByTestId("standup-card")
+    .locator("h2 a")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+  let tallest = 0;
+  for (const href of hrefs.slice(0, 4)) {
+    await page.goto(`${BASE_URL}${href}`);
+    await expect(page.getByTestId("next-run")).toBeVisible();
+    await expect(page.getByTestId("delivery-details")).not.toHaveAttribute("open", "");
+    tallest = Math.max(tallest, await page.evaluate(() => document.documentElement.scrollHeight));
+  }
+  console.log(`tallest seeded standup page at 1440 px: ${tallest} px`);
+  expect(tallest).toBeLessThan(8000);
 });
 
 test("item 11: 'Post this report anonymously' only where the standup allows it, and the form switches it off", async ({ page }) => {
