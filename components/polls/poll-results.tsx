@@ -5,6 +5,12 @@ import { Card, EmptyState } from "@/components/ui/card";
 import { compactRowClass, DataTable, Td } from "@/components/ui/table";
 import type { PollInstanceResult } from "@/lib/domain/votes";
 
+/** A choice's share of all the votes on its question, as "60%" ("—" while nobody voted). */
+function sharePercent(votes: number, choices: ReadonlyArray<{ votes: number }>): string {
+  const total = choices.reduce((n, c) => n + c.votes, 0);
+  return total ? `${Math.round((votes / total) * 100)}%` : "—";
+}
+
 /**
  * Results of poll broadcasts (lib/domain/votes.ts), newest first: per multiple-choice question a
  * bar chart and a table of votes and voters ("Hidden (anonymous)" when the poll is anonymous), per
@@ -42,7 +48,7 @@ export function PollResultsView({ instances, nameOf }: { instances: PollInstance
                       />
                       <DataTable
                         caption={`Votes and voters: ${q.text}`}
-                        columns={["Choice", "Votes", "Voters"]}
+                        columns={["Choice", "Votes", "Share", "Voters"]}
                         density="compact"
                         className="mt-2 text-sm"
                         testId="votes-table"
@@ -51,6 +57,7 @@ export function PollResultsView({ instances, nameOf }: { instances: PollInstance
                           <tr key={c.text} className={compactRowClass}>
                             <Td density="compact">{c.text}</Td>
                             <Td density="compact">{c.votes}</Td>
+                            <Td density="compact">{sharePercent(c.votes, q.choices ?? [])}</Td>
                             <Td density="compact" last>
                               {c.voters === null ? (
                                 <span className="text-slate-600">Hidden (anonymous)</span>

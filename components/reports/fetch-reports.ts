@@ -1,4 +1,6 @@
 /** Server-only loader of one reports-feed page (not a server action: it takes an Actor). */
+
+import { reportRangeError, reportWindowMessage } from "@/app/(dashboard)/people-messages";
 import type { ReportCardData } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import type { Actor } from "@/lib/domain/actor";
@@ -35,6 +37,8 @@ function decodeCursor(cursor: string | null | undefined): { postedAt: Date; id: 
  * (UTC); without any, the last 30 days. Shared by the page's first render and "Load more".
  */
 export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cursor: string | null): Promise<ReportsPage> {
+  const rangeError = reportRangeError(filters.from, filters.to);
+  if (rangeError) return { items: [], nextCursor: null, error: rangeError };
   try {
     const now = new Date();
     const since = filters.from && DATE_RE.test(filters.from) ? new Date(`${filters.from}T00:00:00Z`) : undefined;
@@ -73,7 +77,7 @@ export async function fetchReportsPage(actor: Actor, filters: ReportFilters, cur
       nextCursor: rows.length > PAGE_SIZE && last ? encodeCursor(last.submitted_at, last.id) : null,
     };
   } catch (err) {
-    if (err instanceof DomainError) return { items: [], nextCursor: null, error: err.message };
+    if (err instanceof DomainError) return { items: [], nextCursor: null, error: reportWindowMessage(err.message) };
     throw err;
   }
 }

@@ -93,22 +93,19 @@ export function ReportsFeed(props: { filters: ReportFilters; initial: ReportsPag
 
 type Group = { key: string; occurrenceId: number | null; standupName: string; date: string; items: ReportCardData[] };
 
-/** Consecutive reports of one occurrence (standup + date) form a group, in feed order. */
+/**
+ * Reports of one occurrence (standup + date) form one group, wherever they fall in the feed (the
+ * reports of a run interleave with other runs' by time; anonymous runs repeated their header above
+ * each report, issue 41 item 11). Groups keep the order of their first (newest) report.
+ */
 function groupByOccurrence(items: ReportCardData[]): Group[] {
-  const groups: Group[] = [];
+  const groups = new Map<string, Group>();
   for (const r of items) {
     const date = r.date ?? r.postedAt.slice(0, 10);
     const key = `${r.standupId}:${date}`;
-    const last = groups[groups.length - 1];
-    if (last && last.key === key) last.items.push(r);
-    else
-      groups.push({
-        key: groups.some((g) => g.key === key) ? `${key}:${r.id}` : key,
-        occurrenceId: r.occurrenceId ?? null,
-        standupName: r.standupName,
-        date,
-        items: [r],
-      });
+    const group = groups.get(key);
+    if (group) group.items.push(r);
+    else groups.set(key, { key, occurrenceId: r.occurrenceId ?? null, standupName: r.standupName, date, items: [r] });
   }
-  return groups;
+  return [...groups.values()];
 }

@@ -1,10 +1,10 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
-import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { boundField, type FormState, submittedChecked, submittedValues } from "@/components/ui/form-state";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 
@@ -21,6 +21,10 @@ export type StandupFormValues = {
   syncChannel: string;
   isAnonymous: boolean;
   isConfidential: boolean;
+  /** Members may tick "Post this report anonymously" (non-anonymous standups). */
+  allowAnonymousReports: boolean;
+  /** Ask each member at `time` in their own timezone (members without one: the standup's). */
+  personalised: boolean;
   /** "auto": asked at the scheduled time plus `waitTime` minutes; "manual": only when started (wait_time null). */
   askingMode: "auto" | "manual";
   /** Whole numbers as typed in the form; `responseWindowMinutes` "" = until the next run or 24 h. */
@@ -162,7 +166,15 @@ export function StandupForm({
   }
 
   return (
-    <form action={formAction} className="space-y-6">
+    <form
+      className="space-y-6"
+      onSubmit={(e) => {
+        // Not the `action` prop: React resets a form after it, losing what was typed on an error.
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
       <InputField id="name" label="Name" {...boundField(state, "name", initial.name)} required maxLength={LIMITS.name} />
 
@@ -196,8 +208,10 @@ export function StandupForm({
               <TextareaField
                 id={`q-${i}-choices`}
                 label={`Choices for question ${i + 1} (one per line)`}
+                hint="At least two choices."
                 rows={3}
                 value={q.choicesText}
+                error={errors[`q-${i}-choices`]}
                 onChange={(e) => update(i, { choicesText: e.target.value })}
               />
             )}
@@ -244,14 +258,14 @@ export function StandupForm({
 
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField id="time" label="Time" type="time" {...boundField(state, "time", initial.time.slice(0, 5))} required />
-        <SelectField
-          key={submittedValue(state, "timezone", "")}
-          id="timezone"
-          label="Timezone"
-          options={zones}
-          {...boundField(state, "timezone", initial.timezone)}
-        />
+        <SelectField id="timezone" label="Timezone" options={zones} {...boundField(state, "timezone", initial.timezone)} />
       </div>
+      <Checkbox
+        id="personalised"
+        name="personalised"
+        label="Ask each member at this time in their own time zone"
+        defaultChecked={submittedChecked(state, "personalised", initial.personalised)}
+      />
 
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Asking</legend>
@@ -278,7 +292,6 @@ export function StandupForm({
       </fieldset>
 
       <SelectField
-        key={submittedValue(state, "broadcastChannel", "")}
         id="broadcastChannel"
         label="Broadcast channel"
         hint="Reports are posted here."
@@ -308,7 +321,6 @@ export function StandupForm({
           </div>
         ) : (
           <SelectField
-            key={submittedValue(state, "syncChannel", "")}
             id="syncChannel"
             label="Channel to sync members from"
             hint="Defaults to the broadcast channel."
@@ -325,6 +337,12 @@ export function StandupForm({
           name="isAnonymous"
           label="Anonymous: reports are shown without names"
           defaultChecked={submittedChecked(state, "isAnonymous", initial.isAnonymous)}
+        />
+        <Checkbox
+          id="allowAnonymousReports"
+          name="allowAnonymousReports"
+          label="Let members post a report anonymously (when the standup is not anonymous)"
+          defaultChecked={submittedChecked(state, "allowAnonymousReports", initial.allowAnonymousReports)}
         />
         <Checkbox
           id="isConfidential"

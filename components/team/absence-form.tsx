@@ -1,24 +1,35 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import { ABSENCE_KINDS } from "@/components/team/absence-line";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
-import { boundField, type FormState, submittedValue } from "@/components/ui/form-state";
+import { boundField, type FormState } from "@/components/ui/form-state";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
-/** Admin form: add a vacation / out-of-office range for a member. */
+/**
+ * Admin form: add a vacation / out-of-office range for a member. Submitted through `onSubmit` + a
+ * transition (not the `action` prop, after which React resets the form): the chosen member and
+ * dates stay after an error.
+ */
 export function AbsenceForm({ action, members, today }: { action: Action; members: Array<{ id: number; name: string }>; today: string }) {
   const [state, formAction, pending] = useActionState(action, {} as FormState);
   return (
-    <form action={formAction} className="space-y-3">
+    <form
+      className="space-y-3"
+      data-testid="absence-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => formAction(data));
+      }}
+    >
       {state.error && <Alert>{state.error}</Alert>}
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <SelectField
-          key={submittedValue(state, "userId", "")}
           id="a-user"
           label="Member"
           options={[
@@ -28,13 +39,7 @@ export function AbsenceForm({ action, members, today }: { action: Action; member
           required
           {...boundField(state, "userId")}
         />
-        <SelectField
-          key={submittedValue(state, "kind", "")}
-          id="a-kind"
-          label="Kind"
-          options={ABSENCE_KINDS}
-          {...boundField(state, "kind", "vacation")}
-        />
+        <SelectField id="a-kind" label="Kind" options={ABSENCE_KINDS} {...boundField(state, "kind", "vacation")} />
         <InputField id="a-note" label="Note (optional)" maxLength={200} {...boundField(state, "note")} />
         <InputField id="a-start" label="First day" type="date" required {...boundField(state, "startDate", today)} />
         <InputField id="a-end" label="Last day" type="date" required {...boundField(state, "endDate", today)} />

@@ -1,13 +1,18 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState } from "react";
 import type { CreateWebhookState } from "@/app/(dashboard)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field, Input, InputField } from "@/components/ui/form";
+import { InputField } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
 
-/** Create-webhook form; shows the signing secret once with a copy button. */
+/**
+ * Create-webhook form; shows the signing secret once with a copy button. A refused URL is
+ * explained next to the "Endpoint URL" field and what was typed stays (submitted through
+ * `onSubmit` + a transition: React resets a form after its `action` prop runs); the form is
+ * emptied (remounted) after an endpoint was added.
+ */
 export function CreateWebhookForm({
   action,
   eventTypes,
@@ -18,10 +23,25 @@ export function CreateWebhookForm({
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <div className="space-y-4">
-      <form action={formAction} className="space-y-3">
-        <Field id="wh-url" label="Endpoint URL" hint="https://… — it receives a signed POST per event.">
-          <Input id="wh-url" name="url" type="url" required maxLength={2000} aria-describedby="wh-url-hint" />
-        </Field>
+      <form
+        key={state.secret ?? "new"}
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          startTransition(() => formAction(data));
+        }}
+      >
+        <InputField
+          id="wh-url"
+          label="Endpoint URL"
+          hint="https://… — it receives a signed POST per event."
+          error={state.urlError}
+          name="url"
+          type="url"
+          required
+          maxLength={2000}
+        />
         <InputField id="wh-description" label="Description (optional)" name="description" maxLength={500} />
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium text-slate-800">Events</legend>

@@ -47,8 +47,8 @@ test("asking settings and the Kolkata zone survive create and edit; next run, As
   await page.getByLabel(member, { exact: true }).check();
   await expectNoSeriousA11yViolations(page);
   await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+$/);
-  const id = Number(page.url().split("/").pop());
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
+  const id = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
   await expect(page.getByTestId("next-run")).toContainText(/Next run: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} Asia\/Kolkata/);
 

@@ -55,9 +55,9 @@ async function createStandup(page: Page, name: string, days: string[], members: 
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
   for (const m of members) await page.getByLabel(m, { exact: true }).check();
   await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+$/);
+  await page.waitForURL((url) => /\/standups\/\d+$/.test(url.pathname)); // then ?created=1
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
-  return Number(page.url().split("/").pop());
+  return Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
 }
 
 /** Fills every text box of the open answer form with `marker` and sends it. */

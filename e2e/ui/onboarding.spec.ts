@@ -146,10 +146,10 @@ test("the admin invites a member (copy dialog) and a second person from a pasted
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
   await page.getByLabel(MEMBER.name, { exact: true }).check();
   await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+$/);
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
   // The new standup's page, not just its URL: a test that ends mid-navigation can hang closing its context.
   await expect(page.getByRole("heading", { name: STANDUP, level: 1 })).toBeVisible();
-  state.standupId = Number(page.url().split("/").pop());
+  state.standupId = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
 });
 
 test("the member accepts, sets timezone and a vacation, answers the check-in and creates an API key", async ({ browser }) => {
@@ -211,9 +211,17 @@ test("the admin makes the second person a manager and deactivates the member: th
   await page.getByRole("link", { name: "Audit log" }).click();
   await page.waitForURL(/\/team\/audit$/);
   await expectNoSeriousA11yViolations(page);
-  const actions = await page.getByTestId("audit-row").locator("code").allTextContents();
-  for (const a of ["team.setup", "user.invite", "user.accept_invitation", "user.role_change", "user.deactivate"])
-    expect(actions).toContain(a);
+  // Issue 41 item 11: sentences, not raw codes (`user.deactivate`, `user:13`).
+  const sentences = await page.getByTestId("audit-sentence").allTextContents();
+  for (const a of [
+    /^set up the team/,
+    /^invited /,
+    /^accepted the invitation/,
+    /^changed the role of /,
+    new RegExp(`^deactivated ${MEMBER.name}`),
+  ])
+    expect(sentences.some((t) => a.test(t))).toBe(true);
+  expect(sentences.join("\n")).not.toMatch(/user:\d+|user\.deactivate/);
   await page.getByLabel("Action").selectOption("user.deactivate");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("audit-row")).toHaveCount(1);

@@ -15,9 +15,11 @@ async function createStandup(page: Page, name: string, extraMembers: string[] = 
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
   for (const m of extraMembers) await page.getByLabel(m, { exact: true }).check();
   await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+$/);
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
   await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
-  return Number(page.url().split("/").pop());
+  // Issue 41 item 11: creating says so.
+  await expect(page.getByText("Standup created.")).toBeVisible();
+  return Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
 }
 
 /** Answers a standup from My check-ins with a marker text in every text answer. */
@@ -105,11 +107,13 @@ test("pause, resume, duplicate and delete a standup", async ({ page }) => {
   await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
   await page.getByRole("button", { name: "Duplicate" }).click();
   await page.waitForURL((url) => /\/standups\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${id}`));
-  const copyId = Number(page.url().split("/").pop());
+  const copyId = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
   expect(copyId).not.toBe(id);
   await page.getByText("Delete this standup…").click();
   await page.getByRole("button", { name: "Delete standup" }).click();
-  await page.waitForURL(/\/standups$/);
+  // Issue 41 item 11: deleting says so.
+  await page.waitForURL(/\/standups\?deleted=1$/);
+  await expect(page.getByText("Standup deleted.")).toBeVisible();
   await page.goto(`${BASE_URL}/standups/${copyId}`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
 });

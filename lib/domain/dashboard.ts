@@ -262,6 +262,8 @@ export type MyCheckin = {
   time: string;
   days: string[];
   isAnonymous: boolean;
+  /** Members may post a report anonymously (the standup's setting; false for anonymous standups, whose reports always are). */
+  allowAnonymousReports: boolean;
   /** Local date (standup timezone) the next answer belongs to. */
   today: string;
   /** True when a run is scheduled today (local) or the caller has a pending report. */
@@ -294,6 +296,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       time: true,
       days: true,
       is_anonymous: true,
+      allow_anonymous_reports: true,
       late_answer_days: true,
       questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
       reports: {
@@ -327,6 +330,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       time: s.time,
       days: s.days,
       isAnonymous: s.is_anonymous,
+      allowAnonymousReports: s.allow_anonymous_reports && !s.is_anonymous,
       today,
       dueToday: s.days.includes(weekday) || pending,
       hasPendingReport: pending,
@@ -347,4 +351,9 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
         : null,
     };
   });
+}
+
+/** Whether the standup (of the actor's team) lets members post a report anonymously (its `allow_anonymous_reports`). */
+export async function allowsAnonymousReports(actor: Actor, standupId: number, tx: Tx = db): Promise<boolean> {
+  return (await tx.checkin.count({ where: { id: standupId, team_id: actor.teamId, allow_anonymous_reports: true } })) > 0;
 }

@@ -128,6 +128,11 @@ export type AskMembersInput = {
    * false: only the snapshot is recorded (a poll broadcast to a channel).
    */
   question?: boolean;
+  /**
+   * Coalescing (issue 41 item 11, dashboard "Ask now"): members asked or reminded less than this
+   * many milliseconds before `now` are not asked again (one message, not two within seconds).
+   */
+  skipAskedWithinMs?: number;
 };
 
 /**
@@ -147,11 +152,14 @@ export async function askMembers(tx: Tx, input: AskMembersInput): Promise<number
     return rows.map((r) => r.user_id).sort((x, y) => x - y);
   }
   // Ask (again) whoever has not answered yet; explicit targets are asked even when excused.
+  const recent = new Date(now.getTime() - (input.skipAskedWithinMs ?? 0));
   await tx.$executeRaw`
     UPDATE occurrence_members om SET asked_at = NULL, due_at = ${now}, missed_at = NULL,
       excused = CASE WHEN ${input.absentToo === true} THEN NULL ELSE om.excused END
     WHERE om.occurrence_id = ${occurrence.id} AND om.user_id = ANY(${userIds}::int[])
-      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = om.occurrence_id AND r.user_id = om.user_id AND r.status = 'submitted')`;
+      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = om.occurrence_id AND r.user_id = om.user_id AND r.status = 'submitted')
+      AND NOT (${input.skipAskedWithinMs ?? 0} > 0 AND (
+        om.asked_at > ${recent}::timestamptz OR EXISTS (SELECT 1 FROM unnest(om.reminded_at) t WHERE t > ${recent}::timestamptz)))`;
   const asked = await askDueBatch(tx, now, { occurrenceIds: [occurrence.id] });
   const answered = new Set(
     (await tx.report.findMany({ where: { occurrence_id: occurrence.id, status: "submitted" }, select: { user_id: true } })).map(
@@ -165,7 +173,12 @@ export async function askMembers(tx: Tx, input: AskMembersInput): Promise<number
 }
 
 /** Who a manual start asks; both empty → every member. */
-export type StartTargets = { users?: UserRef[]; emails?: string[] };
+export type StartTargets = {
+  users?: UserRef[];
+  emails?: string[];
+  /** See `AskMembersInput.skipAskedWithinMs` (the dashboard's "Ask now" coalesces with a just-sent question or reminder). */
+  skipAskedWithinMs?: number;
+};
 
 /** What `startStandup` did: the occurrence, its local date and who was asked. */
 export type StartResult = { occurrenceId: number; date: string; asked: number[] };
@@ -211,6 +224,7 @@ export async function startStandup(
       userIds: targetIds,
       now,
       absentToo: explicit,
+      skipAskedWithinMs: targets.skipAskedWithinMs,
     });
     return { occurrenceId: occurrence.id, date, asked };
   });

@@ -350,12 +350,13 @@ export async function setStandupState(
  */
 export async function setStandupPrivacy(
   actor: Actor,
-  input: { standupId: number; isAnonymous?: boolean; isConfidential?: boolean },
+  input: { standupId: number; isAnonymous?: boolean; isConfidential?: boolean; allowAnonymousReports?: boolean },
   tx: Tx = defaultDb,
 ): Promise<void> {
   const row = await editableStandup(tx, actor, input.standupId);
-  const data: { is_anonymous?: boolean; is_confidential?: boolean } = {};
+  const data: { is_anonymous?: boolean; is_confidential?: boolean; allow_anonymous_reports?: boolean } = {};
   if (input.isAnonymous !== undefined) data.is_anonymous = input.isAnonymous;
+  if (input.allowAnonymousReports !== undefined) data.allow_anonymous_reports = input.allowAnonymousReports;
   if (input.isConfidential !== undefined) data.is_confidential = input.isConfidential;
   if (Object.keys(data).length > 0) await tx.checkin.update({ where: { id: row.id }, data });
 }

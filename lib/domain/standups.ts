@@ -220,6 +220,7 @@ export const standupSettingsSelect = {
   is_anonymous: true,
   is_confidential: true,
   personalised: true,
+  allow_anonymous_reports: true,
   next_run_at: true,
   reminder_count: true,
   reminder_after_minutes: true,

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
+import { allowsAnonymousReports } from "@/lib/domain/dashboard";
 import { DomainError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
@@ -31,7 +32,11 @@ export async function saveCheckinAction(
   if (answers.some((a) => a.text.length > LIMITS.answerText)) return { error: `Answers are at most ${LIMITS.answerText} characters.` };
   try {
     if (target.reportId) await updateReportAnswers(actor, { reportId: target.reportId, answers });
-    else await submitReport(actor, { standupId: target.standupId, answers, isAnonymous: form.get("anonymous") === "on" });
+    else {
+      // "Post this report anonymously" counts only where the standup allows it (issue 41 item 11).
+      const allowed = await allowsAnonymousReports(actor, target.standupId);
+      await submitReport(actor, { standupId: target.standupId, answers, isAnonymous: allowed && form.get("anonymous") === "on" });
+    }
   } catch (err) {
     if (err instanceof DomainError) return { error: err.message };
     throw err;

@@ -5,9 +5,11 @@ import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
 import { erasePerson } from "@/lib/domain/erasure";
+import { DomainError } from "@/lib/domain/errors";
 import { changePassword } from "@/lib/domain/passwords";
 import { updateProfile } from "@/lib/domain/profile";
 import { actorFormAction, field } from "../form-action";
+import { absenceMessage } from "../people-messages";
 
 /** Saves the signed-in person's name, timezone, avatar URL and notification channel. */
 export async function updateProfileAction(_prev: ActionState, form: FormData): Promise<ActionState> {
@@ -34,13 +36,18 @@ export async function changePasswordAction(_prev: ActionState, form: FormData): 
 /** Adds a vacation or out-of-office range for the signed-in person. */
 export async function addOwnAbsenceAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return actorFormAction(["/profile", "/team"], async (actor) => {
-    await addAbsence(actor, {
-      userId: actor.userId,
-      kind: field(form, "kind") === "out_of_office" ? "out_of_office" : "vacation",
-      startDate: field(form, "startDate"),
-      endDate: field(form, "endDate"),
-      note: field(form, "note"),
-    });
+    try {
+      await addAbsence(actor, {
+        userId: actor.userId,
+        kind: field(form, "kind") === "out_of_office" ? "out_of_office" : "vacation",
+        startDate: field(form, "startDate"),
+        endDate: field(form, "endDate"),
+        note: field(form, "note"),
+      });
+    } catch (err) {
+      if (err instanceof DomainError) return { error: absenceMessage(err.message).message };
+      throw err;
+    }
     return { ok: "Absence added." };
   });
 }

@@ -7,6 +7,7 @@ import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
+import { reportRangeError } from "../people-messages";
 import { loadReportsAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -85,7 +86,14 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
             defaultValue={filters.member ?? ""}
           />
           <InputField id="f-from" label="From" name="from" type="date" defaultValue={filters.from ?? ""} />
-          <InputField id="f-to" label="To" name="to" type="date" defaultValue={filters.to ?? ""} />
+          <InputField
+            id="f-to"
+            label="To"
+            name="to"
+            type="date"
+            defaultValue={filters.to ?? ""}
+            error={reportRangeError(filters.from, filters.to) ?? undefined}
+          />
           <div className="flex gap-2">
             <button type="submit" className={buttonClass("primary")}>
               Apply

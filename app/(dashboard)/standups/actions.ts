@@ -24,6 +24,9 @@ import { formAction } from "../form-action";
 
 export type StandupFormState = FormState;
 
+/** "Ask now" skips members asked or reminded this recently (issue 41 item 11). */
+const ASK_NOW_COALESCE_MS = 60_000;
+
 const questionSchema = z.object({
   text: z
     .string()
@@ -59,6 +62,8 @@ const formSchema = z.object({
   syncChannel: z.string(),
   isAnonymous: z.boolean(),
   isConfidential: z.boolean(),
+  personalised: z.boolean(),
+  allowAnonymousReports: z.boolean(),
   askingMode: z.enum(["auto", "manual"], { message: "Choose how members are asked" }),
   waitTime: z.union([z.literal(""), wholeNumber(0, ASKING_LIMITS.maxWaitTime, "minutes")]),
   reminderCount: wholeNumber(0, ASKING_LIMITS.maxReminders, "reminders"),
@@ -68,6 +73,21 @@ const formSchema = z.object({
 });
 
 type ParsedForm = z.infer<typeof formSchema>;
+
+/**
+ * Multiple-choice questions (a `choices` array was sent) with fewer than two distinct choices, by
+ * the form's field id (`q-<i>-choices`): they were silently saved as text questions before.
+ */
+function choicesErrors(questions: ParsedForm["questions"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  questions.forEach((q, i) => {
+    if (q.choices === undefined) return;
+    if (new Set(q.choices).size < 2)
+      out[`q-${i}-choices`] =
+        `Question ${i + 1} is multiple choice: add at least two different choices, one per line, or untick Multiple choice.`;
+  });
+  return out;
+}
 
 function parseForm(form: FormData): ParsedForm | StandupFormState {
   const values = formValues(form);
@@ -89,6 +109,8 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     syncChannel: String(form.get("syncChannel") ?? ""),
     isAnonymous: form.get("isAnonymous") === "on",
     isConfidential: form.get("isConfidential") === "on",
+    personalised: form.get("personalised") === "on",
+    allowAnonymousReports: form.get("allowAnonymousReports") === "on",
     askingMode: String(form.get("askingMode") ?? "auto"),
     waitTime: String(form.get("waitTime") ?? "").trim(),
     reminderCount: String(form.get("reminderCount") ?? ""),
@@ -97,6 +119,8 @@ function parseForm(form: FormData): ParsedForm | StandupFormState {
     lateAnswerDays: String(form.get("lateAnswerDays") ?? ""),
   });
   if (!parsed.success) return { values, error: "Please correct the fields marked below.", fieldErrors: zodFieldErrors(parsed.error) };
+  const fewChoices = choicesErrors(parsed.data.questions);
+  if (Object.keys(fewChoices).length) return { values, error: "Please correct the fields marked below.", fieldErrors: fewChoices };
   if (parsed.data.memberSource === "users" && parsed.data.users.length === 0)
     return { values, fieldErrors: { users: "Pick at least one member, or sync members from a channel" } };
   if (parsed.data.askingMode === "auto" && parsed.data.waitTime === "")
@@ -168,15 +192,17 @@ export async function createStandupAction(_prev: StandupFormState, form: FormDat
       syncChannelMembers: sync,
       isAnonymous: p.isAnonymous,
       isConfidential: p.isConfidential,
+      personalised: p.personalised,
       ...askingOf(p),
     });
     id = created.id;
+    if (p.allowAnonymousReports) await setStandupPrivacy(actor, { standupId: id, allowAnonymousReports: true });
   } catch (err) {
     if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;
   }
   revalidatePath("/standups");
-  redirect(`/standups/${id}`);
+  redirect(`/standups/${id}?created=1`);
 }
 
 /** Saves the edit form (same domain call as PATCH /v1/standups/{id}) and the privacy flags. */
@@ -193,18 +219,24 @@ export async function updateStandupAction(id: number, _prev: StandupFormState, f
       timezone: p.timezone,
       days: p.days,
       questions: questionsOf(p),
+      personalised: p.personalised,
       ...askingOf(p),
       ...(sync
         ? { syncChannelMembers: true, syncChannel: p.syncChannel || null }
         : { syncChannelMembers: false, users: p.users, syncChannel: null }),
     });
-    await setStandupPrivacy(actor, { standupId: id, isAnonymous: p.isAnonymous, isConfidential: p.isConfidential });
+    await setStandupPrivacy(actor, {
+      standupId: id,
+      isAnonymous: p.isAnonymous,
+      isConfidential: p.isConfidential,
+      allowAnonymousReports: p.allowAnonymousReports,
+    });
   } catch (err) {
     if (err instanceof DomainError) return domainErrorState(err, form);
     throw err;
   }
   revalidatePath(`/standups/${id}`);
-  redirect(`/standups/${id}`);
+  redirect(`/standups/${id}?saved=1`);
 }
 
 /** Pauses, resumes or activates (a draft) a standup. */
@@ -230,7 +262,7 @@ export async function deleteStandupAction(form: FormData): Promise<void> {
   const actor = await getActor();
   await archiveStandup(actor, Number(form.get("id")));
   revalidatePath("/standups");
-  redirect("/standups");
+  redirect("/standups?deleted=1");
 }
 
 /**
@@ -248,14 +280,17 @@ export async function askNowAction(id: number, _prev: ActionState, form: FormDat
     const users = form.getAll("users").map(String).filter(Boolean);
     let asked: number[];
     try {
-      ({ asked } = await startStandup(actor, id, users.length ? { users } : {}));
+      // Everyone: a member asked or reminded in the last minute is not asked again (no two messages
+      // within seconds); chosen members are asked as chosen.
+      ({ asked } = await startStandup(actor, id, users.length ? { users } : { skipAskedWithinMs: ASK_NOW_COALESCE_MS }));
     } catch (err) {
       if (err instanceof ForbiddenError) return { error: "Only the creator of this standup or a team admin can ask its members." };
       throw err;
     }
     revalidatePath(`/standups/${id}`);
     revalidatePath("/my-checkins");
-    if (asked.length === 0) return { ok: "Nobody was asked: everyone you chose has answered or is away." };
+    if (asked.length === 0)
+      return { ok: "Nobody was asked: everyone you chose has answered, is away, or was asked or reminded less than a minute ago." };
     return { ok: `Asked ${asked.length} member${asked.length === 1 ? "" : "s"}.` };
   });
 }

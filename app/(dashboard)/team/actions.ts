@@ -6,6 +6,7 @@ import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
 import { DomainError } from "@/lib/domain/errors";
+import { absenceMessage } from "../people-messages";
 
 export type AbsenceFormState = FormState;
 
@@ -39,7 +40,10 @@ export async function addAbsenceAction(_prev: AbsenceFormState, form: FormData):
   try {
     await addAbsence(actor, { ...parsed.data, userId: Number(parsed.data.userId) });
   } catch (err) {
-    if (err instanceof DomainError) return { values, error: err.message };
+    if (err instanceof DomainError) {
+      const { field, message } = absenceMessage(err.message);
+      return field ? { values, fieldErrors: { [field]: message } } : { values, error: message };
+    }
     throw err;
   }
   revalidatePath("/team");

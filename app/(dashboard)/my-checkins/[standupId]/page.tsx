@@ -42,7 +42,7 @@ export default async function AnswerPage({ params }: { params: Promise<{ standup
           questions={checkin.questions}
           initial={initial}
           editing={Boolean(checkin.todayReport)}
-          allowAnonymous={!checkin.isAnonymous}
+          allowAnonymous={checkin.allowAnonymousReports}
         />
       </Card>
     </>

@@ -4,10 +4,12 @@ import { PollResultsView } from "@/components/polls/poll-results";
 import { ActionForm } from "@/components/ui/action-form";
 import { buttonClass, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, Card, PageHeader } from "@/components/ui/card";
+import { getPollManagement } from "@/lib/domain/poll-lifecycle";
 import { getPollOverview, getPollResultsFor } from "@/lib/domain/poll-views";
 import { teamPeopleNames } from "@/lib/domain/reports";
 import { orNotFound, readIdParam, requireUser } from "../../load";
 import { askPollNowAction } from "../vote-actions";
+import { ManagePoll } from "./manage-poll";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Poll results" };
@@ -26,18 +28,29 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
   const [results, names] = poll.resultsVisible
     ? await orNotFound(Promise.all([getPollResultsFor(user, id, undefined, now), teamPeopleNames(user)]))
     : [null, new Map<string, string>()];
+  const manage = poll.canManage ? await getPollManagement(user, id) : null;
   const inst = poll.instance;
   const open = Boolean(inst && !inst.closed);
+  const status =
+    poll.state === "paused"
+      ? { tone: "amber" as const, label: "Paused" }
+      : inst?.closed && !manage?.nextRunAt
+        ? { tone: "slate" as const, label: "Closed" }
+        : { tone: "green" as const, label: "Active" };
   return (
     <>
       <PageHeader
         title={poll.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <Badge tone={poll.state === "active" ? "green" : "amber"}>{poll.state === "active" ? "Active" : "Paused"}</Badge>
+            <span data-testid="poll-state">
+              <Badge tone={status.tone}>{status.label}</Badge>
+            </span>
             {poll.isAnonymous && <Badge>Anonymous</Badge>}
             {poll.channelName && <span>Posted in #{poll.channelName}</span>}
-            <span>{poll.memberCount} recipients</span>
+            <span>
+              {poll.memberCount} {poll.memberCount === 1 ? "recipient" : "recipients"}
+            </span>
           </span>
         }
         actions={
@@ -51,6 +64,7 @@ export default async function PollPage({ params }: { params: Promise<{ id: strin
           ) : undefined
         }
       />
+      {manage && <ManagePoll poll={poll} manage={manage} timezone={user.timezone} />}
       {inst && (
         <Card className="mb-6" title="Current broadcast">
           <div className="flex flex-wrap items-center justify-between gap-3">

@@ -7,8 +7,10 @@ import type { WebhookEventType } from "@/lib/chat/events";
 import { DomainError } from "@/lib/domain/errors";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
 import { actorFormAction } from "../../form-action";
+import { webhookUrlMessage } from "../../people-messages";
 
-export type CreateWebhookState = { secret?: string; error?: string };
+/** The create form's state: the secret shown once, or a message (`urlError` next to the Endpoint URL field). */
+export type CreateWebhookState = { secret?: string; error?: string; urlError?: string };
 
 /** Creates an endpoint (same domain call as POST /v2/webhooks); the secret is returned once. */
 export async function createWebhookAction(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
@@ -24,7 +26,10 @@ export async function createWebhookAction(_prev: CreateWebhookState, form: FormD
     revalidatePath("/settings/webhooks");
     return { secret };
   } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
+    if (err instanceof DomainError) {
+      const urlError = webhookUrlMessage(err.message);
+      return urlError ? { urlError } : { error: err.message };
+    }
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { formatPercent, formatTime } from "@/components/format";
 import { describeNextRun } from "@/components/standups/next-run";
 import { LinkButton } from "@/components/ui/button";
-import { Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
+import { Alert, Badge, EmptyState, ListCard, PageHeader } from "@/components/ui/card";
 import { getStandupSummaries } from "@/lib/domain/dashboard";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../../load";
@@ -12,8 +12,9 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standups" };
 
 /** Standups list: state, schedule in its timezone, channel, members, recent participation. */
-export default async function StandupsPage() {
+export default async function StandupsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
+  const deleted = (await searchParams).deleted === "1";
   // Same read as GET /v1/standups?admin: what the caller takes part in or created; admins see the whole team.
   const standups = (await listStandupSettings(user, { drafts: true, teamWide: "readers" })).sort((a, b) => a.name.localeCompare(b.name));
   const summaries = await getStandupSummaries(user, { standupIds: standups.map((s) => s.id), days: 14 });
@@ -24,6 +25,11 @@ export default async function StandupsPage() {
         description={user.isAdmin ? "Every standup of your team." : "Recurring check-ins you own or take part in."}
         actions={<LinkButton href="/standups/new">New standup</LinkButton>}
       />
+      {deleted && (
+        <div className="mb-4">
+          <Alert tone="success">Standup deleted.</Alert>
+        </div>
+      )}
       {standups.length === 0 ? (
         <EmptyState title="No standups yet">
           <Link href="/standups/new" className="font-medium text-brand-700 underline">

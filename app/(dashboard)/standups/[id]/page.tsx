@@ -27,17 +27,20 @@ export const metadata: Metadata = { title: "Standup" };
 
 /**
  * Standup detail: configuration, participation chart, heatmap, recent reports, admin actions.
- * `?copied=1` (after _Duplicate_): says that the copy is paused (or a draft) and offers _Activate_.
+ * `?copied=1` (after _Duplicate_): says that the copy is paused (or a draft) and offers _Activate_;
+ * `?created=1` / `?saved=1`: a success notice.
  */
 export default async function StandupPage({
   params,
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ copied?: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id, user, standup, manage } = await loadStandupPage(params);
-  const copied = (await searchParams).copied === "1";
+  const sp = await searchParams;
+  const copied = sp.copied === "1";
+  const notice = sp.created === "1" ? "Standup created." : sp.saved === "1" ? "Standup saved." : null;
   const now = new Date();
   const [participation, heatmap, reports, names, summaries, occurrences, deliveries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
@@ -110,6 +113,7 @@ export default async function StandupPage({
             </span>
           </Alert>
         )}
+        {notice && <Alert tone="success">{notice}</Alert>}
         <div className="grid gap-6 lg:grid-cols-2">
           <Card title="Questions">
             <ol className="list-decimal space-y-2 pl-5 text-sm">
@@ -131,7 +135,7 @@ export default async function StandupPage({
               {standup.sync_channel_members
                 ? `Members follow #${(standup.sync_channel ?? standup.broadcast_channel)?.name ?? "the channel"}`
                 : "Members picked by hand"}{" "}
-              · {standup.members.length} members
+              · {standup.members.length} {standup.members.length === 1 ? "member" : "members"}
             </p>
             <ul className="mt-2 flex flex-wrap gap-1.5 text-sm" aria-label="Members">
               {standup.members.map((m) => (
@@ -179,11 +183,17 @@ export default async function StandupPage({
         </Card>
 
         <Card title="Message delivery">
-          <DeliveryStates
-            occurrences={deliveries}
-            timezone={user.timezone}
-            retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
-          />
+          {/* Collapsed: listing every member of the last runs twice (states above, delivery here) made the page very long. */}
+          <details data-testid="delivery-details">
+            <summary className="cursor-pointer text-sm font-medium text-brand-700">Show delivery of each message (last 3 runs)</summary>
+            <div className="mt-3">
+              <DeliveryStates
+                occurrences={deliveries}
+                timezone={user.timezone}
+                retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
+              />
+            </div>
+          </details>
         </Card>
 
         <Card title="Participation per occurrence (last 30 days)">

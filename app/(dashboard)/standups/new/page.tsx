@@ -40,6 +40,8 @@ export default async function NewStandupPage() {
             users: [user.userChatId],
             syncChannel: "",
             isAnonymous: false,
+            allowAnonymousReports: false,
+            personalised: false,
             isConfidential: false,
             askingMode: "auto",
             waitTime: "0",

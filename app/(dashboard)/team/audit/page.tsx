@@ -7,18 +7,12 @@ import { SelectField } from "@/components/ui/form";
 import { DataTable, Td } from "@/components/ui/table";
 import { canManagePeople } from "@/lib/domain/access";
 import { AUDIT_ACTIONS, listAudit } from "@/lib/domain/audit";
+import { AUDIT_ACTION_LABELS, describeAuditEntry } from "@/lib/domain/audit-sentences";
 import { listPeople } from "@/lib/domain/people";
 import { requireUser } from "../../load";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit log" };
-
-function describeDetails(details: unknown): string {
-  if (!details || typeof details !== "object") return "";
-  return Object.entries(details as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
-    .join(" · ");
-}
 
 /** Team → Audit log (admins): every admin action, newest first, filterable by action and by who did it. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<{ action?: string; actor?: string; before?: string }> }) {
@@ -29,6 +23,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const actorId = Number(q.actor) > 0 ? Number(q.actor) : undefined;
   const before = Number(q.before) > 0 ? Number(q.before) : undefined;
   const [{ items, nextBefore }, people] = await Promise.all([listAudit(user, { action, actorId, before }), listPeople(user)]);
+  const names = new Map(people.map((p) => [p.id, p.realname]));
   const older = new URLSearchParams({
     ...(action ? { action } : {}),
     ...(actorId ? { actor: String(actorId) } : {}),
@@ -46,7 +41,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             id="f-action"
             name="action"
             label="Action"
-            options={[{ value: "", label: "All actions" }, ...AUDIT_ACTIONS]}
+            options={[{ value: "", label: "All actions" }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: AUDIT_ACTION_LABELS[a] }))]}
             defaultValue={action ?? ""}
           />
           <SelectField
@@ -65,20 +60,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         ) : (
           <DataTable
             caption="Audit log entries"
-            columns={["When (UTC)", "Who", "Action", "Target", "Details"]}
+            columns={["When (UTC)", "Who", "What happened"]}
             className="min-w-[48rem] text-sm"
             wrapperClassName="overflow-x-auto"
           >
             {items.map((e) => (
               <tr key={e.id} data-testid="audit-row" className="align-top">
                 <Td className="whitespace-nowrap">{e.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
-                <Td>{e.actor?.realname ?? "server"}</Td>
-                <Td>
-                  <code>{e.action}</code>
-                </Td>
-                <Td>{e.target ?? "—"}</Td>
-                <Td last className="break-all text-slate-700">
-                  {describeDetails(e.details)}
+                <Td>{e.actor?.realname ?? "The server"}</Td>
+                <Td last className="text-slate-800" data-testid="audit-sentence">
+                  {describeAuditEntry(e, (userId) => names.get(userId))}
                 </Td>
               </tr>
             ))}

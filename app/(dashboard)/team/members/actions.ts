@@ -7,6 +7,7 @@ import { issueResetLink } from "@/lib/domain/passwords";
 import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
 import { linkBaseUrl } from "@/lib/env";
 import { actorFormAction, field, type RevalidateTarget } from "../../form-action";
+import { bulkLineMessage } from "../../people-messages";
 
 /** What every action of this page revalidates. */
 const REVALIDATE: RevalidateTarget[] = [["/team", "layout"]];
@@ -41,9 +42,7 @@ export async function bulkInviteAction(_prev: ActionState, form: FormData): Prom
     return {
       ok: `${ok.length} of ${outcomes.length} invited.`,
       details: outcomes.map((o) =>
-        o.ok
-          ? `Line ${o.line}: ${o.email} invited${o.invitation.emailed ? " (e-mailed)" : ""}`
-          : `Line ${o.line}: ${o.email || "?"} not invited: ${o.error}`,
+        o.ok ? `Line ${o.line}: ${o.email} invited${o.invitation.emailed ? " (e-mailed)" : ""}` : bulkLineMessage(o.line, o.email, o.error),
       ),
       links: ok.flatMap((o) => (o.ok && o.invitation.link ? [{ label: o.email, url: o.invitation.link }] : [])),
     };

@@ -40,6 +40,8 @@ export default async function EditStandupPage({ params }: { params: Promise<{ id
             users: standup.members.map((m) => m.user.chat_id),
             syncChannel: standup.sync_channel?.chat_id ?? "",
             isAnonymous: standup.is_anonymous,
+            allowAnonymousReports: standup.allow_anonymous_reports,
+            personalised: standup.personalised,
             isConfidential: standup.is_confidential,
             askingMode: standup.wait_time === null ? "manual" : "auto",
             waitTime: String(standup.wait_time ?? 0),

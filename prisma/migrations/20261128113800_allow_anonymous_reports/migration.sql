@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "checkins" ADD COLUMN     "allow_anonymous_reports" BOOLEAN NOT NULL DEFAULT false;
