@@ -27,7 +27,9 @@ test.beforeAll(async () => {
   // The service process of `npm start` with CHECKIN_DEMO=false, what `--no-demo` sets.
   const service = await spawnService({
     tmpPrefix: "checkin-onboarding-",
-    env: { CHECKIN_DEMO: "false" },
+    // Links shown for copying (invitations) are built from PUBLIC_URL, else http://localhost:PORT;
+    // the spec browses the service at 127.0.0.1, so that is its public address (one cookie host).
+    env: (url) => ({ CHECKIN_DEMO: "false", PUBLIC_URL: url }),
     unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL"],
     output,
   });
