@@ -128,6 +128,11 @@ describe("first run", () => {
     expect((await command("team", args(`Third ${tag}`, `ada_${tag}@acme.test`))).code).toBe(0);
     expect(await db.team.count({ where: { name: { in: [`Other ${tag}`, `  ACME ${tag} `, `ACME ${tag}`] } } })).toBe(0);
 
+    // api-key's example URL is on PUBLIC_URL too (it printed http://localhost:<PORT> whatever PUBLIC_URL said).
+    const key = await command("api-key", ["--email", `ada.${tag}@acme.test`], { PUBLIC_URL: "https://checkin.example.test" });
+    expect(key.code).toBe(0);
+    expect(key.out).toMatch(/curl -H "Authorization: \S+" https:\/\/checkin\.example\.test\/v1\/me/);
+
     const forced = await command("team", [...args(`Acme ${tag}`, `ada.${tag}@acme.test`), "--force"]);
     expect(forced.code).toBe(0);
     expect(forced.out).toMatch(/Team \d+ created/);
