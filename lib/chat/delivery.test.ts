@@ -135,6 +135,18 @@ describe("delivery to Slack", () => {
     expect(fake.messages.filter((m) => m.metadata?.event_payload.ts === row.ts)).toHaveLength(1);
   });
 
+  it("plain text reaches Slack escaped for mrkdwn: an answer with < > & reads as typed, *bold* stays formatting", async () => {
+    const standup = await createTestCheckin(team, { name: "Escapes" });
+    const answers = standup.questions.map((q) => ({ questionId: q.id, text: `x${q.position} < y & <script> *done*` }));
+    const { reportId } = await submitReport(team.users[2].actor, { standupId: standup.id, answers });
+    const channel = team.channels[0].chat_id;
+    await fake.waitFor(() => fake.messagesIn(channel).some((m) => m.text.includes("x0 ")), 15_000, "report post");
+    const posted = fake.messagesIn(channel).find((m) => m.text.includes("x0 "));
+    expect(posted?.text).toContain("x0 &lt; y &amp; &lt;script&gt; *done*");
+    // The stored text (the built-in feed's, rendered there) stays as typed.
+    expect((await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } })).text).toContain("x0 < y & <script> *done*");
+  });
+
   it("an edit that lands while the message is being sent, with the same text, still ends delivered; it sends nothing more", async () => {
     // Until 6d0f15b such an edit left the row pending with no change the trigger acts on (same
     // text, already pending), the send in flight did not mark the changed row delivered, and with a

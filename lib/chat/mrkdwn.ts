@@ -19,6 +19,15 @@ export type MrkdwnNode =
 const EMPHASIS = { "*": "bold", _: "italic", "~": "strike" } as const;
 const WORD = /[\p{L}\p{N}]/u;
 
+/**
+ * Text written as plain text, made safe for Slack's mrkdwn: `&`, `<` and `>` become entities
+ * (Slack's rule), so an answer like "a < b" or "<script>" reads as typed and never as a link or
+ * mention. The `*_~` markers stay: people use them as formatting.
+ */
+export function escapeSlackText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
 /** Decodes the three entities Slack escapes in message text. */
 function decode(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
