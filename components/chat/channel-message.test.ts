@@ -47,6 +47,9 @@ describe("Slack mrkdwn in the built-in feed", () => {
       },
     ]);
     expect(parseMrkdwn("<@U12AB|ada> in <#C9X|general> <!here>")).toEqual([{ type: "text", text: "@ada in #general @here" }]);
+    expect(parseMrkdwn("closes <!date^1921130100^{time}|Sat 30 Nov, 10:15 Europe/Berlin>")).toEqual([
+      { type: "text", text: "closes Sat 30 Nov, 10:15 Europe/Berlin" },
+    ]);
   });
 
   it("leaves text that is not formatting as written", () => {

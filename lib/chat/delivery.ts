@@ -253,7 +253,15 @@ async function outgoing(deps: DeliveryDeps, m: Loaded, adapter: string): Promise
         orderBy: [{ position: "asc" }, { id: "asc" }],
         select: { id: true, text: true, answer_type: true, choices: true },
       });
-      return { ...slackBase, blocks: pollBlocks(text, m.checkin_id, questions) };
+      const closes = m.occurrence.closes_at;
+      // Slack shows a date token in each reader's own timezone; the zone-named time is its fallback.
+      const local = closes
+        ? text.replace(
+            /\nVoting closes ([^\n]+)$/,
+            (_, at) => `\nVoting closes <!date^${Math.floor(closes.getTime() / 1000)}^{date_short_pretty} at {time}|${at}>`,
+          )
+        : text;
+      return { ...slackBase, text: local, blocks: pollBlocks(local, m.checkin_id, questions) };
     }
     return slackBase;
   }

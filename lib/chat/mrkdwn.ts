@@ -62,6 +62,7 @@ function angleToken(inner: string): MrkdwnNode | null {
   if (/^@[UW][A-Z0-9]+$/.test(target)) return { type: "text", text: `@${label ?? target.slice(1)}` };
   if (/^#C[A-Z0-9]+$/.test(target)) return { type: "text", text: `#${label ?? target.slice(1)}` };
   if (/^!(here|channel|everyone)$/.test(target)) return { type: "text", text: `@${target.slice(1)}` };
+  if (/^!date\^\d+\^/.test(target) && label) return { type: "text", text: label }; // <!date^…|fallback>
   return null;
 }
 
