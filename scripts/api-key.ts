@@ -2,14 +2,15 @@
  * `npm run api-key -- --email someone@example.com [--name "CI"] [--team <id>]`: creates an API key
  * for the user with that email (case-insensitive) and prints it once. When the email exists in
  * several teams, --team <numeric team id> chooses one. Exits 1 with a clear message otherwise.
+ * The example URL is PUBLIC_URL, else the running service's address (lib/runtime/cli.ts).
  */
 import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { disconnectDb, getDb } from "@/lib/db";
 import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { setDatabaseUrl } from "@/lib/env";
+import { cliBaseUrl } from "@/lib/runtime/cli";
 import { connectOrStart } from "@/lib/runtime/embedded-postgres";
-import { webUrlHint } from "@/lib/runtime/web-address";
 
 const USAGE = 'Usage: npm run api-key -- --email someone@example.com [--name "CI"] [--team <team id>]';
 
@@ -70,7 +71,7 @@ try {
     console.log(`  ${key}`);
     console.log("");
     console.log("It is shown only once; store it now.");
-    console.log(`Try: curl -H "Authorization: ${key}" ${webUrlHint()}/v1/me`);
+    console.log(`Try: curl -H "Authorization: ${key}" ${cliBaseUrl()}/v1/me`);
   }
 } catch (err) {
   console.error("Could not create the API key:", err);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { createDeliveryDeps } from "@/lib/chat/delivery";
 import { drainDestination, MAX_DELIVERY_ATTEMPTS } from "@/lib/chat/destination-drain";
+import { broadcastPollRun } from "@/lib/chat/outbox";
 import { retryFailedMessage } from "@/lib/chat/retry";
 import { db } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
@@ -15,7 +16,7 @@ import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/r
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { createTestCheckin, createTestTeam, dispatchJobOutbox, type TestTeam, unqueueJobs } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestTeam, dispatchJobOutbox, type TestTeam, unqueueJobs } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
 let fake: FakeSlack;
@@ -133,6 +134,39 @@ describe("delivery to Slack", () => {
     await fake.waitFor(() => posted?.deleted === true, 15_000, "chat.delete");
     await waitForState(row.id, "delivered");
     expect(fake.messages.filter((m) => m.metadata?.event_payload.ts === row.ts)).toHaveLength(1);
+  });
+
+  it("plain text reaches Slack escaped for mrkdwn: an answer with < > & reads as typed, *bold* stays formatting", async () => {
+    const standup = await createTestCheckin(team, { name: "Escapes" });
+    const answers = standup.questions.map((q) => ({ questionId: q.id, text: `x${q.position} < y & <script> *done*` }));
+    const { reportId } = await submitReport(team.users[2].actor, { standupId: standup.id, answers });
+    const channel = team.channels[0].chat_id;
+    await fake.waitFor(() => fake.messagesIn(channel).some((m) => m.text.includes("x0 ")), 15_000, "report post");
+    const posted = fake.messagesIn(channel).find((m) => m.text.includes("x0 "));
+    expect(posted?.text).toContain("x0 &lt; y &amp; &lt;script&gt; *done*");
+    // The stored text (the built-in feed's, rendered there) stays as typed.
+    expect((await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } })).text).toContain("x0 < y & <script> *done*");
+  });
+
+  it("a poll's closing time reaches Slack as a date token (each reader's own time), the zone-named time as its fallback", async () => {
+    const poll = await createTestCheckin(team, {
+      kind: "poll",
+      name: "Slack dates",
+      timezone: "Europe/Berlin",
+      questions: [{ text: "Lunch?", choices: ["Pizza", "Sushi"] }],
+    });
+    const occ = await createTestOccurrence(poll, "2030-11-29", team.users);
+    const closes = new Date("2030-11-30T09:15:00Z");
+    await db.occurrence.update({ where: { id: occ.id }, data: { closes_at: closes } });
+    await db.$transaction((tx) => broadcastPollRun(tx, { pollId: poll.id, occurrenceId: occ.id }));
+    const stored = await db.chatMessage.findFirstOrThrow({ where: { checkin_id: poll.id, kind: "poll" } });
+    expect(stored.text).toBe("Poll: Slack dates\nLunch?\n1. Pizza\n2. Sushi\nVoting closes Sat 30 Nov, 10:15 Europe/Berlin");
+    const channel = team.channels[0].chat_id;
+    await fake.waitFor(() => fake.messagesIn(channel).some((m) => m.text.startsWith("Poll: Slack dates")), 15_000, "poll post");
+    const posted = fake.messagesIn(channel).find((m) => m.text.startsWith("Poll: Slack dates"));
+    expect(posted?.text.split("\n").at(-1)).toBe(
+      `Voting closes <!date^${closes.getTime() / 1000}^{date_short_pretty} at {time}|Sat 30 Nov, 10:15 Europe/Berlin>`,
+    );
   });
 
   it("an edit that lands while the message is being sent, with the same text, still ends delivered; it sends nothing more", async () => {

@@ -30,6 +30,7 @@ import { builtinAdapter } from "@/lib/chat/builtin";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { createEmailAdapter, type EmailAdapter } from "@/lib/chat/email";
 import { PermanentDeliveryError, RetryLaterError } from "@/lib/chat/errors";
+import { escapeSlackText } from "@/lib/chat/mrkdwn";
 import { createSlackAdapter, type SlackAdapter } from "@/lib/chat/slack";
 import { pollBlocks, questionBlocks } from "@/lib/chat/slack-blocks";
 import { type Db, db as defaultDb } from "@/lib/db";
@@ -241,16 +242,28 @@ async function outgoing(deps: DeliveryDeps, m: Loaded, adapter: string): Promise
   const base: OutgoingMessage = { ts: m.ts, text: m.text };
   const asks = m.kind === "question" || m.kind === "reminder";
   if (adapter === "slack") {
-    if (m.blocks) return { ...base, blocks: m.blocks };
-    if (asks && m.occurrence) return { ...base, blocks: questionBlocks(m.text, m.occurrence.id) };
+    // Our texts are plain text: escaped for Slack's mrkdwn (issue 41 item 9).
+    const text = escapeSlackText(m.text);
+    const slackBase = { ...base, text };
+    if (m.blocks) return { ...slackBase, blocks: m.blocks };
+    if (asks && m.occurrence) return { ...slackBase, blocks: questionBlocks(text, m.occurrence.id) };
     if (m.kind === "poll" && m.occurrence && m.checkin_id) {
       const questions = await deps.db.question.findMany({
         where: { checkin_id: m.checkin_id, archived_at: null },
         orderBy: [{ position: "asc" }, { id: "asc" }],
         select: { id: true, text: true, answer_type: true, choices: true },
       });
-      return { ...base, blocks: pollBlocks(m.text, m.checkin_id, questions) };
+      const closes = m.occurrence.closes_at;
+      // Slack shows a date token in each reader's own timezone; the zone-named time is its fallback.
+      const local = closes
+        ? text.replace(
+            /\nVoting closes ([^\n]+)$/,
+            (_, at) => `\nVoting closes <!date^${Math.floor(closes.getTime() / 1000)}^{date_short_pretty} at {time}|${at}>`,
+          )
+        : text;
+      return { ...slackBase, text: local, blocks: pollBlocks(local, m.checkin_id, questions) };
     }
+    return slackBase;
   }
   if (adapter === "email" && asks && m.occurrence && m.recipient) {
     const o = m.occurrence;
@@ -276,7 +289,8 @@ async function threadParent(deps: DeliveryDeps, m: Loaded, slack: SlackAdapter):
   const date = m.occurrence.date.toISOString().slice(0, 10);
   const parentTs = `thread.${m.occurrence.id}.${m.channel_id}`;
   const found = await slack.findPosted(m.channel.chat_id, parentTs);
-  const externalTs = found ?? (await slack.post(m.channel.chat_id, { ts: parentTs, text: `${m.checkin.name} — ${date}` })).externalTs;
+  const externalTs =
+    found ?? (await slack.post(m.channel.chat_id, { ts: parentTs, text: escapeSlackText(`${m.checkin.name} — ${date}`) })).externalTs;
   await deps.db.chatThread.upsert({
     where: key,
     create: {

@@ -17,6 +17,7 @@ import { newChatTs } from "@/lib/chat/ts";
 import { queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
 import { NotFoundError } from "@/lib/domain/errors";
+import { timeInZone } from "@/lib/domain/message-times";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -103,10 +104,19 @@ export function reportBroadcastEditSql(messageId: number, text: string, now: Dat
     WHERE id = ${messageId}::int AND (text IS DISTINCT FROM ${text}::text OR delivery_state = 'failed')${onlyIf ? Prisma.sql` AND ${onlyIf}` : Prisma.empty}`;
 }
 
-/** Plain-text body of a poll message: name, question and numbered choices, plus closing time. */
-export function renderPollText(input: { pollName: string; question: string; choices: string[]; closesAt: Date | null }): string {
+/**
+ * Plain-text body of a poll message: name, question and numbered choices, plus the closing time
+ * in the poll's `timezone`, named ("Voting closes Mon 30 Nov, 10:15 Europe/Berlin").
+ */
+export function renderPollText(input: {
+  pollName: string;
+  question: string;
+  choices: string[];
+  closesAt: Date | null;
+  timezone: string;
+}): string {
   const lines = [`Poll: ${input.pollName}`, input.question, ...input.choices.map((c, i) => `${i + 1}. ${c}`)];
-  if (input.closesAt) lines.push(`Voting closes at ${input.closesAt.toISOString()}`);
+  if (input.closesAt) lines.push(`Voting closes ${timeInZone(input.closesAt, input.timezone)}`);
   return lines.join("\n");
 }
 
@@ -195,10 +205,13 @@ export async function broadcastPoll(
     question: string;
     choices: string[];
     closesAt: Date | null;
+    /** The poll's IANA timezone (the closing time is said in it). */
+    timezone: string;
   },
   now: Date = new Date(),
 ): Promise<BroadcastRef> {
-  const text = renderPollText({ pollName: input.pollName, question: input.question, choices: input.choices, closesAt: input.closesAt });
+  const { pollName, question, choices, closesAt, timezone } = input;
+  const text = renderPollText({ pollName, question, choices, closesAt, timezone });
   return postToChannel(tx, { ...input, kind: "poll", checkinId: input.pollId, text }, now);
 }
 
@@ -219,6 +232,7 @@ export async function broadcastPollRun(
     select: {
       team_id: true,
       name: true,
+      timezone: true,
       broadcast_channel_id: true,
       questions: currentQuestionsSelect({ text: true, choices: true }),
     },
@@ -237,6 +251,7 @@ export async function broadcastPollRun(
       question: several ? poll.questions.map((q, i) => `${i + 1}) ${q.text}`).join("\n") : poll.questions[0].text,
       choices: several ? [] : poll.questions[0].choices,
       closesAt: occurrence.closes_at,
+      timezone: poll.timezone,
     },
     now,
   );

@@ -10,6 +10,7 @@
  * Slack limits honoured: 3000 characters per text object, 25 elements per actions block, 75
  * characters per button label, 100 options per select.
  */
+import { escapeSlackText } from "@/lib/chat/mrkdwn";
 
 type Question = { id: number; text: string; answer_type: string; choices: string[] };
 
@@ -33,7 +34,7 @@ export function pollBlocks(text: string, pollId: number, questions: Question[]):
   const blocks: unknown[] = [section(text)];
   questions.forEach((q, qi) => {
     if (q.answer_type !== "multiple_choice" || q.choices.length === 0) return;
-    if (questions.length > 1) blocks.push(section(`*${q.text}*`));
+    if (questions.length > 1) blocks.push(section(`*${escapeSlackText(q.text)}*`));
     blocks.push({
       type: "actions",
       block_id: `poll_${q.id}`,

@@ -174,8 +174,14 @@ describe("reminders and closing", () => {
     expect(await reminded()).toHaveLength(4);
     const ada1 = await db.occurrenceMember.findFirstOrThrow({ where: { occurrence_id: occ.id, user_id: ada.id } });
     expect(ada1.reminded_at.map((d) => d.toISOString())).toEqual(["2002-01-14T10:30:05.000Z", "2002-01-14T11:30:05.000Z"]);
-    const text = (await db.chatMessage.findFirstOrThrow({ where: { occurrence_id: occ.id, kind: "reminder" } })).text;
+    const text = (await db.chatMessage.findFirstOrThrow({ where: { occurrence_id: occ.id, kind: "reminder", recipient_id: ada.id } })).text;
     expect(text).toContain("Remind (Monday 14 Jan)");
+    // The closing time (09:30 UTC on the 15th) in each reader's own timezone (issue 41 item 9).
+    expect(text).toContain("It closes at 09:30 your time, Tue 15 Jan.");
+    const cydText = (await db.chatMessage.findFirstOrThrow({ where: { occurrence_id: occ.id, kind: "reminder", recipient_id: cyd.id } }))
+      .text;
+    expect(cydText).toContain("It closes at 04:30 your time, Tue 15 Jan."); // America/New_York
+    expect(cydText).not.toContain("UTC");
     // Without PUBLIC_URL (no e-mail, no chat) the link is absolute on this service's own address.
     expect(text).toContain(`Answer here: http://localhost:${process.env.PORT ?? 3000}/my-checkins/${s.id}?occurrence=${occ.id}`);
 
@@ -218,7 +224,7 @@ describe("reminders and closing", () => {
     // The scheduled run is posted to the poll's channel once, with its choices and closing time.
     const posts = async () => db.chatMessage.findMany({ where: { checkin_id: poll.id, kind: "poll" } });
     expect((await posts()).map((m) => [m.channel_id, m.text])).toEqual([
-      [channel.id, "Poll: Lunch\nPizza or sushi?\n1. Pizza\n2. Sushi\nVoting closes at 2002-01-18T12:30:00.000Z"],
+      [channel.id, "Poll: Lunch\nPizza or sushi?\n1. Pizza\n2. Sushi\nVoting closes Fri 18 Jan, 12:30 UTC"],
     ]);
     await tick(new Date("2002-01-18T11:01:10Z"));
     expect(await posts()).toHaveLength(1);

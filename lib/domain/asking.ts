@@ -14,6 +14,7 @@
 
 import { type DirectMessage, queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { timeForReader } from "@/lib/domain/message-times";
 import { linkBaseUrl } from "@/lib/env";
 
 /** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */
@@ -62,18 +63,20 @@ export function renderQuestionText(input: {
   return lines.join("\n");
 }
 
-/** Text of a reminder: which check-in is still open, until when, and the link. */
+/** Text of a reminder: which check-in is still open, until when (in the reader's timezone), and the link. */
 export function renderReminderText(input: {
   kind: "standup" | "poll";
   name: string;
   date: string;
   closesAt: Date | null;
+  /** The recipient's IANA timezone: the closing time is said in it. */
+  timezone: string;
   /** The absolute answer link (`answerLink`). */
   link: string;
 }): string {
   const what =
     input.kind === "poll" ? `your vote on "${input.name}"` : `your answer to ${input.name} (${formatOccurrenceDate(input.date)})`;
-  const until = input.closesAt ? ` It closes at ${input.closesAt.toISOString().slice(0, 16).replace("T", " ")} UTC.` : "";
+  const until = input.closesAt ? ` It closes at ${timeForReader(input.closesAt, input.timezone)}.` : "";
   return `Reminder: we are still waiting for ${what}.${until}\n${input.kind === "poll" ? "Vote" : "Answer"} here: ${input.link}`;
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { peekToken } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
-import { needsSetup, setupFirstTeam } from "@/lib/domain/first-run";
+import { createTeamWithAdmin, needsSetup, setupFirstTeam } from "@/lib/domain/first-run";
 import { createTestTeam } from "@/tests/fixtures";
 
 const run = promisify(execFile);
@@ -104,5 +104,38 @@ describe("first run", () => {
       ["user.add", null],
       ["team.setup", null],
     ]);
+  }, 120_000);
+
+  it("npm run team -- create after the setup refuses the same team name or admin e-mail (any case) unless --force", async () => {
+    const tag = Date.now().toString(36);
+    const first = await createTeamWithAdmin({
+      teamName: `Acme ${tag}`,
+      admin: { email: `ada.${tag}@acme.test`, name: "Ada", password: "long enough password" },
+    });
+    const args = (name: string, email: string) => ["create", "--name", name, "--admin-email", email, "--admin-name", "Ada"];
+
+    const sameName = await command("team", args(`  ACME ${tag} `, `other.${tag}@acme.test`));
+    expect(sameName.code).toBe(1);
+    expect(sameName.err.trim()).toBe(
+      `Error: Team ${first.teamId} "Acme ${tag}" already exists: use it (npm run user -- add --team ${first.teamId} …), or add --force to create another team anyway`,
+    );
+    const sameAdmin = await command("team", args(`Other ${tag}`, ` ADA.${tag}@Acme.Test`));
+    expect(sameAdmin.code).toBe(1);
+    expect(sameAdmin.err.trim()).toBe(
+      `Error: ada.${tag}@acme.test already belongs to team ${first.teamId} "Acme ${tag}": use it (npm run user -- add --team ${first.teamId} …), or add --force to create another team anyway`,
+    );
+    // An e-mail shaped like a pattern is compared exactly: `_` does not match the `.` of ada.<tag>.
+    expect((await command("team", args(`Third ${tag}`, `ada_${tag}@acme.test`))).code).toBe(0);
+    expect(await db.team.count({ where: { name: { in: [`Other ${tag}`, `  ACME ${tag} `, `ACME ${tag}`] } } })).toBe(0);
+
+    // api-key's example URL is on PUBLIC_URL too (it printed http://localhost:<PORT> whatever PUBLIC_URL said).
+    const key = await command("api-key", ["--email", `ada.${tag}@acme.test`], { PUBLIC_URL: "https://checkin.example.test" });
+    expect(key.code).toBe(0);
+    expect(key.out).toMatch(/curl -H "Authorization: \S+" https:\/\/checkin\.example\.test\/v1\/me/);
+
+    const forced = await command("team", [...args(`Acme ${tag}`, `ada.${tag}@acme.test`), "--force"]);
+    expect(forced.code).toBe(0);
+    expect(forced.out).toMatch(/Team \d+ created/);
+    expect(await db.team.count({ where: { name: `Acme ${tag}` } })).toBe(2);
   }, 120_000);
 });

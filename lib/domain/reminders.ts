@@ -18,6 +18,8 @@ const BATCH = 5_000;
 type ReminderRow = MemberRow & {
   closes_at: Date | null;
   report_id: number | null;
+  /** The member's timezone (the reminder says the closing time in it). */
+  timezone: string;
 };
 
 /** Sends, in one transaction, up to BATCH due reminders. @returns how many were sent. */
@@ -47,12 +49,12 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
       RETURNING om.occurrence_id, om.user_id, om.team_id
     )
     SELECT m.occurrence_id, m.user_id, m.team_id, c.id AS checkin_id, c.kind::text AS kind, c.name,
-           to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
+           to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at, (SELECT u.timezone FROM users u WHERE u.id = m.user_id) AS timezone,
            (SELECT r.id FROM reports r WHERE r.occurrence_id = m.occurrence_id AND r.user_id = m.user_id AND r.status = 'pending' ORDER BY r.id LIMIT 1) AS report_id
     FROM reminded m JOIN occurrences o ON o.id = m.occurrence_id JOIN checkins c ON c.id = o.checkin_id`;
   await queueMemberMessages(tx, "reminder", rows, now, (r, link) => ({
     reportId: r.report_id,
-    text: renderReminderText({ kind: r.kind, name: r.name, date: r.date, closesAt: r.closes_at, link }),
+    text: renderReminderText({ kind: r.kind, name: r.name, date: r.date, closesAt: r.closes_at, timezone: r.timezone, link }),
   }));
   return rows.length;
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { formatDateTime } from "@/components/format";
+import { ChannelMessage } from "@/components/chat/channel-message";
 import { buttonClass } from "@/components/ui/button";
-import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
 import { listChannelFeed, listTeamChannels } from "@/lib/chat/builtin";
 import { requireUser } from "../load";
@@ -10,8 +10,6 @@ import { retryDeliveryAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Channels" };
-
-const KIND: Record<string, string> = { report: "Report", poll: "Poll", question: "Question", reminder: "Reminder", digest: "Daily digest" };
 
 /** The built-in channel feed: what was broadcast (reports, polls), newest first. */
 export default async function ChannelsPage({ searchParams }: { searchParams: Promise<{ channel?: string; before?: string }> }) {
@@ -49,31 +47,7 @@ export default async function ChannelsPage({ searchParams }: { searchParams: Pro
       ) : (
         <ol className="space-y-3" aria-label="Channel messages, newest first">
           {feed.messages.map((m) => (
-            <li key={m.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="channel-message">
-              <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600">
-                <span className="font-semibold text-slate-900">{m.channel ? `#${m.channel.name}` : "Direct"}</span>
-                <Badge tone={m.kind === "poll" ? "brand" : "slate"}>{KIND[m.kind] ?? m.kind}</Badge>
-                {m.checkinName && <span>{m.checkinName}</span>}
-                <time dateTime={m.createdAt.toISOString()}>{formatDateTime(m.createdAt, user.timezone)}</time>
-                {m.updatedAt.getTime() - m.createdAt.getTime() > 1000 && <span>(edited)</span>}
-                {m.deliveryState === "pending" && <Badge tone="slate">Sending…</Badge>}
-                {m.deliveryState === "failed" && <Badge tone="red">Delivery failed</Badge>}
-              </div>
-              <p className="mt-2 whitespace-pre-wrap text-sm text-slate-900">{m.text}</p>
-              {m.deliveryState === "failed" && (
-                <div className="mt-2 flex flex-wrap items-center gap-3 text-xs text-red-800">
-                  <span>{m.deliveryError ?? "The chat platform refused the message."}</span>
-                  {user.isAdmin && (
-                    <form action={retryDeliveryAction}>
-                      <input type="hidden" name="messageId" value={m.id} />
-                      <button type="submit" className={buttonClass("secondary")}>
-                        Retry delivery
-                      </button>
-                    </form>
-                  )}
-                </div>
-              )}
-            </li>
+            <ChannelMessage key={m.id} m={m} timezone={user.timezone} retryAction={user.isAdmin ? retryDeliveryAction : undefined} />
           ))}
         </ol>
       )}
