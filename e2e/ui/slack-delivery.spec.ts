@@ -209,6 +209,7 @@ test("connecting Slack replays no history, and the standup page shows the delive
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/overview$/);
   await page.goto(`${base}/standups/${state.standupId}`);
+  await page.getByTestId("delivery-details").locator("summary").click(); // collapsed by default (issue 41)
   const section = page.getByTestId("delivery-states").first();
   await expect(section).toBeVisible();
   const rows = section.getByTestId("delivery-message");

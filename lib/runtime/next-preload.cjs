@@ -49,6 +49,8 @@ const TIMEOUTS = {
 const CLIENT_IP_HEADER = "x-checkin-client-ip";
 const BODY_LIMIT = number("API_BODY_LIMIT_BYTES", 1_048_576);
 const DRAIN_LIMIT = 8 * 1_048_576;
+/** How long a connection stays open (reading nothing) after DRAIN_LIMIT, before it is closed. */
+const LINGER_MS = 2_000;
 /** Paths outside the API whose routes count a chunked body themselves (lib/auth/auth-route.ts). */
 const COUNTS_OWN_BODY = /^\/api\/auth\//;
 
@@ -147,9 +149,9 @@ function isValidHost(value) {
 
 /**
  * Answers 413 / 411 to a request whose body is refused unread. The whole answer is written at once
- * but the response is ended (and the connection closed) only when the upload ends or after
- * DRAIN_LIMIT more bytes: closing at once would reset a client that is still sending, which then
- * often never reads the answer.
+ * but the response is ended (and the connection closed) only when the upload ends, or after
+ * DRAIN_LIMIT more bytes: then reading stops and the connection is closed LINGER_MS later. Closing
+ * at once would reset a client that is still sending, which then often never reads the answer.
  */
 function refuseBody(req, res, status, code, message) {
   const text = JSON.stringify({ error: { code, message } });
@@ -167,9 +169,12 @@ function refuseBody(req, res, status, code, message) {
   let drained = 0;
   req.on("data", (chunk) => {
     drained += chunk.length;
-    if (drained > DRAIN_LIMIT) {
+    if (drained > DRAIN_LIMIT && !req.isPaused()) {
+      // Stop taking bytes but keep the connection a moment: a client still sending reads the
+      // answer (its writes stall) instead of a reset that can discard the answer it has not read.
+      req.pause();
       finish();
-      req.socket.destroy();
+      setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
     }
   });
   req.on("end", finish);
