@@ -27,3 +27,14 @@ export async function useIsolatedDatabase(prefix = "iso"): Promise<string> {
   process.env.DATABASE_URL = url.toString();
   return url.toString();
 }
+
+/** Runs one SQL statement (or several, `;`-separated, without parameters) on the database at `url`. */
+export async function runSql(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -3,29 +3,20 @@
  * the failed check when a migration is pending or unknown, when the worker's heartbeat is stale,
  * and when the database does not answer; a missing heartbeat table is "no worker info".
  */
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as healthz } from "@/app/healthz/route";
 import { GET as readyz } from "@/app/readyz/route";
 import { newPrismaClient } from "@/lib/db";
 import { readiness } from "@/lib/http/health";
 import { listMigrationNames } from "@/lib/runtime/migrate";
-import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { runSql, useIsolatedDatabase } from "@/tests/isolated-db";
 
 let url: string;
 beforeAll(async () => {
   url = await useIsolatedDatabase("health");
 });
 
-async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const sql = (text: string) => runSql(url, text);
 
 describe("health endpoints", () => {
   it("GET /healthz answers 200 without a database", async () => {

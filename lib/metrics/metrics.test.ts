@@ -4,12 +4,11 @@
  * metrics, API requests by route template, jobs by task and state, undelivered chat messages,
  * webhook outcomes and service restarts (when `service_events` exists).
  */
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/metrics/route";
 import { GET as listStandups } from "@/app/v2/standups/route";
 import { call } from "@/tests/http";
-import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { runSql, useIsolatedDatabase } from "@/tests/isolated-db";
 
 const TOKEN = "metrics-token-0123456789";
 let url: string;
@@ -18,15 +17,7 @@ beforeAll(async () => {
   url = await useIsolatedDatabase("metrics");
 });
 
-async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const sql = (text: string) => runSql(url, text);
 
 const scrape = (authorization?: string) =>
   metricsRoute(new Request("http://localhost/metrics", { headers: authorization ? { authorization } : {} }));

@@ -3,25 +3,16 @@
  * an applied migration this checkout does not have stops `applyMigrations` (and so `npm start`)
  * with a message naming it; a database this version knows migrates as before.
  */
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, listMigrationNames, migrationDrift, NewerDatabaseError } from "@/lib/runtime/migrate";
-import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { runSql, useIsolatedDatabase } from "@/tests/isolated-db";
 
 let url: string;
 beforeAll(async () => {
   url = await useIsolatedDatabase("migrate");
 });
 
-async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const sql = (text: string) => runSql(url, text);
 
 describe("a database migrated by a newer version", () => {
   it("migrationDrift tells pending from unknown migrations", () => {
