@@ -7,7 +7,8 @@
  * 2. runs a write load: W workers each create standups (POST /v2/standups) named
  *    `fi-<run>-<n>`, and R workers submit reports (POST /v2/reports) to a standup of the run
  *    whose broadcasts go to a fake Slack (tests/fakes/slack.ts, SLACK_API_URL), so every report
- *    is a delivery job too; every write with its own Idempotency-Key, retried with the SAME key
+ *    is a delivery job too (one report per person and run: a later submission to the same run
+ *    edits that report and its broadcast, issue 41); every write with its own Idempotency-Key, retried with the SAME key
  *    on network errors, 409, 429 and 5xx until a 2xx (acknowledged) or a 4xx;
  * 3. meanwhile, injects faults: kills every client connection of the app with
  *    `pg_terminate_backend` (T rounds; issue 40: a delivery job failing on such a kill took the
@@ -250,16 +251,19 @@ async function main(): Promise<number> {
   const lost = [...stats.acknowledged.keys()].filter((n) => !stored.has(n));
   const duplicates = [...stored.entries()].filter(([, n]) => n > 1);
   const unacknowledgedStored = [...stored.keys()].filter((n) => !stats.acknowledged.has(n)).length;
-  // Reports are found by their answer (the marker text), whatever id the acknowledgement carried.
-  const reportRows = await query<{ text: string; report_id: number }>(
-    dataDir,
-    "SELECT text, report_id FROM answers WHERE text = ANY($1::text[]) AND text LIKE $2",
-    [[...stats.reports.keys()], `fi-${run}-r%`],
-  );
+  // Reports are found by their answer (the marker text). One person has one report per run (issue
+  // 41): a later submission to the same run edits that report, so an acknowledged marker is either
+  // still stored or its report holds a later marker; lost is a report that holds neither.
+  const reportRows = await query<{ text: string; report_id: number }>(dataDir, "SELECT text, report_id FROM answers WHERE text LIKE $1", [
+    `fi-${run}-r%`,
+  ]);
   const reportByMarker = new Map(reportRows.map((r) => [r.text, r.report_id]));
-  const lostReports = [...stats.reports.keys()].filter((n) => !reportByMarker.has(n));
-  const duplicateReports = reportRows.length - reportByMarker.size;
-  const reportIds = [...reportByMarker.values()];
+  const storedReportIds = new Set(reportRows.map((r) => r.report_id));
+  const lostReports = [...stats.reports.entries()].filter(([n, id]) => !reportByMarker.has(n) && !storedReportIds.has(id)).map(([n]) => n);
+  const editedInPlace = [...stats.reports.keys()].filter((n) => !reportByMarker.has(n)).length - lostReports.length;
+  const duplicateReports = reportRows.length - storedReportIds.size;
+  const acknowledgedIds = new Set(stats.reports.values());
+  const reportIds = [...storedReportIds].filter((id) => acknowledgedIds.has(id));
   // Every acknowledged report's broadcast reaches Slack (a stuck lock or a dead worker would hold it).
   const deliveredBy = Date.now() + 60_000;
   let undelivered = reportIds;
@@ -299,7 +303,7 @@ async function main(): Promise<number> {
             .map((n) => `${n}: id ${stats.reports.get(n)}`)
             .join(", ")})`
         : ""
-    }; duplicates ${duplicateReports}; broadcasts posted to Slack ${posted}; undelivered after 60 s ${undelivered.length}`,
+    }; edited in place by a later submission ${editedInPlace}; duplicates ${duplicateReports}; reports ${reportIds.length}, broadcasts posted to Slack ${posted}; undelivered after 60 s ${undelivered.length}`,
   );
   console.log(`  stored, never acknowledged: ${unacknowledgedStored} (in flight when the load stopped)`);
   console.log(`  connections terminated:     ${terminated} (${TERMINATION_ROUNDS} rounds)`);
