@@ -43,6 +43,8 @@ const givenDir = args.includes("--data-dir") ? args[args.indexOf("--data-dir") +
 const WORKERS = short ? 3 : 8;
 const REPORT_WORKERS = short ? 2 : 12;
 const TERMINATION_ROUNDS = short ? 2 : 30;
+/** Standups the report writers submit to in turn (each holds one report of the admin's per run). */
+const REPORT_STANDUPS = short ? 10 : 60;
 const KILLS = 3;
 const root = process.cwd();
 const log = (line: string) => console.log(`[fault] ${line}`);
@@ -112,7 +114,12 @@ async function main(): Promise<number> {
     "SELECT u.chat_id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.team_id = $1 AND u.is_admin ORDER BY k.id LIMIT 1",
     [creds.api_keys.admin.team_id],
   );
-  const reportStandup = await createReportStandup(base, adminKey, `fi-${run}-reports`, channel.chat_id, admin.chat_id);
+  // Several report standups, taken in turn: one person has one report per run (issue 41), so the
+  // first submission to each is a new report and its broadcast, the later ones edits of it.
+  const reportStandups = [];
+  for (let i = 0; i < REPORT_STANDUPS; i++) {
+    reportStandups.push(await createReportStandup(base, adminKey, `fi-${run}-reports-${i}`, channel.chat_id, admin.chat_id));
+  }
 
   const stats: Stats = { attempts: 0, acknowledged: new Map(), reports: new Map(), statuses: new Map(), failed4xx: 0, firstAckAfter: null };
   let stopLoad = false;
@@ -123,6 +130,7 @@ async function main(): Promise<number> {
   async function write(report = false): Promise<void> {
     const name = `fi-${run}-${report ? "r" : ""}${seq++}`;
     const key = crypto.randomUUID();
+    const reportStandup = reportStandups[seq % reportStandups.length];
     const body = report
       ? JSON.stringify({ standup_id: reportStandup.id, answers: [{ question_id: reportStandup.questionId, text: name }] })
       : JSON.stringify({ name, questions: [{ text: "Done?" }], days: ["Mon"], time: "09:00", broadcast_channel: channel.chat_id });
