@@ -116,7 +116,7 @@ async function main(): Promise<number> {
   );
   // Several report standups, taken in turn: one person has one report per run (issue 41), so the
   // first submission to each is a new report and its broadcast, the later ones edits of it.
-  const reportStandups = [];
+  const reportStandups: Array<{ id: number; questionId: number }> = [];
   for (let i = 0; i < REPORT_STANDUPS; i++) {
     reportStandups.push(await createReportStandup(base, adminKey, `fi-${run}-reports-${i}`, channel.chat_id, admin.chat_id));
   }
