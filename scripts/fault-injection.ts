@@ -118,7 +118,7 @@ async function main(): Promise<number> {
   // first submission to each is a new report and its broadcast, the later ones edits of it.
   const reportStandups: Array<{ id: number; questionId: number }> = [];
   for (let i = 0; i < REPORT_STANDUPS; i++) {
-    reportStandups.push(await createReportStandup(base, adminKey, `fi-${run}-reports-${i}`, channel.chat_id, admin.chat_id));
+    reportStandups.push(await createReportStandup(base, adminKey, `fi-reports-${run}-${i}`, channel.chat_id, admin.chat_id));
   }
 
   const stats: Stats = { attempts: 0, acknowledged: new Map(), reports: new Map(), statuses: new Map(), failed4xx: 0, firstAckAfter: null };
