@@ -55,6 +55,8 @@ type Stats = {
   acknowledged: Map<string, number>;
   /** Acknowledged reports: marker text -> report id. */
   reports: Map<string, number>;
+  /** Acknowledged reports: marker text -> the standup it was submitted to. */
+  reportStandupOf: Map<string, number>;
   statuses: Map<string, number>;
   failed4xx: number;
   firstAckAfter: number | null;
@@ -121,7 +123,15 @@ async function main(): Promise<number> {
     reportStandups.push(await createReportStandup(base, adminKey, `fi-reports-${run}-${i}`, channel.chat_id, admin.chat_id));
   }
 
-  const stats: Stats = { attempts: 0, acknowledged: new Map(), reports: new Map(), statuses: new Map(), failed4xx: 0, firstAckAfter: null };
+  const stats: Stats = {
+    attempts: 0,
+    acknowledged: new Map(),
+    reports: new Map(),
+    reportStandupOf: new Map(),
+    statuses: new Map(),
+    failed4xx: 0,
+    firstAckAfter: null,
+  };
   let stopLoad = false;
   let seq = 0;
   let watchFrom: number | null = null;
@@ -149,6 +159,7 @@ async function main(): Promise<number> {
         const json = (await res.json().catch(() => null)) as { data?: { id?: number } } | null;
         if (res.ok) {
           (report ? stats.reports : stats.acknowledged).set(name, json?.data?.id ?? -1);
+          if (report) stats.reportStandupOf.set(name, reportStandup.id);
           if (watchFrom !== null && stats.firstAckAfter === null) stats.firstAckAfter = Date.now() - watchFrom;
           bump(stats.statuses, status);
           return;
@@ -262,12 +273,22 @@ async function main(): Promise<number> {
   // Reports are found by their answer (the marker text). One person has one report per run (issue
   // 41): a later submission to the same run edits that report, so an acknowledged marker is either
   // still stored or its report holds a later marker; lost is a report that holds neither.
-  const reportRows = await query<{ text: string; report_id: number }>(dataDir, "SELECT text, report_id FROM answers WHERE text LIKE $1", [
-    `fi-${run}-r%`,
-  ]);
+  // An acknowledgement whose body was cut off (the web server killed mid-answer) carries no id:
+  // that write is kept when its standup's report holds a marker.
+  const reportRows = await query<{ text: string; report_id: number; checkin_id: number }>(
+    dataDir,
+    "SELECT a.text, a.report_id, r.checkin_id FROM answers a JOIN reports r ON r.id = a.report_id WHERE a.text LIKE $1",
+    [`fi-${run}-r%`],
+  );
   const reportByMarker = new Map(reportRows.map((r) => [r.text, r.report_id]));
   const storedReportIds = new Set(reportRows.map((r) => r.report_id));
-  const lostReports = [...stats.reports.entries()].filter(([n, id]) => !reportByMarker.has(n) && !storedReportIds.has(id)).map(([n]) => n);
+  const standupsWithReport = new Set(reportRows.map((r) => r.checkin_id));
+  const lostReports = [...stats.reports.entries()]
+    .filter(
+      ([n, id]) =>
+        !reportByMarker.has(n) && !storedReportIds.has(id) && !(id === -1 && standupsWithReport.has(stats.reportStandupOf.get(n) ?? -1)),
+    )
+    .map(([n]) => n);
   const editedInPlace = [...stats.reports.keys()].filter((n) => !reportByMarker.has(n)).length - lostReports.length;
   const duplicateReports = reportRows.length - storedReportIds.size;
   const acknowledgedIds = new Set(stats.reports.values());
