@@ -4,12 +4,12 @@
  * and the real delivery worker (as lib/chat/delivery.test.ts delivers), on an isolated database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
 import { erasePerson } from "@/lib/domain/erasure";
 import { submitReport } from "@/lib/domain/report-writes";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { slackDeliveryConfig, startFakeSlackForTeam } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -18,30 +18,17 @@ let worker: JobWorker;
 let team: TestTeam;
 let teamChatId = "";
 
-function config(): DeliveryConfig {
-  return {
-    slack: { token: fake.token, apiUrl: fake.apiUrl, team: teamChatId },
-    smtp: null,
-    publicUrl: "http://localhost:3201",
-    linkSecret: "test-link-secret",
-    webhookRetryDelays: [1],
-    webhooksAllowPrivate: true,
-  };
-}
-
 beforeAll(async () => {
   await useIsolatedDatabase("erasure");
   team = await createTestTeam({ members: 2 });
   teamChatId = (await db.team.findUniqueOrThrow({ where: { id: team.id } })).chat_id;
-  const [general, eng] = team.channels;
-  fake = await startFakeSlack({
-    users: team.users.map((u) => ({ id: u.chat_id, name: u.username, real_name: u.realname, email: u.email })),
-    channels: [
-      { id: general.chat_id, name: general.name, members: team.users.map((u) => u.chat_id) },
-      { id: eng.chat_id, name: eng.name, members: [] },
-    ],
+  fake = await startFakeSlackForTeam(team);
+  worker = await startWorker({
+    connectionString: process.env.DATABASE_URL as string,
+    log: () => {},
+    crontab: "",
+    delivery: slackDeliveryConfig(fake, teamChatId),
   });
-  worker = await startWorker({ connectionString: process.env.DATABASE_URL as string, log: () => {}, crontab: "", delivery: config() });
 });
 
 afterAll(async () => {

@@ -15,7 +15,8 @@ import { WEEKDAYS } from "@/lib/domain/constants";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { startFakeSlackForTeam } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestOccurrence, createTestTeam, dispatchJobOutbox, type TestTeam, unqueueJobs } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -74,14 +75,7 @@ beforeAll(async () => {
   await useIsolatedDatabase("delivery");
   team = await createTestTeam({ members: 3 });
   teamChatId = (await db.team.findUniqueOrThrow({ where: { id: team.id } })).chat_id;
-  const [general, eng] = team.channels;
-  fake = await startFakeSlack({
-    users: team.users.map((u) => ({ id: u.chat_id, name: u.username, real_name: u.realname, email: u.email })),
-    channels: [
-      { id: general.chat_id, name: general.name, members: team.users.map((u) => u.chat_id) },
-      { id: eng.chat_id, name: eng.name, members: [] },
-    ],
-  });
+  fake = await startFakeSlackForTeam(team);
   worker = await startDeliveryWorker();
 });
 

@@ -4,7 +4,8 @@
  */
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
-import type { FakeSlack } from "@/tests/fakes/slack";
+import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
+import type { TestTeam } from "@/tests/fixtures";
 
 /**
  * Sets SLACK_SIGNING_SECRET (`signingSecret`), SLACK_BOT_TOKEN and SLACK_API_URL (those of `fake`)
@@ -31,4 +32,19 @@ export function slackDeliveryConfig(fake: FakeSlack, teamChatId: string): Delive
     webhookRetryDelays: [1],
     webhooksAllowPrivate: true,
   };
+}
+
+/**
+ * A fake Slack that knows `team`'s people and its first two channels (the first with everyone as
+ * members, the second empty), as the delivery tests set it up.
+ */
+export function startFakeSlackForTeam(team: TestTeam): Promise<FakeSlack> {
+  const [general, eng] = team.channels;
+  return startFakeSlack({
+    users: team.users.map((u) => ({ id: u.chat_id, name: u.username, real_name: u.realname, email: u.email })),
+    channels: [
+      { id: general.chat_id, name: general.name, members: team.users.map((u) => u.chat_id) },
+      { id: eng.chat_id, name: eng.name, members: [] },
+    ],
+  });
 }
