@@ -407,3 +407,8 @@ export function logFormat(): "json" | "pretty" {
 export function defaultToPrettyLogs(): void {
   if (!process.env.LOG_FORMAT?.trim()) process.env.LOG_FORMAT = "pretty";
 }
+
+/** `CHECKIN_COMMIT`: the git commit shown in Settings → System (set it for builds without `.git`); undefined when unset. */
+export function commitSetting(): string | undefined {
+  return process.env.CHECKIN_COMMIT?.trim() || undefined;
+}
