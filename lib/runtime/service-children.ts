@@ -21,7 +21,12 @@ export function spawnWebServer(opts: { root: string; dev: boolean; port: number;
   return spawn(process.execPath, ["--require", preload, nextBin, opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", "0.0.0.0"], {
     cwd: opts.root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: childEnv({ CHECKIN_COMMIT: runningCommit(opts.root) ?? undefined, ...opts.env, PORT: String(opts.port), NEXT_TELEMETRY_DISABLED: "1" }),
+    env: childEnv({
+      CHECKIN_COMMIT: runningCommit(opts.root) ?? undefined,
+      ...opts.env,
+      PORT: String(opts.port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    }),
   });
 }
 

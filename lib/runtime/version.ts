@@ -17,7 +17,9 @@ export function runningCommit(root = process.cwd()): string | null {
   commitAtStart = commitSetting() ?? null;
   if (!commitAtStart) {
     try {
-      const out = String(execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, timeout: 2000, stdio: ["ignore", "pipe", "ignore"] })).trim();
+      const out = String(
+        execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, timeout: 2000, stdio: ["ignore", "pipe", "ignore"] }),
+      ).trim();
       commitAtStart = /^[0-9a-f]{7,40}$/.test(out) ? out : null;
     } catch {
       commitAtStart = null;
