@@ -250,6 +250,8 @@ let manifestRoutes = null;
 function routeTemplates() {
   if (manifestRoutes) return manifestRoutes;
   manifestRoutes = [];
+  // biome-ignore lint/style/noProcessEnv: see `number` above; under `next dev` the manifest may be an older build's
+  if (process.env.NODE_ENV === "development") return manifestRoutes;
   try {
     const m = JSON.parse(fs.readFileSync(path.join(process.cwd(), ".next", "routes-manifest.json"), "utf8"));
     for (const r of [...(m.staticRoutes ?? []), ...(m.dynamicRoutes ?? [])]) {
