@@ -136,34 +136,72 @@ function more(count: number, shown: number): ReactNode {
   ) : null;
 }
 
+/** A card listing failed deliveries (`count` in all, the newest as `children` items), or its empty state. */
+function FailedList({
+  title,
+  count,
+  shown,
+  empty,
+  emptyDetail,
+  testId,
+  children,
+}: {
+  title: string;
+  count: number;
+  shown: number;
+  empty: string;
+  emptyDetail: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card title={title} empty={count === 0 && empty} emptyDetail={emptyDetail}>
+      <ul className="space-y-2 text-sm" data-testid={testId}>
+        {children}
+      </ul>
+      {more(count, shown)}
+    </Card>
+  );
+}
+
+/** One failed delivery: what it was (`children`), its error, and `action` (Retry) on the right. */
+function FailedItem({ testId, error, action, children }: { testId: string; error: string; action: ReactNode; children: ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-2" data-testid={testId}>
+      <span>
+        {children}
+        <span className="block text-xs text-red-800">{error}</span>
+      </span>
+      {action}
+    </li>
+  );
+}
+
 /** The team's failed chat deliveries of the last 24 h, each with Retry. */
 export function FailedChatDeliveries({ s, retry }: { s: SystemStatus; retry: RetryAction }) {
   const { count, rows } = s.failedChat;
   return (
-    <Card
+    <FailedList
       title="Failed chat deliveries (last 24 h)"
-      empty={count === 0 && "No failed chat deliveries"}
+      count={count}
+      shown={rows.length}
+      empty="No failed chat deliveries"
       emptyDetail="Every chat message of the last 24 hours was delivered or is still being sent."
+      testId="failed-chat-deliveries"
     >
-      <ul className="space-y-2 text-sm" data-testid="failed-chat-deliveries">
-        {rows.map((m) => (
-          <li
-            key={m.id}
-            className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-2"
-            data-testid="failed-chat"
-          >
-            <span>
-              <span className="font-medium">{m.where}</span>
-              {m.checkinName && <span className="text-slate-600"> · {m.checkinName}</span>}
-              <span className="text-slate-600"> · failed {formatDateTime(m.failedAt)}</span>
-              <span className="block text-xs text-red-800">{m.error ?? "The chat platform refused the message."}</span>
-            </span>
-            <RetryButton action={retry} name="messageId" id={m.id} label={`Retry chat message ${m.id}`} />
-          </li>
-        ))}
-      </ul>
-      {more(count, rows.length)}
-    </Card>
+      {rows.map((m) => (
+        <FailedItem
+          key={m.id}
+          testId="failed-chat"
+          error={m.error ?? "The chat platform refused the message."}
+          action={<RetryButton action={retry} name="messageId" id={m.id} label={`Retry chat message ${m.id}`} />}
+        >
+          <span className="font-medium">{m.where}</span>
+          {m.checkinName && <span className="text-slate-600"> · {m.checkinName}</span>}
+          <span className="text-slate-600"> · failed {formatDateTime(m.failedAt)}</span>
+        </FailedItem>
+      ))}
+    </FailedList>
   );
 }
 
@@ -171,36 +209,35 @@ export function FailedChatDeliveries({ s, retry }: { s: SystemStatus; retry: Ret
 export function FailedWebhookDeliveries({ s, retry }: { s: SystemStatus; retry: RetryAction }) {
   const { count, rows } = s.failedWebhooks;
   return (
-    <Card
+    <FailedList
       title="Failed webhook deliveries (last 24 h)"
-      empty={count === 0 && "No failed webhook deliveries"}
+      count={count}
+      shown={rows.length}
+      empty="No failed webhook deliveries"
       emptyDetail="Every webhook event of the last 24 hours was delivered or is still being retried."
+      testId="failed-webhook-deliveries"
     >
-      <ul className="space-y-2 text-sm" data-testid="failed-webhook-deliveries">
-        {rows.map((d) => (
-          <li
-            key={d.id}
-            className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-2"
-            data-testid="failed-webhook"
-          >
-            <span>
-              <span className="font-mono text-xs">{d.endpointUrl}</span>
-              <span className="text-slate-600">
-                {" "}
-                · {d.eventType} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"} · failed {formatDateTime(d.failedAt)}
-              </span>
-              <span className="block text-xs text-red-800">{d.error ?? "failed"}</span>
-            </span>
-            {d.endpointDisabled ? (
+      {rows.map((d) => (
+        <FailedItem
+          key={d.id}
+          testId="failed-webhook"
+          error={d.error ?? "failed"}
+          action={
+            d.endpointDisabled ? (
               <span className="text-xs text-slate-600">Endpoint disabled: enable it under Settings → Webhooks to retry.</span>
             ) : (
               <RetryButton action={retry} name="deliveryId" id={d.id} label={`Retry webhook delivery ${d.id}`} />
-            )}
-          </li>
-        ))}
-      </ul>
-      {more(count, rows.length)}
-    </Card>
+            )
+          }
+        >
+          <span className="font-mono text-xs">{d.endpointUrl}</span>
+          <span className="text-slate-600">
+            {" "}
+            · {d.eventType} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"} · failed {formatDateTime(d.failedAt)}
+          </span>
+        </FailedItem>
+      ))}
+    </FailedList>
   );
 }
 
