@@ -10,7 +10,7 @@
  * `launcher`, `service`, `web`, `worker`, or a script's name) and `msg`; request lines add
  * `requestId`, `method`, `route`, `status`, `durationMs`, `actorId` (see next-preload.cjs).
  * Fields named like secrets (`password`, `token`, `authorization`, `cookie`, `apiKey`, `secret`,
- * `answers`) are censored wherever a caller passes them.
+ * `answers`, `text`) are censored at the top level of an entry and in its `headers` and `body`.
  */
 const pino = require("pino");
 const util = require("node:util");
@@ -18,9 +18,12 @@ const util = require("node:util");
 const KEY = Symbol.for("checkin.logger");
 const LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
 
-/** Field names never written as they are (pino `redact` paths, top level and one level down). */
+/**
+ * Field names never written as they are (pino `redact` paths): at the top level of an entry, and
+ * in a `headers` or `body` object. No wildcards: a `*.field` path doubled the cost of each line.
+ */
 const SECRET_FIELDS = ["password", "token", "authorization", "cookie", "apiKey", "api_key", "secret", "answers", "text"];
-const REDACT = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`]);
+const REDACT = SECRET_FIELDS.flatMap((f) => [f, `headers.${f}`, `body.${f}`]);
 
 const COLORS = { trace: 90, debug: 90, info: 36, warn: 33, error: 31, fatal: 35 };
 // Request lines say method, route, status and duration in their `msg` already.

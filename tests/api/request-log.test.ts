@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prettyLine } from "@/lib/runtime/logger.cjs";
+import { createLogger, prettyLine } from "@/lib/runtime/logger.cjs";
 import { createTestCheckin, type StandardTeams, standardTeams } from "@/tests/fixtures";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -137,6 +137,26 @@ describe("request log", () => {
     for (const secret of [t.admin.key, password, answer, "cookie-secret-abc123", "api_not-a-real-key-xyz"]) {
       expect(output).not.toContain(secret);
     }
+  });
+
+  it("censors fields named like secrets should code ever log them", () => {
+    const lines: string[] = [];
+    const log = createLogger({ name: "t", destination: { write: (l: string) => lines.push(l) } });
+    log.info(
+      {
+        password: "pw-1",
+        apiKey: "api_k",
+        headers: { authorization: "Bearer x", cookie: "c=1", accept: "json" },
+        body: { answers: ["a"] },
+      },
+      "m",
+    );
+    expect(JSON.parse(lines[0])).toMatchObject({
+      password: "[redacted]",
+      apiKey: "[redacted]",
+      headers: { authorization: "[redacted]", cookie: "[redacted]", accept: "json" },
+      body: { answers: "[redacted]" },
+    });
   });
 
   it("formats entries for people with LOG_FORMAT=pretty", () => {
