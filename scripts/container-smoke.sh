@@ -34,18 +34,17 @@ echo "== Exporting the file system of $IMAGE"
 mkdir -p "$ROOT"
 cid="$(podman create "$IMAGE")"
 podman export "$cid" | tar --numeric-owner -C "$ROOT" -xf -
-podman rm -f "$cid" >/dev/null
+podman rm -f "$cid" >/dev/null 2>&1 # (its "no systemd for healthcheck timers" complaint is harmless)
 echo "   $(du -sh "$ROOT" | cut -f1) unpacked"
 
 # The image's USER, ENV, WORKDIR, CMD and HEALTHCHECK, from its configuration.
-config="$(podman image inspect --format '{{json .Config}}' "$IMAGE")"
-read_config() { CONFIG="$config" node -e "const c = JSON.parse(process.env.CONFIG); $1"; }
+config="$(podman image inspect "$IMAGE")"
+read_config() { CONFIG="$config" node -e "const i = JSON.parse(process.env.CONFIG)[0], c = i.Config || {}; $1"; }
 user="$(read_config 'process.stdout.write(c.User || "root")')"
 workdir="$(read_config 'process.stdout.write(c.WorkingDir || "/")')"
 mapfile -t env_list < <(read_config 'for (const e of c.Env || []) console.log(e)')
 mapfile -t cmd < <(read_config 'for (const a of [...(c.Entrypoint || []), ...(c.Cmd || [])]) console.log(a)')
-mapfile -t health < <(podman image inspect --format '{{json .Healthcheck}}' "$IMAGE" |
-  node -e 'const h = JSON.parse(require("fs").readFileSync(0, "utf8")); if (h && h.Test) for (const a of h.Test.slice(1)) console.log(a)')
+mapfile -t health < <(read_config 'const h = i.Healthcheck || c.Healthcheck; if (h && h.Test && h.Test[0] === "CMD") for (const a of h.Test.slice(1)) console.log(a)')
 uid_gid="$(awk -F: -v u="$user" '$1 == u || $3 == u { print $3 ":" $4; exit }' "$ROOT/etc/passwd")"
 [ -n "$uid_gid" ] || { echo "smoke: user $user not in the image's /etc/passwd" >&2; exit 1; }
 [ "${uid_gid%%:*}" != 0 ] || { echo "smoke: the image runs as root" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Writes pgbouncer.ini and userlist.txt from the environment, then runs PgBouncer in the foreground.
 # DB_HOST (db), DB_PORT (5432), DB_NAME (checkin), DB_USER (checkin), DB_PASSWORD (required),
-# POOL_MODE (transaction), DEFAULT_POOL_SIZE (20), MAX_CLIENT_CONN (500).
+# POOL_MODE (transaction), DEFAULT_POOL_SIZE (20), MAX_CLIENT_CONN (500), LISTEN_PORT (6432).
 set -eu
 : "${DB_PASSWORD:?DB_PASSWORD is required}"
 conf=/tmp/pgbouncer
@@ -14,7 +14,7 @@ ${DB_NAME:-checkin} = host=${DB_HOST:-db} port=${DB_PORT:-5432} dbname=${DB_NAME
 
 [pgbouncer]
 listen_addr = 0.0.0.0
-listen_port = 6432
+listen_port = ${LISTEN_PORT:-6432}
 auth_type = scram-sha-256
 auth_file = $conf/userlist.txt
 pool_mode = ${POOL_MODE:-transaction}
