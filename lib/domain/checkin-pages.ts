@@ -87,7 +87,8 @@ const MEMBER_WIRE_FIELDS = [
  * stored ("HH:MM:SS"); `created`/`updated` as `Date.toISOString()` prints them; `broadcast_channel`
  * `{id, name}` or null; members in the order they were added (then user id) with only the chosen
  * fields; with `parts.questions`, the current questions in stored position order (then id), their
- * `position` renumbered 0..n-1 and `choices` empty unless multiple_choice.
+ * `position` renumbered 0..n-1, `choices` empty unless multiple_choice or multi_select, `optional`,
+ * and `scale` ({min, max, labels}) for rating questions, else null (issue 41 item 12).
  *
  * One statement, the page of `checkinViewPage`. Which keys exist is decided here, in the SQL
  * (different LATERAL column lists), not by post-processing; `row_to_json` writes compact JSON
@@ -109,7 +110,10 @@ export async function checkinWirePage(
         (SELECT ${jsonArraySql("qw", "qw.position")}
           FROM (SELECT q.id, q.text, (row_number() OVER (ORDER BY q.position, q.id) - 1)::int AS position,
               q.answer_type::text AS answer_type,
-              CASE WHEN q.answer_type = 'multiple_choice' THEN q.choices ELSE '{}'::text[] END AS choices
+              CASE WHEN q.answer_type IN ('multiple_choice', 'multi_select') THEN q.choices ELSE '{}'::text[] END AS choices,
+              q.optional,
+              (SELECT row_to_json(sw) FROM (SELECT COALESCE(q.scale_min, 1) AS min, COALESCE(q.scale_max, 5) AS max, COALESCE(q.scale_labels, '{}') AS labels) sw
+                WHERE q.answer_type = 'rating') AS scale
             FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) qw) AS questions`
     : Prisma.empty;
   const standupOnly = (column: string) => Prisma.raw(kind === "poll" ? "" : `${column}, `);

@@ -47,7 +47,17 @@ const fullCheckinViewSelect = {
     select: { user: { select: { chat_id: true, username: true, realname: true, email: true } } },
     orderBy: [{ added_at: "asc" }, { user_id: "asc" }],
   },
-  questions: currentQuestionsSelect({ id: true, text: true, position: true, answer_type: true, choices: true }),
+  questions: currentQuestionsSelect({
+    id: true,
+    text: true,
+    position: true,
+    answer_type: true,
+    choices: true,
+    optional: true,
+    scale_min: true,
+    scale_max: true,
+    scale_labels: true,
+  }),
 } satisfies Prisma.CheckinSelect;
 
 const { questions: _questions, ...briefCheckinViewSelect } = fullCheckinViewSelect;
@@ -236,6 +246,10 @@ export const standupSettingsSelect = {
     position: true,
     answer_type: true,
     choices: true,
+    optional: true,
+    scale_min: true,
+    scale_max: true,
+    scale_labels: true,
     color: true,
     _count: { select: { answers: true } },
   }),
