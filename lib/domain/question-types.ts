@@ -270,3 +270,21 @@ export function toFormQuestion(
     scale: q.answer_type === "rating" ? scalePoints(q) : [],
   };
 }
+
+/** One line describing a question's type for people ("Rating 1–5: Awful … Great · optional"); "" for required text. */
+export function describeQuestionType(
+  q: Pick<AnswerRule, "answer_type" | "choices" | "optional" | "scale_min" | "scale_max" | "scale_labels">,
+): string {
+  const parts: string[] = [];
+  if (q.answer_type === "multiple_choice") parts.push(`Choices: ${q.choices.join(", ")}`);
+  if (q.answer_type === "multi_select") parts.push(`Pick any: ${q.choices.join(", ")}`);
+  if (q.answer_type === "number" || q.answer_type === "numeric") parts.push("Number");
+  if (q.answer_type === "rating") {
+    const points = scalePoints(q);
+    const labels = q.scale_labels ?? [];
+    const ends = labels.length ? `: ${labels[0]} … ${labels[labels.length - 1]}` : "";
+    parts.push(`Rating ${points[0].value}–${points[points.length - 1].value}${ends}`);
+  }
+  if (q.optional) parts.push("optional");
+  return parts.join(" · ");
+}

@@ -197,15 +197,18 @@ export const questionV2Schema = z
       example: "text",
     }),
     choices: z.array(z.string()).meta({ description: "Filled for multiple_choice and multi_select questions, empty otherwise." }),
-    optional: z.boolean().meta({ description: "Extension: the question may be left out or answered blank (nothing to report)." }),
+    optional: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Extension, present (true) only on optional questions: they may be left out or answered blank." }),
     scale: z
       .strictObject({
         min: z.number().int(),
         max: z.number().int(),
         labels: z.array(z.string()).meta({ description: "One label per point from `min` up, or empty." }),
       })
-      .nullable()
-      .meta({ description: "Extension: the scale of a rating question; null for other types." }),
+      .optional()
+      .meta({ description: "Extension, present only on rating questions: the scale's lowest and highest point and labels." }),
   })
   .meta({ id: "QuestionV2" });
 
@@ -289,11 +292,16 @@ export function serializeCheckinV2(row: CheckinV2Row, include: IncludeSet): V2Ch
       position: index,
       answer_type: q.answer_type,
       choices: q.answer_type === "multiple_choice" || q.answer_type === "multi_select" ? [...q.choices] : [],
-      optional: q.optional,
-      scale:
-        q.answer_type === "rating"
-          ? { min: q.scale_min ?? RATING_SCALE.defaultMin, max: q.scale_max ?? RATING_SCALE.defaultMax, labels: [...q.scale_labels] }
-          : null,
+      ...(q.optional ? { optional: true } : {}),
+      ...(q.answer_type === "rating"
+        ? {
+            scale: {
+              min: q.scale_min ?? RATING_SCALE.defaultMin,
+              max: q.scale_max ?? RATING_SCALE.defaultMax,
+              labels: [...(q.scale_labels ?? [])],
+            },
+          }
+        : {}),
     }));
   }
   return out;
