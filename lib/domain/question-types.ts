@@ -157,7 +157,9 @@ export function normalizeAnswer(q: { id: number; text: string } & AnswerRule, te
   switch (q.answer_type) {
     case "rating": {
       const points = scalePoints(q);
-      const byLabel = points.find((p) => p.label.toLowerCase() === value.toLowerCase() || p.value === value);
+      const labels = q.scale_labels ?? [];
+      const lower = value.toLowerCase();
+      const byLabel = points.find((p, i) => p.value === value || p.label.toLowerCase() === lower || labels[i]?.toLowerCase() === lower);
       const n = Number(value);
       const hit = byLabel ?? points.find((p) => /^[+-]?\d+$/.test(value) && Number(p.value) === n);
       if (!hit) {

@@ -252,14 +252,16 @@ async function replaceQuestions(tx: Tx, standup: { id: number; team_id: number }
     const idx = unused.findIndex((e) => e.text.trim() === text);
     if (idx >= 0) {
       const [match] = unused.splice(idx, 1);
-      // A kept question keeps its blocker flag unless the caller sets it (v1 bodies cannot), and
-      // its extension type (rating, number, multi-select) unless the caller names a type.
-      const flag = questions[position].isBlocker ?? match.is_blocker;
-      const keepType = questions[position].answerType === undefined && EXTENSION_TYPES.includes(match.answer_type);
+      // A kept question keeps its blocker flag and `optional` unless the caller sets them (v1 bodies
+      // cannot), and its extension type (rating, number, multi-select) unless the caller names a type.
+      const given = questions[position];
+      const flag = given.isBlocker ?? match.is_blocker;
+      const keepType = given.answerType === undefined && EXTENSION_TYPES.includes(match.answer_type);
       const columns = keepType
         ? { choices: type.choices.length && match.answer_type === "multi_select" ? type.choices : match.choices }
         : type;
-      await tx.question.update({ where: { id: match.id }, data: { position, ...columns, is_blocker: flag } });
+      const optional = given.optional ?? match.optional;
+      await tx.question.update({ where: { id: match.id }, data: { position, ...columns, optional, is_blocker: flag } });
     } else {
       await tx.question.create({ data: { team_id: standup.team_id, checkin_id: standup.id, position, text, ...type, is_blocker } });
     }
