@@ -12,6 +12,7 @@ import { POST as postReportRoute } from "@/app/v2/reports/route";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
 import { POST as postStandupRoute } from "@/app/v2/standups/route";
 import { db } from "@/lib/db";
+import { getParticipationReport } from "@/lib/domain/participation-report";
 import { type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
@@ -219,5 +220,46 @@ describe("question types: v1 keeps its shapes", () => {
       ["multiple_choice", false, null, null],
       ["text", true, null, null],
     ]);
+  });
+});
+
+describe("question types: Participation trends", () => {
+  it("counts ratings per scale point (labelled, with the week's average) and multi-select picks per choice", async () => {
+    const standup = await createTyped("Charted");
+    const [did, mood, hours, areas, where] = await questionIds(standup.id);
+    for (const [who, rating, picked] of [
+      [m0, "4", "Planning\nTesting"],
+      [m1, "2", "Testing"],
+    ] as const) {
+      const r = await postReport(who.key, {
+        standup_id: standup.id,
+        answers: [
+          { question_id: did, text: "x" },
+          { question_id: mood, text: rating },
+          { question_id: hours, text: "1" },
+          { question_id: areas, text: picked },
+          { question_id: where, text: "Home" },
+        ],
+      });
+      expect(r.status).toBe(200);
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const until = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const report = await getParticipationReport(admin.actor, { since: from, until, today: day, standupId: standup.id });
+    const rating = report.choiceTrends.find((t) => t.questionId === mood);
+    expect(rating?.answerType).toBe("rating");
+    expect(rating?.choices).toEqual(["1 – Awful", "2 – Bad", "3 – Okay", "4 – Good", "5 – Great"]);
+    const ratedWeeks = rating?.weeks.filter((w) => w.total > 0) ?? [];
+    expect(ratedWeeks.reduce((n, w) => n + w.total, 0)).toBe(2);
+    expect(ratedWeeks.reduce((acc, w) => ({ ...acc, ...w.counts }), {})).toEqual({ "4 – Good": 1, "2 – Bad": 1 });
+    if (ratedWeeks.length === 1) expect(ratedWeeks[0].average).toBe(3);
+    const multi = report.choiceTrends.find((t) => t.questionId === areas);
+    expect(multi?.answerType).toBe("multi_select");
+    const picks = (multi?.weeks ?? []).reduce<Record<string, number>>((acc, w) => {
+      for (const [k, v] of Object.entries(w.counts)) acc[k] = (acc[k] ?? 0) + v;
+      return acc;
+    }, {});
+    expect(picks).toEqual({ Planning: 1, Testing: 2 });
   });
 });
