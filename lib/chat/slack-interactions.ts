@@ -18,7 +18,7 @@ import { reportModal } from "@/lib/chat/slack-blocks";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
-import { MULTI_SELECT_SEPARATOR } from "@/lib/domain/question-types";
+import { MULTI_SELECT_SEPARATOR, questionTypeSelect } from "@/lib/domain/question-types";
 import { submitReport } from "@/lib/domain/report-writes";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { castVote } from "@/lib/domain/vote-writes";
@@ -86,16 +86,7 @@ async function openReportForm(actor: Actor, occurrenceId: number, triggerId: str
       checkin: {
         select: {
           name: true,
-          questions: currentQuestionsSelect({
-            id: true,
-            text: true,
-            answer_type: true,
-            choices: true,
-            optional: true,
-            scale_min: true,
-            scale_max: true,
-            scale_labels: true,
-          }),
+          questions: currentQuestionsSelect({ id: true, text: true, ...questionTypeSelect }),
         },
       },
     },
