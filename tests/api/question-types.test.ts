@@ -11,9 +11,12 @@ import { GET as getReportRoute, PATCH as patchReportRoute } from "@/app/v2/repor
 import { POST as postReportRoute } from "@/app/v2/reports/route";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
 import { POST as postStandupRoute } from "@/app/v2/standups/route";
+import { createAnswerToken } from "@/lib/chat/answer-link";
 import { db } from "@/lib/db";
+import { openAnswerLink, submitWithAnswerLink } from "@/lib/domain/answer-links";
 import { getParticipationReport } from "@/lib/domain/participation-report";
-import { type StandardTeams, standardTeams } from "@/tests/fixtures";
+import { authSecret } from "@/lib/env";
+import { createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 
 const EVERY_DAY = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -261,5 +264,38 @@ describe("question types: Participation trends", () => {
       return acc;
     }, {});
     expect(picks).toEqual({ Planning: 1, Testing: 2 });
+  });
+});
+
+describe("question types: the e-mailed answer link", () => {
+  it("opens a form with each question's type, optional flag and rating scale, and submits typed answers", async () => {
+    const standup = await createTyped("By e-mail");
+    const ids = await questionIds(standup.id);
+    const occurrence = await createTestOccurrence({ id: standup.id, team_id: A.id }, new Date().toISOString().slice(0, 10), [m1]);
+    const token = createAnswerToken(authSecret(), {
+      occurrenceId: occurrence.id,
+      userId: m1.id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const view = await openAnswerLink(token);
+    expect(view?.questions.map((q) => [q.answerType, q.optional, q.scale.map((p) => p.label).join("|")])).toEqual([
+      ["text", false, ""],
+      ["rating", false, "1 – Awful|2 – Bad|3 – Okay|4 – Good|5 – Great"],
+      ["number", false, ""],
+      ["multi_select", false, ""],
+      ["multiple_choice", false, ""],
+      ["text", true, ""],
+    ]);
+    const answers = (rating: string) => [
+      { questionId: ids[0], text: "Mailed" },
+      { questionId: ids[1], text: rating },
+      { questionId: ids[2], text: "8" },
+      { questionId: ids[3], text: "Review" },
+      { questionId: ids[4], text: "Office" },
+    ];
+    await expect(submitWithAnswerLink(token, answers("9"))).rejects.toThrow(/whole number from 1 to 5/);
+    const { reportId } = await submitWithAnswerLink(token, answers("Okay"));
+    const stored = await db.answer.findMany({ where: { report_id: reportId }, orderBy: { question_id: "asc" } });
+    expect(stored.map((a) => a.text)).toEqual(["Mailed", "3", "8", "Review", "Office"]);
   });
 });
