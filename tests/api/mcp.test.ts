@@ -118,6 +118,9 @@ describe("MCP server (POST /mcp)", () => {
     const bad = await tool(client, "list_standups", { created_since: "yesterday-ish" });
     expect(bad.isError).toBe(true);
     expect(bad.body.error.code).toBe("INVALID_PARAMETER");
+    const mistyped = (await client.callTool({ name: "get_standup", arguments: { standup_id: "abc" } })) as ToolResult;
+    expect(mistyped.isError).toBe(true);
+    expect(mistyped.content[0].text).toMatch(/Input validation error.*standup_id/s);
     const polls = await tool(await connect(admin.key), "list_polls");
     expect(polls.body.data.map((p: { name: string }) => p.name)).toEqual(["Lunch"]);
   });
