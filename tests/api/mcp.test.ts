@@ -12,6 +12,7 @@ import * as mcpRoute from "@/app/mcp/route";
 import { GET as pollVotesRoute } from "@/app/v2/polls/[pollId]/votes/route";
 import { GET as listReportsRoute, POST as postReportRoute } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
+import { listBlockers } from "@/lib/domain/blockers";
 import { createTestCheckin, createTestOccurrence, createTestReport, type StandardTeams, standardTeams } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { type RouteServer, startRouteServer } from "@/tests/route-server";
@@ -217,6 +218,18 @@ describe("MCP server (POST /mcp)", () => {
     const mine = body.data.filter((b: { standup_id: number }) => b.standup_id === daily.id);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ text: "Waiting on review from ops", author: { id: m1.chat_id }, latest: true });
+  });
+
+  it("list_blockers keeps to the API's visibility, also for an admin (the dashboard shows admins more)", async () => {
+    const teamOnly = await createTestCheckin(A, { name: "Pair", owner: m1, members: [m1, m2], days: everyDay });
+    await db.question.update({ where: { id: teamOnly.questions[2].id }, data: { is_blocker: true } });
+    await createTestReport(teamOnly, m2, { answers: ["a", "b", "Blocked by the pair's build"] });
+    const viaMcp = await tool(await connect(admin.key), "list_blockers", { status: "all" });
+    expect(viaMcp.body.data.map((b: { standup_id: number }) => b.standup_id)).not.toContain(teamOnly.id);
+    const viaApi = await call(listReportsRoute, { path: `/v2/reports?standup_id=${teamOnly.id}`, key: admin.key });
+    expect(viaApi.body.data).toEqual([]);
+    const dashboard = await listBlockers(admin.actor, { status: "all" });
+    expect(dashboard.map((b) => b.standupId)).toContain(teamOnly.id);
   });
 
   it("a bad or missing key is a 401 (also with the raw key form accepted)", async () => {
