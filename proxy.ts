@@ -68,8 +68,10 @@ export const config = {
     {
       // Everything but Next's static assets, the API (/v1/..., /v2/...; the bare /v1 and /v2,
       // which no route serves, still pass through it), next-auth's routes (/api/auth/...) and the
-      // probes /healthz, /readyz and /metrics (issue 44: cheap, plain JSON/text, no page headers).
-      source: "/((?!_next/static|_next/image|favicon.ico|v1/|v2/|api/auth/|healthz|readyz|metrics).*)",
+      // probes /healthz, /readyz and /metrics (issue 44: cheap, plain JSON/text, no page headers),
+      // and the MCP endpoint /mcp (issue 48: an API endpoint with the API's own headers, body limit
+      // and key authentication, lib/mcp/http.ts; no cookies, so no server-action or CSRF checks).
+      source: "/((?!_next/static|_next/image|favicon.ico|v1/|v2/|api/auth/|healthz|readyz|metrics|mcp$).*)",
     },
   ],
 };

@@ -184,9 +184,23 @@ function readMethod<Q extends z.ZodType | undefined, R>(
   response: ReadResponse,
   read: ReadSpec<Q, R>,
 ): ServedMethod {
-  const run = ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) =>
-    read.load({ actor, id, query }).then((row) => ("wire" in read ? jsonText(read.wire(row, query)) : json(read.serialize(row, query))));
+  const run = ({ actor, id, query }: RunArgs<Q extends z.ZodType ? z.output<Q> : undefined>) => runRead(read, { actor, id, query });
   return { doc: { ...head, query: read.query, response, errors }, run };
+}
+
+/**
+ * Answers a read as `readRoute` does, for an already parsed query: `json(read.serialize(row, query))`
+ * or `jsonText(read.wire(row, query))`. Also used by the MCP tools (lib/mcp/tools.ts), so that they
+ * answer the same bytes as the API.
+ * @throws what `read.load` throws.
+ */
+export function runRead<Q extends z.ZodType | undefined, R>(
+  read: ReadSpec<Q, R>,
+  { actor, id, query }: { actor: Actor; id: number; query: Q extends z.ZodType ? z.output<Q> : undefined },
+): Promise<Response> {
+  return read
+    .load({ actor, id, query })
+    .then((row) => ("wire" in read ? jsonText(read.wire(row, query)) : json(read.serialize(row, query))));
 }
 
 /**
@@ -215,15 +229,26 @@ export function listRoute<Q extends z.ZodType, F extends { limit: number }, R>(
   list: ListSpec<Q, F, R>,
 ): ServedMethod {
   const errors: V2Errors = { 400: ["INVALID_PARAMETER"], ...(head.path && { 404: true }) };
-  const run = ({ actor, id, query }: RunArgs<z.output<Q>>) => {
-    const { filters, binding } = list.filters(query, id);
-    const position = (row: R) => list.position(row, filters);
-    return list.load({ actor, filters, id }).then((rows) => {
-      const page = pageOf(rows, filters.limit);
-      if ("wire" in list) return jsonText(listEnvelopeText(page, list.wire, position, binding));
-      const serialize = list.serialize;
-      return json(listEnvelope(page, (row) => serialize(row, query), position, binding));
-    });
-  };
+  const run = ({ actor, id, query }: RunArgs<z.output<Q>>) => runList(list, { actor, id, query });
   return { doc: { ...head, query: list.query, response, errors }, run };
+}
+
+/**
+ * Answers one page of a list as `listRoute` does, for an already parsed query: the list envelope
+ * (spec §4.1) of the `limit + 1` rows `list.load` returns. Also used by the MCP tools
+ * (lib/mcp/tools.ts), so that they answer the same bytes as the API.
+ * @throws InvalidParameterError for a bad cursor; what `list.load` throws.
+ */
+export function runList<Q extends z.ZodType, F extends { limit: number }, R>(
+  list: ListSpec<Q, F, R>,
+  { actor, id, query }: { actor: Actor; id: number; query: z.output<Q> },
+): Promise<Response> {
+  const { filters, binding } = list.filters(query, id);
+  const position = (row: R) => list.position(row, filters);
+  return list.load({ actor, filters, id }).then((rows) => {
+    const page = pageOf(rows, filters.limit);
+    if ("wire" in list) return jsonText(listEnvelopeText(page, list.wire, position, binding));
+    const serialize = list.serialize;
+    return json(listEnvelope(page, (row) => serialize(row, query), position, binding));
+  });
 }

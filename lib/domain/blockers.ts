@@ -81,6 +81,12 @@ export type BlockerFilters = {
   userChatId?: string;
   /** At most this many items (default 200). */
   limit?: number;
+  /**
+   * Whose standups: "dashboard" (default, `readableStandupIds`: admins and managers read every
+   * non-confidential standup) or "api" (the standups the API's report list shows the actor,
+   * `reportStandupWhere(actor)`: the MCP server, lib/mcp/tools.ts).
+   */
+  scope?: "dashboard" | "api";
 };
 
 type Row = {
@@ -120,7 +126,10 @@ export async function readableStandupIds(actor: Actor, client: Tx = db): Promise
  * answers per (person, question) are found with window functions (gaps and islands).
  */
 export async function listBlockers(actor: Actor, filters: BlockerFilters, client: Tx = db): Promise<BlockerItem[]> {
-  const standupIds = await readableStandupIds(actor, client);
+  const standupIds =
+    filters.scope === "api"
+      ? (await client.checkin.findMany({ where: reportStandupWhere(actor), select: { id: true } })).map((r) => r.id)
+      : await readableStandupIds(actor, client);
   const wanted = filters.standupId === undefined ? standupIds : standupIds.filter((id) => id === filters.standupId);
   if (wanted.length === 0) return [];
   const since = filters.since ?? new Date(Date.now() - 30 * 86_400_000);

@@ -6,19 +6,8 @@
 import { apiWriteRoute } from "@/lib/api/handler";
 import { parseWith } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
-import { reportCreateBodySchema, toSubmitReportInput } from "@/lib/api/v2/report-writes";
-import {
-  reportCursorPosition,
-  reportDataV2Schema,
-  reportListQuerySchema,
-  reportListV2Schema,
-  serializeReportV2,
-  toReportListFilters,
-} from "@/lib/api/v2/reports";
-import type { Tx } from "@/lib/db";
-import type { Actor } from "@/lib/domain/actor";
-import { type SubmitReportInput, submitReport } from "@/lib/domain/report-writes";
-import { listReportWires } from "@/lib/domain/reports";
+import { reportCreateBodySchema, submitReportResult, toSubmitReportInput } from "@/lib/api/v2/report-writes";
+import { reportDataV2Schema, reportList, reportListV2Schema } from "@/lib/api/v2/reports";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports", {
   GET: listRoute(
@@ -29,13 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       description: "The window [since, until) defaults to the last 7 days and cannot exceed 90 days.",
     },
     { description: "List envelope of reports.", schema: reportListV2Schema },
-    {
-      query: reportListQuerySchema,
-      filters: (query) => toReportListFilters(query),
-      load: ({ actor, filters }) => listReportWires(actor, filters),
-      wire: (row) => row.json,
-      position: (row, filters) => reportCursorPosition(filters)(row),
-    },
+    reportList,
   ),
   POST: {
     doc: {
@@ -60,15 +43,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       route: "/v2/reports",
       body: "json",
       parse: ({ body }) => toSubmitReportInput(parseWith(reportCreateBodySchema, body)),
-      run: ({ actor, input, tx }) => submitted(actor, input, tx),
+      run: ({ actor, input, tx }) => submitReportResult(actor, input, tx),
       // Without a key, submitReport opens a transaction only when its write is more than one statement.
-      runUnkeyed: ({ actor, input }) => submitted(actor, input),
+      runUnkeyed: ({ actor, input }) => submitReportResult(actor, input),
     }),
   },
 });
-
-/** Submits (in `tx` when given) and answers `{data: report}` as GET /v2/reports/{id} reads it. */
-async function submitted(actor: Actor, input: SubmitReportInput, tx?: Tx) {
-  const { view } = await submitReport(actor, input, tx);
-  return { status: 200, body: { data: serializeReportV2(view) } };
-}

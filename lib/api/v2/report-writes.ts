@@ -4,9 +4,13 @@
  * use the v2 report serializer of lib/api/v2/reports.ts.
  */
 import { z } from "zod";
+import type { WriteResult } from "@/lib/api/idempotency";
+import { serializeReportV2 } from "@/lib/api/v2/reports";
+import type { Tx } from "@/lib/db";
+import type { Actor } from "@/lib/domain/actor";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
-import type { AnswerInput, SubmitReportInput } from "@/lib/domain/report-writes";
+import { type AnswerInput, type SubmitReportInput, submitReport } from "@/lib/domain/report-writes";
 
 const zDbId = z
   .number({ message: "must be a number" })
@@ -56,4 +60,15 @@ export function toSubmitReportInput(body: z.output<typeof reportCreateBodySchema
 /** Maps the PATCH body onto `updateReportAnswers`' answers. */
 export function toUpdateAnswers(body: z.output<typeof reportUpdateBodySchema>): AnswerInput[] {
   return toAnswers(body.answers);
+}
+
+/**
+ * Submits the caller's report (in `tx` when given, else `submitReport` opens a transaction only
+ * when its write is more than one statement) and answers `{data: report}` as GET
+ * /v2/reports/{id} reads it: the write of POST /v2/reports and of the MCP tool `post_report`.
+ * @throws what `submitReport` throws (NotFoundError, InvalidParameterError, UnprocessableError).
+ */
+export async function submitReportResult(actor: Actor, input: SubmitReportInput, tx?: Tx): Promise<WriteResult> {
+  const { view } = await submitReport(actor, input, tx);
+  return { status: 200, body: { data: serializeReportV2(view) } };
 }

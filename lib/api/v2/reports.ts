@@ -11,10 +11,12 @@ import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { dataEnvelopeSchema, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zDate, zLimit } from "@/lib/api/query";
+import type { ListSpec } from "@/lib/api/route";
 import { zChatUserId, zId, zTimestamp } from "@/lib/api/wire";
 import { reportAuthor } from "@/lib/domain/access";
 import { InvalidParameterError } from "@/lib/domain/errors";
-import { type ReportListFilters, type ReportView, resolveReportWindow } from "@/lib/domain/reports";
+import type { ReportWireRow } from "@/lib/domain/report-pages";
+import { listReportWires, type ReportListFilters, type ReportView, resolveReportWindow } from "@/lib/domain/reports";
 
 /** Query of GET /v2/reports (spec §4.2). */
 export const reportListQuerySchema = z.object({
@@ -86,6 +88,19 @@ export function reportCursorPosition(filters: Pick<ReportListFilters, "since" | 
     filters.until.toISOString(),
   ];
 }
+
+/**
+ * The list of GET /v2/reports (for `listRoute`, and the MCP tool `list_reports`): the report
+ * query, its filters and binding, `listReportWires` (each report's v2 JSON built by PostgreSQL,
+ * sent as it is), posted-order keyset within the window.
+ */
+export const reportList: ListSpec<typeof reportListQuerySchema, ReportListFilters, ReportWireRow> = {
+  query: reportListQuerySchema,
+  filters: (query) => toReportListFilters(query),
+  load: ({ actor, filters }) => listReportWires(actor, filters),
+  wire: (row) => row.json,
+  position: (row, filters) => reportCursorPosition(filters)(row),
+};
 
 /** v2 report (spec §2.4) as sent on the wire. */
 export const reportV2Schema = z
