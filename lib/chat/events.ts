@@ -144,7 +144,7 @@ export async function emitOccurrenceEvent(
       o.scheduled_at, o.started_at, o.closes_at, o.closed_at,
       m.expected, m.excused, m.missed,
       CASE WHEN c.kind = 'poll'
-        THEN (SELECT count(DISTINCT v.user_id)::int FROM votes v WHERE v.occurrence_id = o.id)
+        THEN (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash))::int FROM votes v WHERE v.occurrence_id = o.id)
         ELSE (SELECT count(DISTINCT r.user_id)::int FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted')
       END AS responded
       , a.answers_needed,
@@ -159,7 +159,7 @@ export async function emitOccurrenceEvent(
     FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
     -- k (issue 45): an anonymous poll's results need the team's anonymity_threshold distinct voters.
     CROSS JOIN LATERAL (SELECT CASE WHEN c.is_anonymous THEN greatest((SELECT t.anonymity_threshold FROM teams t WHERE t.id = o.team_id)
-        - (SELECT count(DISTINCT v.user_id) FROM votes v WHERE v.occurrence_id = o.id), 0)::int ELSE 0 END AS answers_needed) a
+        - (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash)) FROM votes v WHERE v.occurrence_id = o.id), 0)::int ELSE 0 END AS answers_needed) a
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE om.excused IS NULL)::int AS expected,
              count(*) FILTER (WHERE om.excused IS NOT NULL)::int AS excused,

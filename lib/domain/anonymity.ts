@@ -44,7 +44,7 @@ export function answersNeeded(anonymous: boolean, answered: number, threshold: n
 export function answersNeededSql(anonymous: Prisma.Sql, occurrenceId: Prisma.Sql, teamId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`CASE WHEN ${anonymous} THEN greatest(
       (SELECT t.anonymity_threshold FROM teams t WHERE t.id = ${teamId})
-      - (SELECT count(DISTINCT v.user_id) FROM votes v WHERE v.occurrence_id = ${occurrenceId}), 0)::int ELSE 0 END`;
+      - (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash)) FROM votes v WHERE v.occurrence_id = ${occurrenceId}), 0)::int ELSE 0 END`;
 }
 
 /**

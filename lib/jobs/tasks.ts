@@ -27,6 +27,9 @@
  *   PostgreSQL (back that up with its own tooling).
  * - `apply_retention` (crontab: nightly at 03:23 UTC): applies every team's retention of answers,
  *   poll responses, chat texts and audit entries (lib/domain/retention.ts `applyRetention`, issue 45).
+ * - `anonymise_poll_voters` (one-time, enqueued by migration 20261128135700; also run after the
+ *   nightly retention): votes of anonymous polls keep only a keyed hash of their voter
+ *   (lib/domain/voter-hash.ts, issue 45).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -38,6 +41,7 @@ import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
+import { anonymisePollVoters } from "@/lib/domain/voter-hash";
 import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
@@ -142,6 +146,13 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     apply_retention: async () => {
       const changed = await applyRetention();
       for (const [teamId, counts] of changed) log(`apply_retention: team ${teamId} ${JSON.stringify(counts)}`);
+      // Polls made anonymous since: their votes stop naming their voters too.
+      const rewritten = await anonymisePollVoters();
+      if (rewritten) log(`apply_retention: ${rewritten} votes of anonymous polls no longer name their voter`);
+    },
+    anonymise_poll_voters: async () => {
+      const rewritten = await anonymisePollVoters();
+      if (rewritten) log(`anonymise_poll_voters: ${rewritten} votes of anonymous polls no longer name their voter`);
     },
     backup_nightly: backupNightly(log),
     import_geekbot: async (payload) => {

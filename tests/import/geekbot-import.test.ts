@@ -109,7 +109,7 @@ async function snapshot(teamId: number, checkinIds?: number[], apiVisible = fals
         .filter((o) => o.votes.length)
         .map((o) => ({
           date: o.date.toISOString().slice(0, 10),
-          votes: o.votes.map((v) => `${v.question.text}|${v.choice ?? v.text}|${c.is_anonymous ? "anonymous" : v.user.email}`).sort(),
+          votes: o.votes.map((v) => `${v.question.text}|${v.choice ?? v.text}|${c.is_anonymous ? "anonymous" : v.user?.email}`).sort(),
         }))
         .sort((a, b) => a.date.localeCompare(b.date)),
     };
