@@ -8,6 +8,7 @@
 
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import {
   bucketByWeek,
@@ -75,7 +76,7 @@ export async function getParticipationReport(
   const ids = standups.map((s) => s.id);
   const [rows, choiceTrends] = await Promise.all([
     listMemberOccurrences(actor.teamId, { checkinIds: ids, since, until }, client),
-    listChoiceTrends(actor.teamId, ids, since, until, client),
+    listChoiceTrends(actor, ids, since, until, client),
   ]);
   const named = rows.filter((r) => !r.anonymous);
   const byMember = new Map<string, typeof rows>();
@@ -98,8 +99,12 @@ export async function getParticipationReport(
   };
 }
 
-/** Weekly answer counts of the multiple-choice questions of `checkinIds` (submitted reports). */
-async function listChoiceTrends(teamId: number, checkinIds: number[], since: string, until: string, client: Tx): Promise<ChoiceTrend[]> {
+/**
+ * Weekly answer counts of the multiple-choice questions of `checkinIds` (submitted reports); an
+ * anonymous report counts only once its run reached the anonymity threshold (issue 45).
+ */
+async function listChoiceTrends(actor: Actor, checkinIds: number[], since: string, until: string, client: Tx): Promise<ChoiceTrend[]> {
+  const teamId = actor.teamId;
   if (checkinIds.length === 0) return [];
   const rows = await queryRows<{
     question_id: number;
@@ -121,6 +126,7 @@ async function listChoiceTrends(teamId: number, checkinIds: number[], since: str
     LEFT JOIN occurrences o ON o.id = r.occurrence_id
     WHERE a.team_id = ${teamId} AND r.checkin_id = ANY(${checkinIds}::int[])
       AND COALESCE(o.date, (r.submitted_at AT TIME ZONE c.timezone)::date) BETWEEN ${since}::date AND ${until}::date
+      AND ${anonymousReportShownSql(actor, "r")}
     GROUP BY 1, 2, 3, 4, 5, 6, 7
     ORDER BY 1, 6`,
     client,
