@@ -166,6 +166,7 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
     }
     await t.absence.updateMany({ where: { user_id: user.id }, data: { note: null } });
     await t.idempotencyRecord.deleteMany({ where: { user_id: user.id } });
+    await t.dataExport.deleteMany({ where: { user_id: user.id } });
     await t.authToken.deleteMany({ where: { user_id: user.id } });
     await t.apiKey.updateMany({ where: { user_id: user.id }, data: { name: "erased" } });
     await t.user.update({

@@ -30,7 +30,8 @@ const voteSelect = {
   question: { select: { id: true, text: true } },
 } satisfies Prisma.VoteSelect;
 
-async function loadPersonData(client: Tx, teamId: number, userId: number) {
+/** Everything held about one person of team `teamId` (the archive; no audit entry: see `exportPersonData`). */
+export async function loadPersonData(client: Tx, teamId: number, userId: number) {
   const user = await client.user.findFirst({
     where: { id: userId, team_id: teamId },
     select: {

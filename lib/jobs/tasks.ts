@@ -7,8 +7,10 @@
  *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`); first releases the job
  *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
  *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
- * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
- *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
+ * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`,
+ *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts) and
+ *   "My data" archives past their 24 hours (lib/domain/data-exports.ts).
+ * - `build_data_export` (enqueued by Profile → My data): builds one person's archive (issue 45).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
  * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
@@ -37,6 +39,7 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
@@ -80,6 +83,8 @@ export function cleanupIdempotency(log: JobLog): Task {
     if (deleted > 0) log(`cleanup: removed ${deleted} expired idempotency record(s)`);
     const counters = await db.$executeRaw`DELETE FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000 - 3600000)`;
     if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
+    const archives = await cleanupDataExports();
+    if (archives > 0) log(`cleanup: removed ${archives} expired "My data" archive(s)`);
   };
 }
 
@@ -149,6 +154,10 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       // Polls made anonymous since: their votes stop naming their voters too.
       const rewritten = await anonymisePollVoters();
       if (rewritten) log(`apply_retention: ${rewritten} votes of anonymous polls no longer name their voter`);
+    },
+    build_data_export: async (payload) => {
+      const { exportId } = payload as { exportId: number };
+      await buildDataExport(exportId);
     },
     anonymise_poll_voters: async () => {
       const rewritten = await anonymisePollVoters();
