@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listChannelFeed } from "@/lib/chat/builtin";
 import { db } from "@/lib/db";
+import { setAnonymityThreshold } from "@/lib/domain/anonymity";
 import { closePollNow } from "@/lib/domain/poll-lifecycle";
 import { submitReport } from "@/lib/domain/report-writes";
 import { createWebhook } from "@/lib/domain/webhooks";
@@ -81,6 +82,30 @@ describe("anonymous reports held until k (issue 45)", () => {
     const date = (await db.report.findUniqueOrThrow({ where: { id: r2.reportId }, include: { occurrence: true } })).occurrence?.date;
     const day = (date ?? new Date()).toISOString().slice(0, 10);
     for (const at of postedAt) expect(at).toMatch(new RegExp(`^${day}T00:00:00\\.\\d{3}Z$`));
+  });
+
+  it("lowering k releases the runs that now reach it", async () => {
+    const [admin, m0, m1] = team.users;
+    const standup = await createTestCheckin(team, { name: "Lowered", owner: admin, members: [admin, m0, m1], is_anonymous: true });
+    const channel = team.channels[0].chat_id;
+    const submit = (u: TestUser, text: string) =>
+      submitReport(u.actor, { standupId: standup.id, answers: standup.questions.map((q) => ({ questionId: q.id, text })) });
+    const r0 = await submit(m0, "lowered zero");
+    const r1 = await submit(m1, "lowered one");
+    await sleep(1_000);
+    expect(fake.messagesIn(channel).filter((m) => m.text.includes("lowered"))).toEqual([]);
+    await setAnonymityThreshold(admin.actor, 2);
+    try {
+      await fake.waitFor(() => fake.messagesIn(channel).filter((m) => m.text.includes("lowered")).length === 2, 15_000, "the two posts");
+      await receiver.waitFor(
+        (r) =>
+          r.filter((x) => x.payload?.type === "report.submitted" && [r0.reportId, r1.reportId].includes(x.payload.data.id as number))
+            .length === 2,
+        15_000,
+      );
+    } finally {
+      await setAnonymityThreshold(admin.actor, 3);
+    }
   });
 
   it("poll.closed of an anonymous poll: suppressed results below k, the counts at k", async () => {

@@ -18,6 +18,7 @@
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { releaseRunsReachingThreshold } from "@/lib/domain/anonymous-release";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -74,7 +75,8 @@ export async function getAnonymityThreshold(actor: Actor, client: Tx = db): Prom
 }
 
 /**
- * Sets the team's k (admins only), audited as `team.privacy`.
+ * Sets the team's k (admins only), audited as `team.privacy`. Lowering k releases what the runs
+ * that now reach it held back (lib/domain/anonymous-release.ts).
  * @throws ForbiddenError for non-admins; InvalidParameterError when k is not a whole number in
  *   [MIN_ANONYMITY_THRESHOLD, MAX_ANONYMITY_THRESHOLD].
  */
@@ -88,6 +90,8 @@ export async function setAnonymityThreshold(actor: Actor, threshold: number, cli
   await inTransaction(client, async (tx) => {
     const before = await tx.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { anonymity_threshold: true } });
     await tx.team.update({ where: { id: actor.teamId }, data: { anonymity_threshold: threshold } });
+    // A lower k: runs that now have k answers release their held posts and events.
+    await releaseRunsReachingThreshold(tx, actor.teamId, before.anonymity_threshold, threshold);
     await recordAudit(tx, {
       teamId: actor.teamId,
       actorId: actor.userId,

@@ -75,3 +75,27 @@ export async function settleAnonymousReport(tx: Tx, reportId: number, now: Date 
   await emitReportEvent(tx, "report.submitted", reportId);
   return false;
 }
+
+/**
+ * After the team's k went down from `fromK` to `toK` (lib/domain/anonymity.ts
+ * `setAnonymityThreshold`): the runs that now have k answers release what was held — their
+ * anonymous reports' broadcasts and `report.submitted` events, in a random order. Raising k
+ * releases nothing (what was sent stays sent; the reads hide those runs again).
+ * @returns the number of reports released.
+ */
+export async function releaseRunsReachingThreshold(tx: Tx, teamId: number, fromK: number, toK: number, now = new Date()): Promise<number> {
+  if (toK >= fromK) return 0;
+  const rows = await queryRows<{ id: number }>(
+    Prisma.sql`SELECT r.id FROM reports r WHERE r.team_id = ${teamId} AND r.is_anonymous AND r.status = 'submitted'
+      AND (SELECT count(DISTINCT x.user_id) FROM reports x WHERE ${sameGroupSql()}) BETWEEN ${toK} AND ${fromK - 1}`,
+    tx,
+  );
+  const ids = rows
+    .map((r) => ({ id: r.id, key: randomInt(2 ** 31) }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.id);
+  await releaseHeldBroadcasts(tx, ids, now);
+  const { emitReportEvent } = await import("@/lib/chat/resource-events");
+  for (const id of ids) await emitReportEvent(tx, "report.submitted", id);
+  return ids.length;
+}
