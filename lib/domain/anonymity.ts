@@ -14,7 +14,12 @@
  * The poll rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
  * dashboard, the CSV export) and lib/domain/poll-votes-wire.ts `pollVotesWire` (GET
  * /v2/polls/{id}/votes) with the same `answersNeeded` in SQL (`answersNeededSql`) — and in the
- * chat results message (lib/domain/occurrence-close.ts).
+ * chat results message (lib/domain/occurrence-close.ts) and the `poll.closed` webhook (lib/chat/events.ts).
+ *
+ * Elsewhere: anonymous reports' broadcasts and `report.*` webhooks are held below k
+ * (lib/domain/anonymous-release.ts); their times are stored coarse (migration
+ * 20261128132700_anonymous_times); anonymous poll votes keep only a keyed hash of their voter
+ * (lib/domain/voter-hash.ts).
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
