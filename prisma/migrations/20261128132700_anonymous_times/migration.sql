@@ -110,3 +110,9 @@ FROM "reports" r WHERE r.id = a.report_id AND r.is_anonymous;
 UPDATE "votes" v SET created_at = "anonymous_coarse_instant"(c.id, v.occurrence_id, v.created_at)
 FROM "occurrences" o JOIN "checkins" c ON c.id = o.checkin_id
 WHERE o.id = v.occurrence_id AND c.is_anonymous;
+
+-- A standup's recent anonymous reports (lib/domain/report-submission.ts `recent_anonymous`: may a
+-- named answer release a held run?), read on every submission: a small partial index, anonymous
+-- reports only, so the check never walks the standup's other reports.
+CREATE INDEX "reports_anonymous_checkin_id_submitted_at_idx" ON "reports" ("checkin_id", "submitted_at")
+  WHERE "is_anonymous" AND "status" = 'submitted';
