@@ -50,6 +50,15 @@ describe("environmentProblems", () => {
     expect(environmentProblems({ PORT: "70000" })).toEqual(["PORT must be a whole number from 1 to 65535, e.g. 3000"]);
   });
 
+  it("checks LOG_LEVEL and LOG_FORMAT (issue 44, structured logs)", () => {
+    expect(environmentProblems({ LOG_LEVEL: "debug", LOG_FORMAT: "pretty" })).toEqual([]);
+    expect(environmentProblems({ LOG_LEVEL: "INFO", LOG_FORMAT: "JSON" })).toEqual([]);
+    expect(environmentProblems({ LOG_LEVEL: "verbose", LOG_FORMAT: "text" })).toEqual([
+      "LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, e.g. info",
+      "LOG_FORMAT must be json or pretty, e.g. json",
+    ]);
+  });
+
   it("reports contradictory settings", () => {
     expect(
       environmentProblems({

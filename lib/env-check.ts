@@ -64,6 +64,12 @@ const schema = z.object({
   TRUST_PROXY: opt(flag),
   CHECKIN_DEMO: opt(flag),
   WEBHOOKS_ALLOW_PRIVATE: opt(flag),
+  LOG_LEVEL: opt(
+    z.string().regex(/^(trace|debug|info|warn|error|fatal|silent)$/i, {
+      message: "must be one of trace, debug, info, warn, error, fatal, silent, e.g. info",
+    }),
+  ),
+  LOG_FORMAT: opt(z.string().regex(/^(json|pretty)$/i, { message: "must be json or pretty, e.g. json" })),
   WEBHOOK_RETRY_DELAYS: opt(z.string().regex(/^\d+(,\d+)*$/, { message: "must be comma-separated whole seconds, e.g. 5,300,1800" })),
 });
 

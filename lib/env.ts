@@ -389,3 +389,26 @@ export function validateEnvironment(): string[] {
 export function metricsToken(): string | undefined {
   return process.env.METRICS_TOKEN?.trim() || undefined;
 }
+
+/** `LOG_LEVEL`: the lowest level logged (trace, debug, info, warn, error, fatal, silent); default info. */
+export function logLevel(): string {
+  return process.env.LOG_LEVEL?.trim().toLowerCase() || "info";
+}
+
+/**
+ * `LOG_FORMAT`: `json` (one JSON object per line, the default) or `pretty` (human-readable lines,
+ * the default of `npm run dev`, see `defaultToPrettyLogs`).
+ */
+export function logFormat(): "json" | "pretty" {
+  return process.env.LOG_FORMAT?.trim().toLowerCase() === "pretty" ? "pretty" : "json";
+}
+
+/** `npm run dev`: human-readable logs for this process and the ones it starts, unless `LOG_FORMAT` is set. */
+export function defaultToPrettyLogs(): void {
+  if (!process.env.LOG_FORMAT?.trim()) process.env.LOG_FORMAT = "pretty";
+}
+
+/** `CHECKIN_COMMIT`: the git commit shown in Settings → System (set it for builds without `.git`); undefined when unset. */
+export function commitSetting(): string | undefined {
+  return process.env.CHECKIN_COMMIT?.trim() || undefined;
+}

@@ -20,10 +20,14 @@
  * transaction mode), DIRECT_DATABASE_URL (direct connection for migrations, the worker and
  * LISTEN/NOTIFY), AUTH_SECRET, CHECKIN_DATA_DIR (default ./.data), PUBLIC_URL (required with
  * SMTP_URL or SLACK_*: start-up fails with a one-line message naming it otherwise).
+ * Logs (issue 44): once the configuration is checked (its problems are plain stderr lines), every
+ * line of the launcher, the service and its children goes through lib/logger.ts: JSON lines, or
+ * human-readable ones under `--dev` (LOG_FORMAT=pretty unless LOG_FORMAT is set).
  * Exit code: 0 after Ctrl-C/SIGTERM, 1 on failure.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { databaseUrl, dataDir, disableDemo, portSetting, publicUrlProblem, validateEnvironment } from "@/lib/env";
+import { databaseUrl, dataDir, defaultToPrettyLogs, disableDemo, portSetting, publicUrlProblem, validateEnvironment } from "@/lib/env";
+import { installProcessLogger, lineLogger } from "@/lib/logger";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { CRASH_EXIT_CODE } from "@/lib/runtime/crash-policy";
 import { waitForFreePort } from "@/lib/runtime/processes";
@@ -34,7 +38,6 @@ const dev = args.includes("--dev");
 // `npm start -- --no-demo`: same as CHECKIN_DEMO=false (the service process inherits the environment).
 if (args.includes("--no-demo")) disableDemo();
 const role = args.includes("--web-only") ? "web" : args.includes("--worker-only") ? "worker" : "all";
-const log = (line: string) => console.log(line);
 const port = Number(portSetting() ?? 3000);
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -58,6 +61,9 @@ if (configProblems.length) {
   for (const problem of configProblems) console.error(problem);
   process.exit(1);
 }
+
+if (dev) defaultToPrettyLogs();
+const log = lineLogger(installProcessLogger(args.includes("--service") ? "service" : "launcher"));
 
 if (args.includes("--service")) {
   const { runService } = await withoutForeignSignalHandlers(() => import("@/lib/runtime/server"));

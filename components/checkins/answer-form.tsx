@@ -3,13 +3,82 @@
 import { useActionState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Textarea } from "@/components/ui/form";
+import { Checkbox, Field, Input, Radio, Textarea } from "@/components/ui/form";
 import { LIMITS } from "@/lib/domain/limits";
+import { type FormQuestion, splitMultiSelect } from "@/lib/domain/question-types";
 
-type Question = { id: number; text: string; answerType: string; choices: string[] };
 type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: string }>;
 
-/** The answers form of one check-in: a textarea per text question, radio buttons for multiple choice. */
+const OPTIONAL_HINT = "Optional: leave it empty if there is nothing to report.";
+
+/** A group of radio buttons or checkboxes under the question as its legend. */
+function ChoiceGroup({ q, n, children }: { q: FormQuestion; n: number; children: React.ReactNode }) {
+  return (
+    <fieldset className="space-y-2" data-testid={`question-${q.answerType}`}>
+      <legend className="text-sm font-medium text-slate-800">
+        {n}. {q.text}
+        {q.optional && <span className="font-normal text-slate-600"> (optional)</span>}
+      </legend>
+      <div className="flex flex-wrap gap-3">{children}</div>
+      {q.answerType === "multi_select" && <p className="text-xs text-slate-600">Pick any that apply.</p>}
+      {q.optional && <p className="text-xs text-slate-600">{OPTIONAL_HINT}</p>}
+    </fieldset>
+  );
+}
+
+/**
+ * One question's input, by type (issue 41 item 12): radio buttons for multiple choice and rating
+ * (the scale's points), checkboxes for multi-select (each picked choice is sent under the same
+ * name), a number input for number, a textarea for text. Optional questions are not `required`.
+ */
+function QuestionInput({ q, n, initial }: { q: FormQuestion; n: number; initial: string | undefined }) {
+  const name = `answer-${q.id}`;
+  const required = !q.optional;
+  if ((q.answerType === "multiple_choice" && q.choices.length > 0) || q.answerType === "rating") {
+    const options = q.answerType === "rating" ? q.scale : q.choices.map((c) => ({ value: c, label: c }));
+    return (
+      <ChoiceGroup q={q} n={n}>
+        {options.map((o, j) => (
+          <Radio
+            key={o.value}
+            id={`${name}-${j}`}
+            name={name}
+            value={o.value}
+            label={o.label}
+            defaultChecked={initial === o.value}
+            required={required}
+          />
+        ))}
+      </ChoiceGroup>
+    );
+  }
+  if (q.answerType === "multi_select") {
+    const picked = new Set(splitMultiSelect(initial ?? ""));
+    return (
+      <ChoiceGroup q={q} n={n}>
+        {q.choices.map((c, j) => (
+          <Checkbox key={c} id={`${name}-${j}`} name={name} value={c} label={c} defaultChecked={picked.has(c)} />
+        ))}
+      </ChoiceGroup>
+    );
+  }
+  const label = `${n}. ${q.text}${q.optional ? " (optional)" : ""}`;
+  const hint = q.optional ? OPTIONAL_HINT : undefined;
+  if (q.answerType === "number" || q.answerType === "numeric") {
+    return (
+      <Field id={name} label={label} hint={hint}>
+        <Input id={name} name={name} type="number" step="any" inputMode="decimal" defaultValue={initial ?? ""} required={required} />
+      </Field>
+    );
+  }
+  return (
+    <Field id={name} label={label} hint={hint}>
+      <Textarea id={name} name={name} rows={3} defaultValue={initial ?? ""} required={required} maxLength={LIMITS.answerText} />
+    </Field>
+  );
+}
+
+/** The answers form of one check-in: one input per question, by its type (`QuestionInput`). */
 export function AnswerForm({
   action,
   questions,
@@ -19,7 +88,7 @@ export function AnswerForm({
   cancelHref = "/my-checkins",
 }: {
   action: Action;
-  questions: Question[];
+  questions: FormQuestion[];
   initial: Record<number, string>;
   editing: boolean;
   allowAnonymous: boolean;
@@ -30,44 +99,9 @@ export function AnswerForm({
   return (
     <form action={formAction} className="space-y-5">
       {state.error && <Alert>{state.error}</Alert>}
-      {questions.map((q, i) =>
-        q.answerType === "multiple_choice" && q.choices.length > 0 ? (
-          <fieldset key={q.id} className="space-y-2">
-            <legend className="text-sm font-medium text-slate-800">
-              {i + 1}. {q.text}
-            </legend>
-            <div className="flex flex-wrap gap-3">
-              {q.choices.map((c, j) => (
-                <div key={c} className="flex items-center gap-2">
-                  <input
-                    type="radio"
-                    id={`answer-${q.id}-${j}`}
-                    name={`answer-${q.id}`}
-                    value={c}
-                    defaultChecked={initial[q.id] === c}
-                    required
-                    className="accent-brand-700"
-                  />
-                  <label htmlFor={`answer-${q.id}-${j}`} className="text-sm">
-                    {c}
-                  </label>
-                </div>
-              ))}
-            </div>
-          </fieldset>
-        ) : (
-          <Field key={q.id} id={`answer-${q.id}`} label={`${i + 1}. ${q.text}`}>
-            <Textarea
-              id={`answer-${q.id}`}
-              name={`answer-${q.id}`}
-              rows={3}
-              defaultValue={initial[q.id] ?? ""}
-              required
-              maxLength={LIMITS.answerText}
-            />
-          </Field>
-        ),
-      )}
+      {questions.map((q, i) => (
+        <QuestionInput key={q.id} q={q} n={i + 1} initial={initial[q.id]} />
+      ))}
       {allowAnonymous && !editing && <Checkbox id="anonymous" name="anonymous" label="Post this report anonymously" />}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={pending}>

@@ -7,11 +7,12 @@ import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type
 import { boundField, type FormState, submittedChecked, submittedValues } from "@/components/ui/form-state";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
+import { type QuestionType, RATING_SCALE } from "@/lib/domain/question-types";
 
 export type StandupFormValues = {
   name: string;
   /** `isBlocker`: a blocker question (its answers other than "no"/"none" are listed under Blockers). */
-  questions: Array<{ text: string; choices: string[]; isBlocker: boolean }>;
+  questions: StandupFormQuestion[];
   days: string[];
   time: string;
   timezone: string;
@@ -35,7 +36,72 @@ export type StandupFormValues = {
   lateAnswerDays: string;
 };
 
+/**
+ * A question of the form: text, type (lib/domain/question-types.ts), choices (multiple choice and
+ * multi-select), `optional`, the rating scale (`scale` absent: 1–5 without labels), blocker flag.
+ */
+export type StandupFormQuestion = {
+  text: string;
+  answerType?: QuestionType;
+  choices: string[];
+  optional?: boolean;
+  scale?: { min: number; max: number; labels: string[] } | null;
+  isBlocker: boolean;
+};
+
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
+
+/** The answer types offered by the question editor. */
+const ANSWER_TYPES: ReadonlyArray<{ value: QuestionType; label: string }> = [
+  { value: "text", label: "Free text" },
+  { value: "multiple_choice", label: "Multiple choice (pick one)" },
+  { value: "multi_select", label: "Multi-select (pick any)" },
+  { value: "rating", label: "Rating scale" },
+  { value: "number", label: "Number" },
+];
+
+/** The editor's state of one question (texts as typed). */
+type EditedQuestion = {
+  text: string;
+  type: QuestionType;
+  choicesText: string;
+  optional: boolean;
+  isBlocker: boolean;
+  scaleMin: string;
+  scaleMax: string;
+  labelsText: string;
+};
+
+function toEdited(q: StandupFormQuestion): EditedQuestion {
+  return {
+    text: q.text,
+    type: q.answerType ?? (q.choices.length > 0 ? "multiple_choice" : "text"),
+    choicesText: q.choices.join("\n"),
+    optional: q.optional ?? false,
+    isBlocker: q.isBlocker,
+    scaleMin: String(q.scale?.min ?? RATING_SCALE.defaultMin),
+    scaleMax: String(q.scale?.max ?? RATING_SCALE.defaultMax),
+    labelsText: (q.scale?.labels ?? []).join("\n"),
+  };
+}
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((c) => c.trim())
+    .filter(Boolean);
+
+/** The question as the server action reads it (JSON in the hidden `questions` field). */
+function serializeQuestion(q: EditedQuestion) {
+  return {
+    text: q.text,
+    isBlocker: q.isBlocker,
+    answerType: q.type,
+    optional: q.optional,
+    choices: q.type === "multiple_choice" || q.type === "multi_select" ? lines(q.choicesText) : undefined,
+    scale: q.type === "rating" ? { min: Number(q.scaleMin), max: Number(q.scaleMax), labels: lines(q.labelsText) } : undefined,
+  };
+}
 
 /** A message under a group of fields (fieldset), announced with the group. */
 function GroupError({ id, message }: { id: string; message?: string }) {
@@ -132,26 +198,13 @@ export function StandupForm({
   const errors = state.fieldErrors ?? {};
   const days = submittedValues(state, "days", initial.days);
   const users = submittedValues(state, "users", initial.users);
-  const [questions, setQuestions] = useState(
-    initial.questions.map((q) => ({ ...q, multiple: q.choices.length > 0, choicesText: q.choices.join("\n") })),
-  );
+  const [questions, setQuestions] = useState(initial.questions.map(toEdited));
   const [memberSource, setMemberSource] = useState(initial.memberSource);
   const [askingMode, setAskingMode] = useState(initial.askingMode);
   // The stored zone stays selectable (and selected) even when the runtime lists it under another name.
   const zones = timezones.includes(initial.timezone) ? timezones : [initial.timezone, ...timezones];
 
-  const serialized = JSON.stringify(
-    questions.map((q) => ({
-      text: q.text,
-      isBlocker: q.isBlocker,
-      choices: q.multiple
-        ? q.choicesText
-            .split("\n")
-            .map((c) => c.trim())
-            .filter(Boolean)
-        : undefined,
-    })),
-  );
+  const serialized = JSON.stringify(questions.map(serializeQuestion));
 
   function update(i: number, patch: Partial<(typeof questions)[number]>) {
     setQuestions((qs) => qs.map((q, j) => (j === i ? { ...q, ...patch } : q)));
@@ -192,11 +245,18 @@ export function StandupForm({
               required
               maxLength={LIMITS.questionText}
             />
+            <SelectField
+              id={`q-${i}-type`}
+              label={`Answer type of question ${i + 1}`}
+              options={ANSWER_TYPES}
+              value={q.type}
+              onChange={(e) => update(i, { type: e.target.value as QuestionType })}
+            />
             <Checkbox
-              id={`q-${i}-mc`}
-              label="Multiple choice"
-              checked={q.multiple}
-              onChange={(e) => update(i, { multiple: e.target.checked })}
+              id={`q-${i}-optional`}
+              label="Optional: members may leave it empty (nothing to report)"
+              checked={q.optional}
+              onChange={(e) => update(i, { optional: e.target.checked })}
             />
             <Checkbox
               id={`q-${i}-blocker`}
@@ -204,7 +264,7 @@ export function StandupForm({
               checked={q.isBlocker}
               onChange={(e) => update(i, { isBlocker: e.target.checked })}
             />
-            {q.multiple && (
+            {(q.type === "multiple_choice" || q.type === "multi_select") && (
               <TextareaField
                 id={`q-${i}-choices`}
                 label={`Choices for question ${i + 1} (one per line)`}
@@ -214,6 +274,41 @@ export function StandupForm({
                 error={errors[`q-${i}-choices`]}
                 onChange={(e) => update(i, { choicesText: e.target.value })}
               />
+            )}
+            {q.type === "rating" && (
+              <div className="grid gap-3 sm:grid-cols-3">
+                <InputField
+                  id={`q-${i}-min`}
+                  label="Lowest rating"
+                  type="number"
+                  inputMode="numeric"
+                  min={RATING_SCALE.minLowest}
+                  max={RATING_SCALE.maxLowest}
+                  step={1}
+                  value={q.scaleMin}
+                  onChange={(e) => update(i, { scaleMin: e.target.value })}
+                />
+                <InputField
+                  id={`q-${i}-max`}
+                  label="Highest rating"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={RATING_SCALE.maxLowest + RATING_SCALE.maxPoints - 1}
+                  step={1}
+                  value={q.scaleMax}
+                  onChange={(e) => update(i, { scaleMax: e.target.value })}
+                />
+                <TextareaField
+                  id={`q-${i}-scale`}
+                  label={`Labels for question ${i + 1} (one per point, optional)`}
+                  hint="e.g. Awful, Bad, Okay, Good, Great on separate lines."
+                  rows={3}
+                  value={q.labelsText}
+                  error={errors[`q-${i}-scale`]}
+                  onChange={(e) => update(i, { labelsText: e.target.value })}
+                />
+              </div>
             )}
             <div className="flex flex-wrap gap-2">
               <Button variant="secondary" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move question ${i + 1} up`}>
@@ -238,10 +333,7 @@ export function StandupForm({
             </div>
           </div>
         ))}
-        <Button
-          variant="secondary"
-          onClick={() => setQuestions((qs) => [...qs, { text: "", choices: [], isBlocker: false, multiple: false, choicesText: "" }])}
-        >
+        <Button variant="secondary" onClick={() => setQuestions((qs) => [...qs, toEdited({ text: "", choices: [], isBlocker: false })])}>
           Add question
         </Button>
       </fieldset>

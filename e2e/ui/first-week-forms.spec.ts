@@ -12,7 +12,7 @@ test("item 7: a multiple-choice question without choices is refused next to its 
   const name = `E2E choices ${uniqueSuffix()}`;
   await page.goto(`${BASE_URL}/standups/new`);
   await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.locator("#q-0-mc").check();
+  await page.locator("#q-0-type").selectOption("multiple_choice");
   await page.locator("#day-Mon").check();
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
   await page.getByRole("button", { name: "Create standup" }).click();

@@ -9,7 +9,7 @@ async function createStandup(page: Page, name: string, extraMembers: string[] = 
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Add question" }).click();
   await page.getByLabel("Question 4", { exact: true }).fill("How do you feel?");
-  await page.locator("#q-3-mc").check();
+  await page.locator("#q-3-type").selectOption("multiple_choice");
   await page.getByLabel("Choices for question 4 (one per line)").fill("Great\nOkay\nTired");
   for (const d of ALL_DAYS) await page.locator(`#day-${d}`).check();
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });

@@ -23,6 +23,7 @@ import { retryOnceIfUnavailable } from "@/lib/api/unavailable";
 import { authenticateApiKey, cachedApiKeyActor } from "@/lib/auth/api-keys";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { noteRequest } from "@/lib/logger";
 
 export type { WriteResult } from "@/lib/api/idempotency";
 
@@ -132,6 +133,7 @@ export function apiRoute<P = Record<string, never>>(version: ApiVersion, handler
       if (actor === undefined) actor = await retryOnceIfUnavailable(() => authenticateApiKey(db, header));
       if (!actor) ({ response, limit } = await unauthenticated(version, request));
       else {
+        noteRequest(request.headers, { actorId: actor.userId, apiKeyId: actor.apiKeyId ?? undefined });
         const policy = apiKeyRatePolicy();
         const subject = String(actor.apiKeyId ?? `user-${actor.userId}`);
         limit = consumeBatchedRateLimitNow(policy, subject) ?? (await consumeRateLimit(policy, subject, { batched: true }));

@@ -3,17 +3,19 @@
  * next-auth session to the same `Actor` an API key resolves to (team-scoped, fresh role and admin
  * flag, deactivated users and sessions of an older `session_version` rejected) or redirects to /sign-in.
  */
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
 import { authOptions } from "@/lib/auth/next-auth";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { noteRequest } from "@/lib/logger";
 
 /** The signed-in user shown in the dashboard chrome. */
 export type SessionUser = Actor & { realname: string; email: string; teamName: string; timezone: string };
 
-/** Session user or null (one query per request, memoised with React `cache`). */
+/** Session user or null (one query per request, memoised with React `cache`); notes the user as the request's actor for its log line. */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.userId || !session.teamId) return null;
@@ -32,6 +34,7 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
     },
   });
   if (!user) return null;
+  noteRequest(await requestHeaders(), { actorId: user.id });
   return {
     teamId: user.team_id,
     userId: user.id,
@@ -44,6 +47,15 @@ export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
     timezone: user.timezone,
   };
 });
+
+/** The current request's headers, or null outside a request (scripts, tests). */
+async function requestHeaders(): Promise<Headers | null> {
+  try {
+    return (await headers()) as unknown as Headers;
+  } catch {
+    return null;
+  }
+}
 
 /** The Actor of a session user (team, user, chat id, admin flag and role: every field the access rules read). */
 export function sessionActor(user: SessionUser): Actor {

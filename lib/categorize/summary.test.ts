@@ -29,3 +29,39 @@ describe("offline summary blockers", () => {
     expect(blockersOf([answer("Shipped the billing fix.", "What did you do yesterday?")])).toEqual([]);
   });
 });
+
+describe("offline summary: question types (issue 41 item 12)", () => {
+  it("counts ratings and each multi-select pick under mood, never as themes; numbers are neither", () => {
+    const typed = (answerType: string, question: string, text: string): SummaryAnswer => ({
+      ...answer(text, question),
+      answerType,
+      isBlockerQuestion: false,
+    });
+    const sections = summarizeOffline({
+      standupName: "Daily",
+      date: "2026-11-20",
+      expected: 2,
+      responded: 2,
+      answers: [
+        typed("rating", "Mood?", "4"),
+        typed("rating", "Mood?", "4"),
+        typed("multi_select", "Areas?", "Testing\nPlanning"),
+        typed("multi_select", "Areas?", "Testing"),
+        typed("number", "Hours blocked?", "3"),
+        typed("number", "Hours blocked?", "3"),
+      ],
+    });
+    expect(sections.mood).toEqual([
+      { question: "Mood?", choices: [{ text: "4", count: 2 }] },
+      {
+        question: "Areas?",
+        choices: [
+          { text: "Testing", count: 2 },
+          { text: "Planning", count: 1 },
+        ],
+      },
+    ]);
+    expect(sections.themes).toEqual([]);
+    expect(sections.blockers).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { completeJson, type LlmConfig } from "@/lib/categorize/llm";
 import { categorizeOffline } from "@/lib/categorize/offline";
 import { OTHER_CATEGORY } from "@/lib/categorize/types";
+import { splitMultiSelect } from "@/lib/domain/question-types";
 
 /** One answer of a submitted report, with its author unless anonymous. */
 export type SummaryAnswer = {
@@ -47,6 +48,10 @@ export type SummarySections = {
 
 export type SummaryOutput = { sections: SummarySections; text: string; engine: string; fallbackReason: string | null };
 
+/** Answer types whose answers are picked, not written: counted under mood, never themes or blocker phrases (issue 41 item 12). */
+const COUNTED_TYPES: ReadonlySet<string> = new Set(["multiple_choice", "rating", "multi_select"]);
+const STRUCTURED_TYPES: ReadonlySet<string> = new Set([...COUNTED_TYPES, "number"]);
+
 const BLOCKER_PHRASE = /\b(blocked|blocking|blocker|stuck|waiting (on|for)|can'?t proceed|held up)\b/i;
 /** Answers that say "nothing is blocking" ("No blockers.", "Nope, smooth sailing.", "None 👍", "-"). */
 const NO_BLOCKER =
@@ -57,7 +62,7 @@ function isBlocker(a: SummaryAnswer): boolean {
   // Letters only at the start, so "None 👍" and "- " read as "none" and empty.
   const words = text.replace(/^[^\p{L}]+/u, "");
   if (!words || (NO_BLOCKER.test(words) && !BLOCKER_PHRASE.test(words))) return false;
-  return a.isBlockerQuestion || (a.answerType !== "multiple_choice" && BLOCKER_PHRASE.test(text));
+  return a.isBlockerQuestion || (!STRUCTURED_TYPES.has(a.answerType) && BLOCKER_PHRASE.test(text));
 }
 
 /** A short "nothing to report" answer ("No blockers.", "Nothing right now."): it carries no theme (issue 41). */
@@ -76,7 +81,7 @@ export function summarizeOffline(input: SummaryInput): SummarySections {
   }));
   const blocked = new Map<string, string>();
   for (const a of input.answers) if (a.author && isBlocker(a)) blocked.set(a.author.userId, a.author.name);
-  const free = input.answers.filter((a) => a.answerType !== "multiple_choice" && !a.isBlockerQuestion && !saysNothing(a.text));
+  const free = input.answers.filter((a) => !STRUCTURED_TYPES.has(a.answerType) && !a.isBlockerQuestion && !saysNothing(a.text));
   const themeRun = categorizeOffline({ question: "", answers: free.map((a) => a.text), categories: [] });
   const counts = new Map<string, number>();
   for (const labels of themeRun.labels)
@@ -88,9 +93,11 @@ export function summarizeOffline(input: SummaryInput): SummarySections {
     .slice(0, 6);
   const moodBy = new Map<string, Map<string, number>>();
   for (const a of input.answers) {
-    if (a.answerType !== "multiple_choice" || !a.text.trim()) continue;
+    if (!COUNTED_TYPES.has(a.answerType) || !a.text.trim()) continue;
     const row = moodBy.get(a.question) ?? new Map<string, number>();
-    row.set(a.text.trim(), (row.get(a.text.trim()) ?? 0) + 1);
+    // A multi-select answer counts each picked choice (lib/domain/question-types.ts).
+    const picks = a.answerType === "multi_select" ? splitMultiSelect(a.text) : [a.text.trim()];
+    for (const pick of picks) row.set(pick, (row.get(pick) ?? 0) + 1);
     moodBy.set(a.question, row);
   }
   const mood = [...moodBy].map(([question, row]) => ({

@@ -11,8 +11,11 @@
  * characters per button label, 100 options per select.
  */
 import { escapeSlackText } from "@/lib/chat/mrkdwn";
+import { type AnswerRule, scalePoints } from "@/lib/domain/question-types";
 
 type Question = { id: number; text: string; answer_type: string; choices: string[] };
+/** A standup question with its type settings (issue 41 item 12); absent fields: required, default scale. */
+type TypedQuestion = Question & Partial<Pick<AnswerRule, "optional" | "scale_min" | "scale_max" | "scale_labels">>;
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const plain = (text: string, n = 3000) => ({ type: "plain_text", text: clip(text, n), emoji: true });
@@ -49,8 +52,45 @@ export function pollBlocks(text: string, pollId: number, questions: Question[]):
   return blocks;
 }
 
-/** The answer modal for one occurrence: every question as an input (multiple choice as a select). */
-export function reportModal(input: { occurrenceId: number; standupName: string; questions: Question[] }): Record<string, unknown> {
+/** A select option: label (75 characters) and value (150). */
+const option = (label: string, value: string) => ({ text: plain(label, 75), value: clip(value, 150) });
+
+/**
+ * The input element of one question (action id `answer`): multiple choice a select, rating radio
+ * buttons over the scale (a select beyond 10 points), number a decimal `number_input`,
+ * multi-select checkboxes (a multi-select beyond 10 choices; values joined by "\n" on submit),
+ * text a multiline input.
+ */
+function answerElement(q: TypedQuestion): Record<string, unknown> {
+  const choices = q.choices.slice(0, 100).map((c) => option(c, c));
+  switch (q.answer_type) {
+    case "rating": {
+      const points = scalePoints({ scale_min: q.scale_min ?? null, scale_max: q.scale_max ?? null, scale_labels: q.scale_labels ?? [] });
+      const options = points.map((p) => option(p.label, p.value));
+      return options.length <= 10
+        ? { type: "radio_buttons", action_id: "answer", options }
+        : { type: "static_select", action_id: "answer", options };
+    }
+    case "number":
+    case "numeric":
+      return { type: "number_input", action_id: "answer", is_decimal_allowed: true };
+    case "multi_select":
+      return choices.length <= 10
+        ? { type: "checkboxes", action_id: "answer", options: choices }
+        : { type: "multi_static_select", action_id: "answer", options: choices };
+    case "multiple_choice":
+      if (choices.length > 0) return { type: "static_select", action_id: "answer", options: choices };
+      return { type: "plain_text_input", action_id: "answer", multiline: true };
+    default:
+      return { type: "plain_text_input", action_id: "answer", multiline: true };
+  }
+}
+
+/**
+ * The answer modal for one occurrence: every question as an input block of its type
+ * (`answerElement`); optional questions are optional blocks with a "nothing to report" hint.
+ */
+export function reportModal(input: { occurrenceId: number; standupName: string; questions: TypedQuestion[] }): Record<string, unknown> {
   return {
     type: "modal",
     callback_id: "report_form",
@@ -62,15 +102,9 @@ export function reportModal(input: { occurrenceId: number; standupName: string; 
       type: "input",
       block_id: `q${q.id}`,
       label: plain(q.text, 2000),
-      optional: false,
-      element:
-        q.answer_type === "multiple_choice" && q.choices.length > 0
-          ? {
-              type: "static_select",
-              action_id: "answer",
-              options: q.choices.slice(0, 100).map((c) => ({ text: plain(c, 75), value: clip(c, 150) })),
-            }
-          : { type: "plain_text_input", action_id: "answer", multiline: q.answer_type !== "numeric" },
+      optional: q.optional === true,
+      ...(q.optional ? { hint: plain("Optional: leave it empty if there is nothing to report.") } : {}),
+      element: answerElement(q),
     })),
   };
 }

@@ -18,6 +18,7 @@ import { reportModal } from "@/lib/chat/slack-blocks";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
+import { MULTI_SELECT_SEPARATOR, questionTypeSelect } from "@/lib/domain/question-types";
 import { submitReport } from "@/lib/domain/report-writes";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { castVote } from "@/lib/domain/vote-writes";
@@ -39,7 +40,13 @@ type Payload = {
   actions?: Array<{ action_id?: string; value?: string }>;
   view?: { callback_id?: string; private_metadata?: string; state?: { values?: Record<string, Record<string, Answer>> } };
 };
-type Answer = { type?: string; value?: string | null; selected_option?: { value?: string } | null };
+type Answer = {
+  type?: string;
+  value?: string | null;
+  selected_option?: { value?: string } | null;
+  /** checkboxes and multi_static_select (multi-select questions). */
+  selected_options?: Array<{ value?: string }> | null;
+};
 
 /** The member of the Slack-served team behind a Slack user id, as an actor; null when unknown. */
 async function actorOf(slackUserId: string | undefined): Promise<Actor | null> {
@@ -79,7 +86,7 @@ async function openReportForm(actor: Actor, occurrenceId: number, triggerId: str
       checkin: {
         select: {
           name: true,
-          questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
+          questions: currentQuestionsSelect({ id: true, text: true, ...questionTypeSelect }),
         },
       },
     },
@@ -110,17 +117,23 @@ async function submitFromModal(actor: Actor, view: NonNullable<Payload["view"]>)
     const m = /^q(\d+)$/.exec(blockId);
     const a = actions.answer;
     if (!m || !a) return [];
-    const text = a.selected_option?.value ?? a.value ?? "";
-    return [{ questionId: Number(m[1]), text }];
+    const text = a.selected_options
+      ? a.selected_options.flatMap((o) => (o.value ? [o.value] : [])).join(MULTI_SELECT_SEPARATOR)
+      : (a.selected_option?.value ?? a.value ?? "");
+    // A blank answer is left out: an optional question may be skipped, a required one is refused
+    // by the submission ("is required"), shown on its block.
+    return text.trim() ? [{ questionId: Number(m[1]), text }] : [];
   });
   const firstBlock = Object.keys(values)[0] ?? "general";
-  const empty = answers.find((a) => !a.text.trim());
-  if (empty) return modalError("Please answer this question.", `q${empty.questionId}`);
+  if (answers.length === 0) return modalError("Please answer at least one question.", firstBlock);
   try {
     await submitReport(actor, { standupId: occurrence.checkin_id, answers });
   } catch (err) {
-    if (err instanceof DomainError) return modalError(err.message, firstBlock);
-    throw err;
+    if (!(err instanceof DomainError)) throw err;
+    // The error names the question it is about ("question_id 12"): shown on that question's block.
+    const named = /question_id (\d+)/.exec(err.message)?.[1];
+    const block = named && `q${named}` in values ? `q${named}` : firstBlock;
+    return modalError(named ? err.message.replace(/^answers: /, "") : err.message, block);
   }
   return { status: 200, body: null };
 }

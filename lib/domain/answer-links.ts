@@ -9,6 +9,7 @@ import { verifyAnswerToken } from "@/lib/chat/answer-link";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
+import { type FormQuestion, questionTypeSelect, toFormQuestion } from "@/lib/domain/question-types";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { authSecret } from "@/lib/env";
@@ -19,7 +20,7 @@ export type AnswerLinkView = {
   standupId: number;
   standupName: string;
   date: string;
-  questions: Array<{ id: number; text: string; answerType: string; choices: string[] }>;
+  questions: FormQuestion[];
   submitted: boolean;
 };
 
@@ -42,7 +43,7 @@ export async function openAnswerLink(token: string, now: Date = new Date()): Pro
               name: true,
               kind: true,
               state: true,
-              questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
+              questions: currentQuestionsSelect({ id: true, text: true, ...questionTypeSelect }),
             },
           },
         },
@@ -60,7 +61,7 @@ export async function openAnswerLink(token: string, now: Date = new Date()): Pro
     standupId: o.checkin.id,
     standupName: o.checkin.name,
     date: o.date.toISOString().slice(0, 10),
-    questions: o.checkin.questions.map((q) => ({ id: q.id, text: q.text, answerType: q.answer_type, choices: q.choices })),
+    questions: o.checkin.questions.map(toFormQuestion),
     submitted: submitted > 0,
   };
 }

@@ -42,7 +42,8 @@ export async function checkinViewPage(
 ): Promise<CheckinView[]> {
   const questions = opts.withQuestions
     ? Prisma.sql`, (SELECT COALESCE(json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
-          'answer_type', q.answer_type, 'choices', q.choices) ORDER BY q.position, q.id), '[]'::json)
+          'answer_type', q.answer_type, 'choices', q.choices, 'optional', q.optional, 'scale_min', q.scale_min,
+          'scale_max', q.scale_max, 'scale_labels', COALESCE(q.scale_labels, '{}')) ORDER BY q.position, q.id), '[]'::json)
         FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) AS questions`
     : Prisma.empty;
   return queryRows<CheckinView>(
@@ -87,7 +88,9 @@ const MEMBER_WIRE_FIELDS = [
  * stored ("HH:MM:SS"); `created`/`updated` as `Date.toISOString()` prints them; `broadcast_channel`
  * `{id, name}` or null; members in the order they were added (then user id) with only the chosen
  * fields; with `parts.questions`, the current questions in stored position order (then id), their
- * `position` renumbered 0..n-1 and `choices` empty unless multiple_choice.
+ * `position` renumbered 0..n-1, `choices` empty unless multiple_choice or multi_select;
+ * `"optional":true` only on optional questions and `scale` ({min, max, labels}) only on rating
+ * questions (issue 41 item 12: the spec's questions keep exactly the spec's keys).
  *
  * One statement, the page of `checkinViewPage`. Which keys exist is decided here, in the SQL
  * (different LATERAL column lists), not by post-processing; `row_to_json` writes compact JSON
@@ -104,13 +107,22 @@ export async function checkinWirePage(
 ): Promise<CheckinWireRow[]> {
   const { kind, parts } = opts;
   const memberColumns = ["u.chat_id AS id", ...MEMBER_WIRE_FIELDS.filter(([part]) => parts[part]).map(([, column]) => column)];
+  // Each question is its spec fields (row_to_json of qw), plus `"optional":true` and `"scale"` only
+  // on the questions that use them (issue 41 item 12), spliced in before the closing brace.
   const questions = parts.questions
     ? Prisma.sql`,
-        (SELECT ${jsonArraySql("qw", "qw.position")}
+        (SELECT ('[' || COALESCE(string_agg(left(row_to_json(qw)::text, -1)
+              || CASE WHEN x.optional THEN ',"optional":true' ELSE '' END
+              || COALESCE(',"scale":' || (SELECT row_to_json(sw)::text
+                    FROM (SELECT COALESCE(x.scale_min, 1) AS min, COALESCE(x.scale_max, 5) AS max, COALESCE(x.scale_labels, '{}') AS labels) sw
+                    WHERE x.answer_type = 'rating'), '')
+              || '}', ',' ORDER BY qw.position), '') || ']')::json
           FROM (SELECT q.id, q.text, (row_number() OVER (ORDER BY q.position, q.id) - 1)::int AS position,
               q.answer_type::text AS answer_type,
-              CASE WHEN q.answer_type = 'multiple_choice' THEN q.choices ELSE '{}'::text[] END AS choices
-            FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) qw) AS questions`
+              CASE WHEN q.answer_type IN ('multiple_choice', 'multi_select') THEN q.choices ELSE '{}'::text[] END AS choices,
+              q.optional, q.scale_min, q.scale_max, q.scale_labels
+            FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL) x,
+            LATERAL (SELECT x.id, x.text, x.position, x.answer_type, x.choices) qw) AS questions`
     : Prisma.empty;
   const standupOnly = (column: string) => Prisma.raw(kind === "poll" ? "" : `${column}, `);
   return queryRows<CheckinWireRow>(

@@ -17,6 +17,7 @@ import { standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
 import { countOccurrenceParticipation } from "@/lib/domain/participation";
+import { type FormQuestion, questionTypeSelect, toFormQuestion } from "@/lib/domain/question-types";
 import { localDateOf } from "@/lib/domain/schedule";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -275,7 +276,7 @@ export type MyCheckin = {
    * `date` is the local date "YYYY-MM-DD".
    */
   pendingOccurrences: Array<{ occurrenceId: number; date: string }>;
-  questions: Array<{ id: number; text: string; answerType: string; choices: string[] }>;
+  questions: FormQuestion[];
   /** The caller's submitted report of today's occurrence, if any. */
   todayReport: { id: number; submittedAt: Date; answers: Array<{ questionId: number; text: string }> } | null;
 };
@@ -298,7 +299,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
       is_anonymous: true,
       allow_anonymous_reports: true,
       late_answer_days: true,
-      questions: currentQuestionsSelect({ id: true, text: true, answer_type: true, choices: true }),
+      questions: currentQuestionsSelect({ id: true, text: true, ...questionTypeSelect }),
       reports: {
         where: {
           user_id: actor.userId,
@@ -341,7 +342,7 @@ export async function listMyCheckins(actor: Actor, tx: Tx = db): Promise<MyCheck
             : [],
         )
         .sort((a, b) => a.date.localeCompare(b.date) || a.occurrenceId - b.occurrenceId),
-      questions: s.questions.map((q) => ({ id: q.id, text: q.text, answerType: q.answer_type, choices: q.choices })),
+      questions: s.questions.map(toFormQuestion),
       todayReport: submitted
         ? {
             id: submitted.id,

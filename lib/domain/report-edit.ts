@@ -24,7 +24,7 @@ import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/chat/outbo
 import { queryRows, type Tx } from "@/lib/db";
 import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { answersUpsertSql, type ChoiceRule } from "@/lib/domain/report-submission";
+import { answerRuleJsonSql, answersUpsertSql, type ChoiceRule } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -64,7 +64,7 @@ export async function readEditContext(tx: Tx, reportId: number, own?: Actor): Pr
         json_build_object('name', c.name, 'is_anonymous', c.is_anonymous, 'is_confidential', c.is_confidential) AS checkin,
         json_build_object('name', COALESCE(NULLIF(u.realname, ''), u.username), 'chat_id', u.chat_id) AS author,
         COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
-            'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options) ORDER BY q.id)
+            ${answerRuleJsonSql}) ORDER BY q.id)
           FROM questions q WHERE q.checkin_id = r.checkin_id
             AND (q.archived_at IS NULL OR EXISTS (SELECT 1 FROM answers a WHERE a.question_id = q.id AND a.report_id = r.id))), '[]'::json) AS questions,
         COALESCE((SELECT json_agg(json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text) ORDER BY a.id)
@@ -88,6 +88,10 @@ const NO_QUESTION: EditQuestion = {
   answer_type: "text",
   choices: [],
   add_own_options: false,
+  optional: true,
+  scale_min: null,
+  scale_max: null,
+  scale_labels: [],
 };
 
 /**

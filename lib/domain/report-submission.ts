@@ -28,17 +28,27 @@ import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { askingScheduleOf, runsOn, slotTimezone } from "@/lib/domain/asking-times";
 import type { ResolvableStandup } from "@/lib/domain/occurrence-resolution";
+import type { AnswerRule } from "@/lib/domain/question-types";
 import type { ReportView } from "@/lib/domain/reports";
 import { localDateOf } from "@/lib/domain/schedule";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 const DAY_MS = 86_400_000;
 
-/** A current (not archived) question of the standup, with what its answers may say (`checkChoices`). */
+/** A current (not archived) question of the standup, with what its answers may say (`normalizeAnswers`). */
 export type SubmissionQuestion = { id: number; text: string; position: number } & ChoiceRule;
 
-/** What an answer to a question may say: a multiple-choice question takes one of its choices unless it adds own options. */
-export type ChoiceRule = { answer_type: string; choices: string[]; add_own_options: boolean };
+/** What an answer to a question may say (lib/domain/question-types.ts `normalizeAnswer`). */
+export type ChoiceRule = AnswerRule;
+
+/**
+ * The `json_build_object` arguments of a question's answer rule (`ChoiceRule`) for question alias
+ * `q`, shared by the submission and edit reads.
+ */
+export const answerRuleJsonSql = Prisma.raw(
+  "'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options, " +
+    "'optional', q.optional, 'scale_min', q.scale_min, 'scale_max', q.scale_max, 'scale_labels', q.scale_labels",
+);
 
 /** The author of a submission as the broadcast and the v2 view show them. */
 export type SubmissionAuthor = { timezone: string; name: string; chat_id: string };
@@ -84,7 +94,7 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
         c.response_window_minutes, c.duration, c.late_answer_days, c.owner_id, c.is_anonymous, c.name, c.is_confidential,
         c.broadcast_channel_id,
         COALESCE((SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
-            'answer_type', q.answer_type::text, 'choices', q.choices, 'add_own_options', q.add_own_options) ORDER BY q.id)
+            ${answerRuleJsonSql}) ORDER BY q.id)
           FROM questions q WHERE q.checkin_id = c.id AND q.archived_at IS NULL), '[]'::json) AS questions,
         EXISTS (SELECT 1 FROM checkin_members m WHERE m.checkin_id = c.id AND m.user_id = ${actor.userId}) AS is_member,
         (SELECT json_build_object('timezone', u.timezone, 'name', COALESCE(NULLIF(u.realname, ''), u.username), 'chat_id', u.chat_id)

@@ -6,8 +6,9 @@
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc report
  * (no occurrence, in no participation figure). A second submission for a run the member already answered edits that
- * report (same id, broadcast edited; issue 41). Answers to a multiple-choice question must be one
- * of its choices unless it adds own options (400 INVALID_PARAMETER naming the question).
+ * report (same id, broadcast edited; issue 41). Answers are checked and stored per question type
+ * (lib/domain/question-types.ts: multiple choice, rating, number, multi-select, optional; 400
+ * INVALID_PARAMETER naming the question).
  */
 import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
@@ -17,12 +18,12 @@ import { settleAnonymousReport } from "@/lib/domain/anonymous-release";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { normalizeAnswers } from "@/lib/domain/question-types";
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
   answeredTarget,
   answersUpsertSql,
-  type ChoiceRule,
   fastTarget,
   readSubmissionContext,
   type SubmissionAuthor,
@@ -46,7 +47,7 @@ export type SubmitReportInput = {
   isAnonymous?: boolean;
   /** v1 rule: the standup's creator may submit without being a member. Default false (v2). */
   allowOwner?: boolean;
-  /** Default true (v2): every active question answered exactly once. false: any non-empty subset. */
+  /** Default true (v2): every required (not optional) active question answered. false: any non-empty subset. */
   requireAllQuestions?: boolean;
 };
 
@@ -64,7 +65,7 @@ export type SubmittedReport = {
 };
 
 /** Checks answers against the allowed question ids. @throws InvalidParameterError */
-function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<number>, required: number | null): void {
+function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<number>): void {
   if (!Array.isArray(answers) || answers.length === 0) throw new InvalidParameterError("answers: at least one answer is required");
   const seen = new Set<number>();
   for (const a of answers) {
@@ -74,27 +75,6 @@ function checkAnswers(answers: readonly AnswerInput[], allowed: ReadonlySet<numb
     if (seen.has(a.questionId)) throw new InvalidParameterError(`answers: question_id ${a.questionId} is answered more than once`);
     if (typeof a.text !== "string") throw new InvalidParameterError(`answers: text of question_id ${a.questionId} must be a string`);
     seen.add(a.questionId);
-  }
-  if (required !== null && answers.length !== required) {
-    throw new InvalidParameterError(`answers: expected one answer per question (${required}), got ${answers.length}`);
-  }
-}
-
-/**
- * Checks that every answer to a multiple-choice question is one of its choices (exactly, after
- * trimming), unless the question adds the person's own options (issue 41).
- * @throws InvalidParameterError naming the question.
- */
-function checkChoices(answers: readonly AnswerInput[], questions: ReadonlyArray<{ id: number; text: string } & ChoiceRule>): void {
-  const byId = new Map(questions.map((q) => [q.id, q]));
-  for (const a of answers) {
-    const q = byId.get(a.questionId);
-    if (q?.answer_type !== "multiple_choice" || q.choices.length === 0 || q.add_own_options) continue;
-    if (!q.choices.includes(a.text.trim())) {
-      throw new InvalidParameterError(
-        `answers: the answer to question_id ${q.id} ("${q.text}") must be one of its choices: ${q.choices.map((c) => `"${c}"`).join(", ")}`,
-      );
-    }
   }
 }
 
@@ -124,18 +104,18 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
   if (!Number.isInteger(input.standupId) || input.standupId < 1 || input.standupId > MAX_DB_ID) throw new NotFoundError("Standup");
   if (tx) {
     const plan = await planSubmission(tx, actor, input, new Date());
-    return plan.answered ? resubmit(actor, input, plan.ctx, plan.answered, tx) : submitIn(tx, actor, input, plan);
+    return plan.answered ? resubmit(actor, plan.input, plan.ctx, plan.answered, tx) : submitIn(tx, actor, plan.input, plan);
   }
   const plan = await planSubmission(db, actor, input, new Date());
-  if (plan.answered) return resubmit(actor, input, plan.ctx, plan.answered);
+  if (plan.answered) return resubmit(actor, plan.input, plan.ctx, plan.answered);
   // An anonymous report is settled after its write (held below k, lib/domain/anonymous-release.ts): in one transaction.
   if (plan.write && plan.write.target.rule !== "today" && !plan.ctx.listening && !plan.isAnonymous && !plan.ctx.recent_anonymous) {
     const written = await writeSubmission(db, plan.write);
     if (written) return fastResult(plan, plan.write, written);
     // The guard failed (a concurrent submission changed the member's reports): resolve, atomically.
-    return inTransaction(undefined, (t) => submitIn(t, actor, input, { ...plan, write: null }));
+    return inTransaction(undefined, (t) => submitIn(t, actor, plan.input, { ...plan, write: null }));
   }
-  return inTransaction(undefined, (t) => submitIn(t, actor, input, plan));
+  return inTransaction(undefined, (t) => submitIn(t, actor, plan.input, plan));
 }
 
 /**
@@ -144,6 +124,8 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
  * submission edits (`resubmit`).
  */
 type SubmissionPlan = {
+  /** The input with the answers' canonical texts. */
+  input: SubmitReportInput;
   ctx: SubmissionContext;
   author: SubmissionAuthor;
   isAnonymous: boolean;
@@ -161,9 +143,9 @@ async function planSubmission(client: Tx, actor: Actor, input: SubmitReportInput
   const isMember = ctx.is_member || (input.allowOwner === true && ctx.owner_id === actor.userId);
   if (!isMember) throw new NotFoundError("Standup");
 
-  const questionIds = new Set(ctx.questions.map((q) => q.id));
-  checkAnswers(input.answers, questionIds, input.requireAllQuestions === false ? null : questionIds.size);
-  checkChoices(input.answers, ctx.questions);
+  checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)));
+  // Canonical texts (lib/domain/question-types.ts); every later step writes these.
+  const answers = normalizeAnswers(input.answers, ctx.questions, input.requireAllQuestions !== false);
 
   const author = ctx.author;
   if (author === null) throw new NotFoundError("User");
@@ -175,16 +157,16 @@ async function planSubmission(client: Tx, actor: Actor, input: SubmitReportInput
     teamId: actor.teamId,
     standupId: ctx.id,
     userId: actor.userId,
-    answers: input.answers,
+    answers,
     anonymousRequested: input.isAnonymous === true,
     isAnonymous,
     broadcast:
       ctx.broadcast_channel_id === null
         ? null
-        : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, input.answers, isAnonymous) },
+        : { channelId: ctx.broadcast_channel_id, text: broadcastText(ctx, author, answers, isAnonymous) },
     now,
   };
-  return { ctx, author, isAnonymous, write, answered };
+  return { input: { ...input, answers }, ctx, author, isAnonymous, write, answered };
 }
 
 /**
@@ -351,8 +333,8 @@ export async function updateReportAnswers(actor: Actor, input: UpdateReportInput
     // After the lock, so an edit that held it before us is seen (lib/domain/report-edit.ts).
     const ctx = await readEditContext(t, report.id);
     if (!ctx) throw new NotFoundError("Report");
-    const { answers, rendered } = planEdit(ctx, input);
-    const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: input.answers, now }, rendered);
+    const { answers, rendered, input: edit } = planEdit(ctx, input);
+    const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: edit.answers, now }, rendered);
     if (!ids) throw new Error(`The edit of report ${report.id} wrote nothing although it holds the row lock`);
     const view = editedView(ctx, answers, ids);
     if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
@@ -372,8 +354,8 @@ async function editUnlocked(actor: Actor, input: UpdateReportInput): Promise<Edi
   const ctx = await readEditContext(db, input.reportId, actor);
   if (!ctx) throw new NotFoundError("Report");
   if (ctx.listening) return null;
-  const { answers, rendered } = planEdit(ctx, input);
-  const ids = await writeEdit(db, { teamId: actor.teamId, reportId: ctx.id, answers: input.answers, now }, rendered, {
+  const { answers, rendered, input: edit } = planEdit(ctx, input);
+  const ids = await writeEdit(db, { teamId: actor.teamId, reportId: ctx.id, answers: edit.answers, now }, rendered, {
     version: ctx.version,
   });
   if (!ids) return null;
@@ -385,9 +367,9 @@ async function editUnlocked(actor: Actor, input: UpdateReportInput): Promise<Edi
  * question order and the broadcast's new text (null when the report has no live broadcast).
  * @throws InvalidParameterError for an empty list, duplicate or foreign question ids.
  */
-function planEdit(ctx: EditContext, input: UpdateReportInput) {
-  checkAnswers(input.answers, new Set(ctx.questions.map((q) => q.id)), null);
-  checkChoices(input.answers, ctx.questions);
+function planEdit(ctx: EditContext, raw: UpdateReportInput) {
+  checkAnswers(raw.answers, new Set(ctx.questions.map((q) => q.id)));
+  const input = { ...raw, answers: normalizeAnswers(raw.answers, ctx.questions, false) };
   const answers = mergedAnswers(ctx, input.answers);
   const rendered = ctx.message
     ? {
@@ -400,7 +382,7 @@ function planEdit(ctx: EditContext, input: UpdateReportInput) {
         }),
       }
     : null;
-  return { answers, rendered };
+  return { input, answers, rendered };
 }
 
 /**

@@ -11,6 +11,7 @@ import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { ASKING_LIMITS, MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
+import { EXTENSION_TYPES, parseQuestionType, type QuestionTypeColumns, type QuestionTypeInput } from "@/lib/domain/question-types";
 import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -19,14 +20,18 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export const DEFAULT_STANDUP_NAME = "Standup #";
 
 /**
- * One question of a new standup; `choices` (non-empty) makes it multiple-choice; `isBlocker`
- * marks a "blocker" question (dashboard-only flag, not part of the API contract; when unset it
- * follows `looksLikeBlockerQuestion`).
+ * One question of a new standup; `choices` (non-empty) makes it multiple-choice unless
+ * `answerType` says otherwise (lib/domain/question-types.ts: rating, number, multi-select,
+ * `optional`, rating `scale`); `isBlocker` marks a "blocker" question (dashboard-only flag, not
+ * part of the API contract; when unset it follows `looksLikeBlockerQuestion`).
  */
-export type NewQuestionInput = { text: string; choices?: string[] | null; isBlocker?: boolean };
+export type NewQuestionInput = { text: string; choices?: string[] | null; isBlocker?: boolean } & QuestionTypeInput;
 
-/** A question of a standup configuration; `choices` makes it multiple-choice; `isBlocker` as in `NewQuestionInput`. */
-export type StandupQuestionConfig = { text: string; choices?: string[]; isBlocker?: boolean };
+/**
+ * A question of a standup configuration, as `NewQuestionInput`. Without `answerType` (v1 bodies),
+ * a kept question (same text) of an extension type (rating, number, multi-select) keeps its type.
+ */
+export type StandupQuestionConfig = { text: string; choices?: string[]; isBlocker?: boolean } & QuestionTypeInput;
 
 /**
  * A standup configuration change. Every field is optional: `updateStandup` changes only the
@@ -141,12 +146,11 @@ export function looksLikeBlockerQuestion(text: string): boolean {
 }
 
 /**
- * Validates questions into rows (text trimmed; non-empty `choices` → multiple_choice; `is_blocker`
- * from `isBlocker`, else `looksLikeBlockerQuestion(text)`). @throws InvalidParameterError
+ * Validates questions into rows (text trimmed; type columns from `parseQuestionType`: without
+ * `answerType`, non-empty `choices` → multiple_choice; `is_blocker` from `isBlocker`, else
+ * `looksLikeBlockerQuestion(text)`). @throws InvalidParameterError
  */
-export function parseQuestions(
-  questions: readonly NewQuestionInput[],
-): Array<{ text: string; answer_type: "text" | "multiple_choice"; choices: string[]; is_blocker: boolean }> {
+export function parseQuestions(questions: readonly NewQuestionInput[]): Array<{ text: string; is_blocker: boolean } & QuestionTypeColumns> {
   if (!Array.isArray(questions) || questions.length === 0) throw new InvalidParameterError("questions: at least one question is required");
   return questions.map((q, i) => {
     const text = typeof q?.text === "string" ? q.text.trim() : "";
@@ -155,7 +159,7 @@ export function parseQuestions(
     const choices = raw.map((c) => (typeof c === "string" ? c.trim() : ""));
     if (choices.some((c: string) => !c)) throw new InvalidParameterError(`questions.${i}.choices: every choice must be a non-empty string`);
     const is_blocker = typeof q.isBlocker === "boolean" ? q.isBlocker : looksLikeBlockerQuestion(text);
-    return { text, answer_type: choices.length ? ("multiple_choice" as const) : ("text" as const), choices, is_blocker };
+    return { text, is_blocker, ...parseQuestionType(i, q, choices) };
   });
 }
 
@@ -244,17 +248,22 @@ async function replaceQuestions(tx: Tx, standup: { id: number; team_id: number }
   });
   const unused = [...existing];
   const now = new Date();
-  for (const [position, { text, choices, answer_type, is_blocker }] of parsed.entries()) {
+  for (const [position, { text, is_blocker, ...type }] of parsed.entries()) {
     const idx = unused.findIndex((e) => e.text.trim() === text);
     if (idx >= 0) {
       const [match] = unused.splice(idx, 1);
-      // A kept question keeps its blocker flag unless the caller sets it (v1 bodies cannot).
-      const flag = questions[position].isBlocker ?? match.is_blocker;
-      await tx.question.update({ where: { id: match.id }, data: { position, choices, answer_type, is_blocker: flag } });
+      // A kept question keeps its blocker flag and `optional` unless the caller sets them (v1 bodies
+      // cannot), and its extension type (rating, number, multi-select) unless the caller names a type.
+      const given = questions[position];
+      const flag = given.isBlocker ?? match.is_blocker;
+      const keepType = given.answerType === undefined && EXTENSION_TYPES.includes(match.answer_type);
+      const columns = keepType
+        ? { choices: type.choices.length && match.answer_type === "multi_select" ? type.choices : match.choices }
+        : type;
+      const optional = given.optional ?? match.optional;
+      await tx.question.update({ where: { id: match.id }, data: { position, ...columns, optional, is_blocker: flag } });
     } else {
-      await tx.question.create({
-        data: { team_id: standup.team_id, checkin_id: standup.id, position, text, choices, answer_type, is_blocker },
-      });
+      await tx.question.create({ data: { team_id: standup.team_id, checkin_id: standup.id, position, text, ...type, is_blocker } });
     }
   }
   if (unused.length) await tx.question.updateMany({ where: { id: { in: unused.map((q) => q.id) } }, data: { archived_at: now } });

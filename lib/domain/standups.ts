@@ -13,6 +13,7 @@ import { type CheckinKind, checkinSql, type StandupScope, standupWhere } from "@
 import type { Actor } from "@/lib/domain/actor";
 import { type CheckinWireParts, type CheckinWireRow, checkinViewPage, checkinWirePage } from "@/lib/domain/checkin-pages";
 import { NotFoundError } from "@/lib/domain/errors";
+import { questionTypeSelect } from "@/lib/domain/question-types";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -47,7 +48,7 @@ const fullCheckinViewSelect = {
     select: { user: { select: { chat_id: true, username: true, realname: true, email: true } } },
     orderBy: [{ added_at: "asc" }, { user_id: "asc" }],
   },
-  questions: currentQuestionsSelect({ id: true, text: true, position: true, answer_type: true, choices: true }),
+  questions: currentQuestionsSelect({ id: true, text: true, position: true, ...questionTypeSelect }),
 } satisfies Prisma.CheckinSelect;
 
 const { questions: _questions, ...briefCheckinViewSelect } = fullCheckinViewSelect;
@@ -234,8 +235,7 @@ export const standupSettingsSelect = {
     id: true,
     text: true,
     position: true,
-    answer_type: true,
-    choices: true,
+    ...questionTypeSelect,
     color: true,
     _count: { select: { answers: true } },
   }),

@@ -38,6 +38,22 @@ import { recoverDeadWorkers, startHeartbeat } from "@/lib/jobs/heartbeat";
 import { watchLostCompletions } from "@/lib/jobs/lost-completions";
 import { startOutboxDispatcher } from "@/lib/jobs/outbox";
 import { CRONTAB, createTaskList, type JobLog } from "@/lib/jobs/tasks";
+import { type Logger as PinoLogger, logger as processLogger } from "@/lib/logger";
+
+/** graphile-worker's level → ours: its `info` lines (one per job run) are `debug`. */
+const GRAPHILE_LEVELS: Record<LogLevel, "error" | "warn" | "debug"> = { error: "error", warning: "warn", info: "debug", debug: "debug" };
+
+/**
+ * graphile-worker's Logger writing through `log` (issue 44): one entry per message, with the
+ * scope's task, job and worker ids as fields and `component: "graphile-worker"`.
+ */
+export function graphileLogger(log: PinoLogger): Logger {
+  const child = log.child({ component: "graphile-worker" });
+  return new Logger((scope) => (level: LogLevel, message: string) => {
+    const { taskIdentifier: task, jobId, workerId } = scope;
+    child[GRAPHILE_LEVELS[level] ?? "info"]({ task, jobId, workerId }, message);
+  });
+}
 
 export type JobWorker = {
   /** Gracefully stops the runner (waits for running jobs). Idempotent. */
@@ -63,12 +79,7 @@ export async function startWorker(opts: {
   delivery?: DeliveryConfig | null;
 }): Promise<JobWorker> {
   const { connectionString, log } = opts;
-  const logger = new Logger((scope) => (level: LogLevel, message: string) => {
-    if (level === "error" || level === "warning") {
-      const where = scope.taskIdentifier ? ` [${scope.taskIdentifier}]` : "";
-      log(`worker ${level}${where}: ${message}`);
-    }
-  });
+  const logger = graphileLogger(processLogger("worker"));
   const pgPool = new pg.Pool({ connectionString, max: Math.max(4, (opts.concurrency ?? 2) + 2) });
   // graphile-worker asks for both handlers on a pool it is given: a lost idle or checked-out client
   // must not become an unhandled 'error' event. pg removes broken clients by itself.

@@ -316,3 +316,27 @@ export async function backupNow(opts: {
   log(`Backup folder ${opts.backupDir}: base backups ${formatBytes(pruned.baseBytes)}, WAL archive ${formatBytes(pruned.walBytes)}`);
   return { backup, ...pruned };
 }
+
+/**
+ * The `beforeApply` hook of `applyMigrations` for the embedded database (issue 44, safe upgrades):
+ * a base backup (then retention) before an upgrade's first migration, so that `npm run restore`
+ * can bring back the previous version's data. Not used with an external DATABASE_URL.
+ * @throws Error when the backup fails: nothing is migrated then.
+ */
+export function backupBeforeMigrating(opts: {
+  url: string;
+  dataDir: string;
+  backupDir: string;
+  keep: number;
+  log?: (l: string) => void;
+}): (pending: string[]) => Promise<void> {
+  const log = opts.log ?? (() => {});
+  return async (pending) => {
+    log(`Upgrade: ${pending.length} pending migration(s); taking a base backup of the embedded database first…`);
+    try {
+      await backupNow({ ...opts, log });
+    } catch (err) {
+      throw new Error(`the backup before applying ${pending.length} migration(s) failed, nothing was migrated: ${(err as Error).message}`);
+    }
+  };
+}

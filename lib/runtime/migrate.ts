@@ -15,6 +15,19 @@ const PRISMA_ADVISORY_LOCK = 72707369;
 
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
 
+/** Options of `applyMigrations`. */
+export type MigrateOptions = {
+  /**
+   * Called under the advisory lock before the first pending migration is applied, only on an
+   * upgrade (the database already has applied migrations; not on a fresh one), with the names of
+   * the pending migrations. `npm start` and `npm run migrate` take a base backup here when the
+   * database is the embedded one (`backupBeforeMigrating`). Throwing stops the upgrade unapplied.
+   */
+  beforeApply?: (pending: string[]) => Promise<void>;
+  /** Apply only the migrations up to this folder name (inclusive): a database at an older release's schema (upgrade tests). */
+  upTo?: string;
+};
+
 /** Lists migration folders (sorted by name = by timestamp) with their SQL and checksum. */
 export function listMigrations(dir = path.join(/*turbopackIgnore: true*/ process.cwd(), "prisma", "migrations")) {
   return fs
@@ -84,7 +97,11 @@ export async function assertNotNewerDatabase(client: pg.Client, local = listMigr
  *   or when an earlier attempt failed and was not resolved; NewerDatabaseError when the database
  *   was migrated by a newer version of the service (`npm start` then refuses to start).
  */
-export async function applyMigrations(url: string, log: (line: string) => void = () => {}): Promise<MigrationResult> {
+export async function applyMigrations(
+  url: string,
+  log: (line: string) => void = () => {},
+  opts: MigrateOptions = {},
+): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -114,8 +131,11 @@ export async function applyMigrations(url: string, log: (line: string) => void =
       );
     }
     const done = new Map(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => [r.migration_name, r.checksum]));
+    const migrations = listMigrations().filter((m) => !opts.upTo || m.name <= opts.upTo);
+    const pending = migrations.filter((m) => !done.has(m.name)).map((m) => m.name);
+    if (pending.length && done.size && opts.beforeApply) await opts.beforeApply(pending);
     const applied: string[] = [];
-    for (const m of listMigrations()) {
+    for (const m of migrations) {
       const previous = done.get(m.name);
       if (previous) {
         if (previous !== m.checksum) log(`warning: migration ${m.name} was modified after it was applied`);

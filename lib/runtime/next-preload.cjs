@@ -30,10 +30,34 @@
  * - outside the API, an empty or malformed `Host` / `X-Forwarded-Host` answers 400: next-auth
  *   builds its origin from it and threw (a 500 on every page); same rule as lib/http/host.ts;
  * - exits when its parent (the service process) is gone, e.g. after a SIGKILL, so an orphaned
- *   server never keeps the port and the next `npm start` comes up.
- * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms).
+ *   server never keeps the port and the next `npm start` comes up;
+ * - structured logs (issue 44): the process's logger (lib/runtime/logger.cjs, named `web`) takes
+ *   console lines and Node warnings, and every request gets a request id (its `X-Request-Id` when
+ *   well-formed: 1 to 128 of `A-Z a-z 0-9 . _ : -`; else a new UUID), passed to the app as the
+ *   `x-request-id` request header, echoed as the `X-Request-Id` response header, and one log line
+ *   when the response is finished (or the connection closed first, `aborted`): `requestId`,
+ *   `method`, `route` (the template the app noted, lib/logger.ts `noteRequest`, else the one of the
+ *   build's routes manifest; `path` without the query when none matches), `status`, `durationMs`,
+ *   `actorId` / `apiKeyId` when the app noted them. Never headers, query strings or bodies. Level
+ *   `info` (`error` for a 5xx; `debug` for the build's static files under /_next/static/).
+ * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms),
+ * LOG_LEVEL, LOG_FORMAT.
  */
 const http = require("node:http");
+const { randomUUID } = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+const logging = require("./logger.cjs");
+
+const log = logging.processLogger({
+  name: "web",
+  // biome-ignore lint/style/noProcessEnv: see `number` below
+  level: (process.env.LOG_LEVEL ?? "").trim().toLowerCase() || "info",
+  // biome-ignore lint/style/noProcessEnv: see `number` below
+  format: (process.env.LOG_FORMAT ?? "").trim().toLowerCase() === "pretty" ? "pretty" : "json",
+});
+logging.captureConsole(log);
+logging.captureWarnings(log);
 
 const number = (name, fallback) => {
   // biome-ignore lint/style/noProcessEnv: a plain-JS preload that runs before the app; lib/env.ts (TypeScript) cannot be loaded here
@@ -205,12 +229,90 @@ function refuseOutsideApi(req, res) {
   return false;
 }
 
+const REQUEST_ID_HEADER = "x-request-id";
+/** Request header keying the app's notes about a request (lib/logger.ts `noteRequest`); unique per request in this process. */
+const NOTE_KEY_HEADER = "x-checkin-log-key";
+const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const STATIC_FILES = /^\/_next\/static\//;
+let requestCounter = 0;
+
+/** The app's notes about requests in flight, by NOTE_KEY_HEADER (see lib/logger.ts). */
+const notes = new Map();
+globalThis[Symbol.for("checkin.requestNotes")] = {
+  note(key, fields) {
+    const n = notes.get(key);
+    if (n) Object.assign(n, fields);
+  },
+};
+
+let manifestRoutes = null;
+/** The build's page and route templates (`.next/routes-manifest.json`) as [regex, `/things/{id}`]; [] without a build. */
+function routeTemplates() {
+  if (manifestRoutes) return manifestRoutes;
+  manifestRoutes = [];
+  // biome-ignore lint/style/noProcessEnv: see `number` above; under `next dev` the manifest may be an older build's
+  if (process.env.NODE_ENV === "development") return manifestRoutes;
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(process.cwd(), ".next", "routes-manifest.json"), "utf8"));
+    for (const r of [...(m.staticRoutes ?? []), ...(m.dynamicRoutes ?? [])]) {
+      if (typeof r.page === "string" && typeof r.regex === "string") {
+        manifestRoutes.push([new RegExp(r.regex), r.page.replace(/\[(\.{3})?([^\]]+)\]/g, "{$1$2}")]);
+      }
+    }
+  } catch {
+    /* no production build (tests, next dev): requests are logged by path */
+  }
+  return manifestRoutes;
+}
+
+/** The route template of `pathname` from the build's manifest, or null. */
+function templateOf(pathname) {
+  for (const [re, page] of routeTemplates()) if (re.test(pathname)) return page;
+  return null;
+}
+
+/**
+ * Gives the request its id (see the module comment) and logs it once its response is finished or
+ * its connection closed. Runs before anything answers, so refusals are logged too.
+ */
+function traceRequest(req, res) {
+  const given = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof given === "string" && WELL_FORMED_ID.test(given) ? given : randomUUID();
+  const key = String(++requestCounter);
+  req.headers[REQUEST_ID_HEADER] = requestId;
+  req.headers[NOTE_KEY_HEADER] = key;
+  res.setHeader("X-Request-Id", requestId);
+  const note = {};
+  notes.set(key, note);
+  const started = process.hrtime.bigint();
+  const method = req.method;
+  const pathname = (req.url ?? "/").split(/[?#]/, 1)[0];
+  let logged = false;
+  const done = () => {
+    if (logged) return;
+    logged = true;
+    notes.delete(key);
+    const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
+    const route = note.route ?? templateOf(pathname);
+    const status = res.statusCode;
+    const entry = { requestId, method, ...(route ? { route } : { path: pathname.slice(0, 200) }), status, durationMs };
+    if (note.actorId !== undefined) entry.actorId = note.actorId;
+    if (note.apiKeyId !== undefined) entry.apiKeyId = note.apiKeyId;
+    if (!res.writableFinished) entry.aborted = true;
+    const level = status >= 500 ? "error" : STATIC_FILES.test(pathname) ? "debug" : "info";
+    log[level](entry, `${method} ${route ?? entry.path} ${status} ${durationMs} ms`);
+  };
+  res.once("finish", done);
+  res.once("close", done);
+}
+
 const originalCreateServer = http.createServer;
 http.createServer = function createServer(...args) {
   const options = typeof args[0] === "object" && args[0] !== null ? { ...args.shift() } : {};
   const listener = typeof args[0] === "function" ? args[0] : undefined;
   const wrapped = listener
     ? function onRequest(req, res) {
+        traceRequest(req, res);
         req.headers[CLIENT_IP_HEADER] = (req.socket?.remoteAddress ?? "unknown").replace(/^::ffff:/, "");
         if (req.headers[REFUSED_HEADER] !== undefined) delete req.headers[REFUSED_HEADER];
         if (refuseUnservedMethod(req, res) || refuseMalformedPath(req, res) || refuseOutsideApi(req, res)) return;

@@ -31,6 +31,8 @@ import pg from "pg";
 import { disconnectDb } from "@/lib/db";
 import {
   authSecret,
+  backupDir,
+  backupKeep,
   databaseUrl,
   dataDir,
   demoEnabled,
@@ -39,6 +41,7 @@ import {
   nextAuthSecretSetting,
   setDatabaseUrl,
 } from "@/lib/env";
+import { backupBeforeMigrating } from "@/lib/runtime/backup";
 import { CRASH_EXIT_CODE, installCrashPolicy } from "@/lib/runtime/crash-policy";
 import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
@@ -257,7 +260,11 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     }
     if (await abortIfStopping()) return await stopped;
     const direct = directDatabaseUrl() ?? url;
-    const migrations = await applyMigrations(direct, log);
+    // An upgrade of the embedded database takes a base backup before its first migration.
+    const beforeApply = database
+      ? backupBeforeMigrating({ url: database.url, dataDir: dataDir(), backupDir: backupDir(), keep: backupKeep(), log })
+      : undefined;
+    const migrations = await applyMigrations(direct, log, { beforeApply });
     log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
     await seedIfEmpty(direct, log, root);
     // With an external database every instance takes the one stored there; embedded: the data folder's.

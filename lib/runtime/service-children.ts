@@ -8,10 +8,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { childEnv } from "@/lib/env";
+import { runningCommit } from "@/lib/runtime/version";
 
 /**
  * Starts the Next.js server on `port` (bound to 0.0.0.0) with `env` added to this process's
- * environment (DATABASE_URL, AUTH_SECRET…). Its output goes to this process's.
+ * environment (DATABASE_URL, AUTH_SECRET…) and CHECKIN_COMMIT (the commit at start, when known:
+ * Settings → System shows it). Its output goes to this process's.
  */
 export function spawnWebServer(opts: { root: string; dev: boolean; port: number; env: Record<string, string> }): ChildProcess {
   const nextBin = path.join(opts.root, "node_modules", "next", "dist", "bin", "next");
@@ -19,7 +21,12 @@ export function spawnWebServer(opts: { root: string; dev: boolean; port: number;
   return spawn(process.execPath, ["--require", preload, nextBin, opts.dev ? "dev" : "start", "-p", String(opts.port), "-H", "0.0.0.0"], {
     cwd: opts.root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: childEnv({ ...opts.env, PORT: String(opts.port), NEXT_TELEMETRY_DISABLED: "1" }),
+    env: childEnv({
+      CHECKIN_COMMIT: runningCommit(opts.root) ?? undefined,
+      ...opts.env,
+      PORT: String(opts.port),
+      NEXT_TELEMETRY_DISABLED: "1",
+    }),
   });
 }
 

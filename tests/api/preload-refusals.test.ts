@@ -27,7 +27,8 @@ let port = 0;
 beforeAll(async () => {
   child = spawn(process.execPath, ["--require", PRELOAD, "-e", ECHO], { stdio: ["ignore", "pipe", "inherit"] });
   port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+    // The preload sends console lines through the JSON logger (issue 44): the port is the first line's `msg`.
+    child.stdout?.once("data", (d: Buffer) => resolve(Number((JSON.parse(String(d).split("\n")[0]) as { msg: string }).msg)));
     child.once("exit", (code) => reject(new Error(`echo server exited with ${code}`)));
   });
 });

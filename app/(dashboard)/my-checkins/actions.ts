@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { answerErrorMessage, answersFromForm } from "@/components/checkins/form-answers";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { allowsAnonymousReports } from "@/lib/domain/dashboard";
@@ -22,13 +23,8 @@ export async function saveCheckinAction(
   form: FormData,
 ): Promise<AnswerFormState> {
   const actor = await getActor();
-  const answers: Array<{ questionId: number; text: string }> = [];
-  for (const [key, value] of form.entries()) {
-    const m = /^answer-(\d+)$/.exec(key);
-    if (m) answers.push({ questionId: Number(m[1]), text: String(value).trim() });
-  }
-  const empty = answers.find((a) => a.text === "");
-  if (empty) return { error: "Answer every question before sending." };
+  const { answers } = answersFromForm(form);
+  if (answers.length === 0) return { error: "Answer every question before sending." };
   if (answers.some((a) => a.text.length > LIMITS.answerText)) return { error: `Answers are at most ${LIMITS.answerText} characters.` };
   try {
     if (target.reportId) await updateReportAnswers(actor, { reportId: target.reportId, answers });
@@ -38,7 +34,7 @@ export async function saveCheckinAction(
       await submitReport(actor, { standupId: target.standupId, answers, isAnonymous: allowed && form.get("anonymous") === "on" });
     }
   } catch (err) {
-    if (err instanceof DomainError) return { error: err.message };
+    if (err instanceof DomainError) return { error: answerErrorMessage(err) };
     throw err;
   }
   revalidatePath("/my-checkins");

@@ -131,13 +131,19 @@ function ReportBody({ report }: { report: ParticipationReport }) {
       {report.choiceTrends.map((t) => (
         <Card key={t.questionId} title={`${t.question} (${t.standupName})`}>
           <ChoiceTrendChart
-            title={`Share of each answer to “${t.question}” per week`}
+            title={`${t.answerType === "rating" ? "Distribution of ratings" : t.answerType === "multi_select" ? "Share of each picked choice" : "Share of each answer"} to “${t.question}” per week`}
+            answerType={t.answerType}
             choices={t.choices}
             weeks={t.weeks.map((w) => ({ label: `w/c ${formatShortDate(w.weekStart)}`, counts: w.counts, total: w.total }))}
           />
           <DataTable
             caption={`Answers to “${t.question}” per week`}
-            columns={["Week", ...t.choices, "Answers"]}
+            columns={[
+              "Week",
+              ...t.choices,
+              ...(t.answerType === "rating" ? ["Average"] : []),
+              t.answerType === "multi_select" ? "Picks" : "Answers",
+            ]}
             density="compact"
             className="min-w-[30rem] text-sm"
             wrapperClassName="overflow-x-auto"
@@ -153,6 +159,7 @@ function ReportBody({ report }: { report: ParticipationReport }) {
                     {w.total ? `${w.counts[c] ?? 0} (${Math.round(((w.counts[c] ?? 0) / w.total) * 100)}%)` : "—"}
                   </Td>
                 ))}
+                {t.answerType === "rating" && <Td density="compact">{w.average ?? "—"}</Td>}
                 <Td density="compact" last>
                   {w.total}
                 </Td>

@@ -11,6 +11,7 @@ import { ASKING_LIMITS, MAX_QUESTIONS } from "@/lib/domain/constants";
 import { DomainError, ForbiddenError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
 import { startStandup } from "@/lib/domain/occurrences";
+import { QUESTION_TYPES } from "@/lib/domain/question-types";
 import {
   archiveStandup,
   createStandup,
@@ -38,6 +39,15 @@ const questionSchema = z.object({
     .max(LIMITS.choices, `At most ${LIMITS.choices} choices per question`)
     .optional(),
   isBlocker: z.boolean().optional(),
+  answerType: z.enum(QUESTION_TYPES).optional(),
+  optional: z.boolean().optional(),
+  scale: z
+    .object({
+      min: z.number({ message: "Enter the lowest rating" }).int("Ratings are whole numbers"),
+      max: z.number({ message: "Enter the highest rating" }).int("Ratings are whole numbers"),
+      labels: z.array(z.string().trim().min(1).max(LIMITS.choiceText, `Labels are at most ${LIMITS.choiceText} characters`)),
+    })
+    .optional(),
 });
 
 /** A whole number typed into the form, `min`..`max`, with messages naming what it counts. */
@@ -82,9 +92,10 @@ function choicesErrors(questions: ParsedForm["questions"]): Record<string, strin
   const out: Record<string, string> = {};
   questions.forEach((q, i) => {
     if (q.choices === undefined) return;
+    const kind = q.answerType === "multi_select" ? "multi-select" : "multiple choice";
     if (new Set(q.choices).size < 2)
       out[`q-${i}-choices`] =
-        `Question ${i + 1} is multiple choice: add at least two different choices, one per line, or untick Multiple choice.`;
+        `Question ${i + 1} is ${kind}: add at least two different choices, one per line, or choose another answer type.`;
   });
   return out;
 }
@@ -148,6 +159,12 @@ const ASKING_FIELDS: Record<string, string> = {
   late_answer_days: "lateAnswerDays",
 };
 
+/** The editor field a question error is about (`questions.2.scale…` → `q-2-scale`, choices → `q-2-choices`), or null. */
+function questionField(message: string): string | null {
+  const m = /^questions\.(\d+)\.(scale|choices)/.exec(message);
+  return m ? `q-${m[1]}-${m[2]}` : null;
+}
+
 /** A domain error of a standup write as a form state: the message next to the field it is about. */
 function domainErrorState(err: DomainError, form: FormData): StandupFormState {
   const values = formValues(form);
@@ -157,6 +174,7 @@ function domainErrorState(err: DomainError, form: FormData): StandupFormState {
       : err.code === "USER_NOT_FOUND"
         ? "users"
         : (Object.entries(ASKING_FIELDS).find(([f]) => err.message.startsWith(`${f}:`))?.[1] ??
+          questionField(err.message) ??
           ["days", "time", "timezone", "questions", "name"].find((f) => err.message.startsWith(`${f}`)) ??
           null);
   const message = err.message.replace(/^[a-z_.0-9]+: /, "");
@@ -169,6 +187,9 @@ function questionsOf(p: ParsedForm) {
     text: q.text,
     isBlocker: q.isBlocker ?? false,
     ...(q.choices && q.choices.length > 0 ? { choices: q.choices } : {}),
+    ...(q.answerType ? { answerType: q.answerType } : {}),
+    optional: q.optional ?? false,
+    ...(q.answerType === "rating" && q.scale ? { scale: q.scale } : {}),
   }));
 }
 

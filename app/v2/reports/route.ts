@@ -43,11 +43,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/reports",
       id: "submitReport",
       summary: "Submit a report to one of the caller's active standups",
       description:
-        "Every standup question must be answered in one call. The report is broadcast to the standup's channel. " +
+        'Every required standup question must be answered in one call (an `optional` question may be left out or answered ""). ' +
+        "The report is broadcast to the standup's channel. " +
         "It completes the caller's oldest open run (a late answer), else today's run; on a day the standup does not run it is an ad-hoc report " +
         "(no run, in no participation figure). A second submission for a run the caller already answered edits that report: the same id comes back " +
         "and its broadcast is updated (marked edited), never a second report. An answer to a multiple-choice question must be one of its choices " +
-        "unless the question lets people add their own (400 INVALID_PARAMETER naming the question).",
+        "unless the question lets people add their own; a `rating` answer a whole number on its scale (or its label), a `number` answer a " +
+        "decimal number, a `multi_select` answer one or more of its choices separated by newlines (400 INVALID_PARAMETER naming the question). " +
+        'Answers are stored and read back as plain text in canonical form: the rating\'s number ("4"), the number as written by JSON ' +
+        '("3.5"), the picked choices in choice order joined by "\\n" — so exports and CSV carry them unchanged.',
       body: { schema: reportCreateBodySchema },
       response: { description: "`{data: report}`.", schema: reportDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER"], 404: true, 422: true },

@@ -25,7 +25,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups"
       summary: "Create a non-confidential standup",
       description:
         "Members come from `users` if given, otherwise from `sync_channel`, falling back to `broadcast_channel`. " +
-        "The response always carries `questions`.",
+        "The response always carries `questions`. Question types beyond text and multiple choice (extensions): `answer_type` " +
+        "`rating` (with `scale` {min, max, labels}, default 1 to 5), `number` and `multi_select` (with `choices`); `optional: true` lets " +
+        "members leave a question out or blank.",
       query: checkinReadQuerySchema,
       body: { schema: standupCreateBodySchema },
       response: { status: 201, description: "`{data: standup}`.", schema: standupDataV2Schema },

@@ -22,6 +22,7 @@ import { type ServedMethod, served } from "@/lib/api/route";
 import { serializeUserV1, teamUserV1Schema } from "@/lib/api/v1/users";
 import { zChatUserId, zCount, zId } from "@/lib/api/wire";
 import type { Actor } from "@/lib/domain/actor";
+import { v1QuestionType } from "@/lib/domain/question-types";
 import { listStandupSettings, type StandupSettingsView } from "@/lib/domain/standups";
 import type { V1Errors } from "@/lib/openapi/operation";
 
@@ -112,8 +113,8 @@ export function serializeStandupQuestionV1(q: StandupSettingsView["questions"][n
     color: q.color,
     text: q.text,
     schedule: null,
-    answer_type: q.answer_type,
-    answer_choices: q.answer_type === "multiple_choice" ? [...q.choices] : [],
+    // v1 keeps its shapes: extension types map to the nearest v1 value (lib/domain/question-types.ts).
+    ...v1QuestionType(q),
     hasAnswers: q._count.answers > 0,
     is_random: false,
     random_texts: [],

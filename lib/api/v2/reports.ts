@@ -103,7 +103,11 @@ export const reportV2Schema = z
           id: zId,
           question_id: zId,
           question: z.string().meta({ description: "Question text." }),
-          answer: z.string().meta({ description: "Plain text." }),
+          answer: z.string().meta({
+            description:
+              'Plain text. Rating answers are the number picked ("4"), number answers the number ("3.5"), multi-select answers ' +
+              'the picked choices joined by a newline ("Planning\\nTesting"); "" is an optional question left blank.',
+          }),
         }),
       )
       .optional()

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "@/lib/domain/limits";
+import { QUESTION_TYPES } from "@/lib/domain/question-types";
 import type { CreateStandupInput } from "@/lib/domain/standup-writes";
 
 const zText = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
@@ -17,8 +18,21 @@ export const standupCreateBodySchema = z.object({
       z.object({
         text: zText(LIMITS.questionText),
         choices: z.array(zText(LIMITS.choiceText)).max(LIMITS.choices, `must have at most ${LIMITS.choices} choices`).nullish(),
+        answer_type: z
+          .enum(QUESTION_TYPES, { message: `must be one of ${QUESTION_TYPES.join(", ")}` })
+          .optional()
+          .meta({ description: "Extension (issue 41). Default: multiple_choice when `choices` is given, else text." }),
+        optional: z.boolean().optional().meta({ description: "Extension: may be left out or answered blank. Default false." }),
+        scale: z
+          .object({
+            min: z.number().int().optional(),
+            max: z.number().int().optional(),
+            labels: z.array(zText(LIMITS.choiceText)).max(11, "must have at most 11 labels").optional(),
+          })
+          .nullish()
+          .meta({ description: "Extension: the scale of a rating question (default 1 to 5; labels one per point, or none)." }),
       }),
-      { message: "must be an array of {text, choices?}" },
+      { message: "must be an array of {text, choices?, answer_type?, optional?, scale?}" },
     )
     .min(1, "at least one question is required")
     .max(LIMITS.questions, `must have at most ${LIMITS.questions} questions`),
@@ -43,7 +57,13 @@ export type StandupCreateBody = z.output<typeof standupCreateBodySchema>;
 export function toCreateStandupInput(body: StandupCreateBody): CreateStandupInput {
   return {
     name: body.name ?? null,
-    questions: body.questions.map((q) => ({ text: q.text, choices: q.choices ?? null })),
+    questions: body.questions.map((q) => ({
+      text: q.text,
+      choices: q.choices ?? null,
+      ...(q.answer_type ? { answerType: q.answer_type } : {}),
+      ...(q.optional !== undefined ? { optional: q.optional } : {}),
+      ...(q.scale ? { scale: q.scale } : {}),
+    })),
     days: body.days,
     time: body.time,
     timezone: body.timezone ?? null,

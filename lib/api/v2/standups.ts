@@ -28,6 +28,7 @@ import type { CheckinKind } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import type { CheckinWireParts, CheckinWireRow } from "@/lib/domain/checkin-pages";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { RATING_SCALE } from "@/lib/domain/question-types";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
 
 /** Values of the `include` parameter (spec §4.1). */
@@ -187,8 +188,27 @@ export const questionV2Schema = z
     id: zId,
     text: z.string(),
     position: zCount.meta({ description: "0-indexed display order." }),
-    answer_type: z.string().meta({ description: "e.g. text, multiple_choice, open_ended.", example: "text" }),
-    choices: z.array(z.string()).meta({ description: "Filled for multiple-choice questions, empty otherwise." }),
+    answer_type: z.string().meta({
+      description:
+        "e.g. text, multiple_choice, open_ended. Extension values (standups, issue 41): `rating` (a whole number on `scale`), " +
+        "`number` (a decimal number), `multi_select` (any of `choices`). Answers of every type are plain text: a rating " +
+        'answer is the number picked ("4"), a number answer the number ("3.5"), a multi-select answer the picked choices ' +
+        "joined by a newline.",
+      example: "text",
+    }),
+    choices: z.array(z.string()).meta({ description: "Filled for multiple_choice and multi_select questions, empty otherwise." }),
+    optional: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Extension, present (true) only on optional questions: they may be left out or answered blank." }),
+    scale: z
+      .strictObject({
+        min: z.number().int(),
+        max: z.number().int(),
+        labels: z.array(z.string()).meta({ description: "One label per point from `min` up, or empty." }),
+      })
+      .optional()
+      .meta({ description: "Extension, present only on rating questions: the scale's lowest and highest point and labels." }),
   })
   .meta({ id: "QuestionV2" });
 
@@ -271,7 +291,17 @@ export function serializeCheckinV2(row: CheckinV2Row, include: IncludeSet): V2Ch
       text: q.text,
       position: index,
       answer_type: q.answer_type,
-      choices: q.answer_type === "multiple_choice" ? [...q.choices] : [],
+      choices: q.answer_type === "multiple_choice" || q.answer_type === "multi_select" ? [...q.choices] : [],
+      ...(q.optional ? { optional: true } : {}),
+      ...(q.answer_type === "rating"
+        ? {
+            scale: {
+              min: q.scale_min ?? RATING_SCALE.defaultMin,
+              max: q.scale_max ?? RATING_SCALE.defaultMax,
+              labels: [...(q.scale_labels ?? [])],
+            },
+          }
+        : {}),
     }));
   }
   return out;

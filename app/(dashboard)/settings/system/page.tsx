@@ -1,26 +1,33 @@
 import type { Metadata } from "next";
 import { formatDateTime } from "@/components/format";
+import { Backups, FailedChatDeliveries, FailedWebhookDeliveries, JobQueue, VersionAndDatabase } from "@/components/system/system-status";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { serviceProcessStatus } from "@/lib/domain/service-processes";
+import { systemStatus } from "@/lib/runtime/system-status";
 import { requireUser } from "../../load";
+import { retryChatDeliveryAction, retryWebhookDeliveryAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "System" };
 
 const PROCESS_LABEL = { web: "Web server", worker: "Job worker" } as const;
 
-/** Settings → System (team admins): the service's processes, their restarts by the supervisor (issue 40) and the live job workers. */
+/**
+ * Settings → System (team admins): version, database, migrations, job queue, failed deliveries with
+ * Retry, backups and the restore command (issue 44); the service's processes, their restarts by the
+ * supervisor and the live job workers (issue 40).
+ */
 export default async function SystemPage() {
   const user = await requireUser();
   if (!user.isAdmin) {
     return (
       <>
         <PageHeader title="System" description="The service's processes." />
-        <EmptyState title="Team admins only">Ask a team admin to look at the service's processes.</EmptyState>
+        <EmptyState title="Team admins only">Ask a team admin to look at the state of the service.</EmptyState>
       </>
     );
   }
-  const { processes, workers } = await serviceProcessStatus(user);
+  const [{ processes, workers }, status] = await Promise.all([serviceProcessStatus(user), systemStatus(user)]);
   return (
     <>
       <PageHeader
@@ -28,6 +35,11 @@ export default async function SystemPage() {
         description="npm start runs the web server and the job worker as supervised processes: one that dies is started again within seconds, without stopping the database."
       />
       <div className="space-y-6">
+        <VersionAndDatabase s={status} />
+        <FailedChatDeliveries s={status} retry={retryChatDeliveryAction} />
+        <FailedWebhookDeliveries s={status} retry={retryWebhookDeliveryAction} />
+        <JobQueue s={status} />
+        <Backups s={status} />
         <Card title="Service processes">
           <table className="w-full text-left text-sm" data-testid="service-processes">
             <thead>

@@ -17,6 +17,7 @@ import { DASHBOARD_READS } from "@/lib/domain/access";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
+import { describeQuestionType } from "@/lib/domain/question-types";
 import { listReports, teamPeopleNames } from "@/lib/domain/reports";
 import { listStandupSummaries } from "@/lib/domain/summaries";
 import { askNowAction, deleteStandupAction, duplicateStandupAction, retryStandupDeliveryAction, setStandupStateAction } from "../actions";
@@ -120,9 +121,7 @@ export default async function StandupPage({
               {standup.questions.map((q) => (
                 <li key={q.id}>
                   {q.text}
-                  {q.answer_type === "multiple_choice" && (
-                    <span className="block text-xs text-slate-600">Choices: {q.choices.join(", ")}</span>
-                  )}
+                  {describeQuestionType(q) && <span className="block text-xs text-slate-600">{describeQuestionType(q)}</span>}
                 </li>
               ))}
             </ol>

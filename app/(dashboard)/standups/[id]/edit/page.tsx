@@ -3,6 +3,7 @@ import { loadFormOptions } from "@/components/standups/form-options";
 import { StandupForm } from "@/components/standups/standup-form";
 import { Alert, Card, PageHeader } from "@/components/ui/card";
 import { listBlockerQuestionIds } from "@/lib/domain/blockers";
+import { QUESTION_TYPES, type QuestionType } from "@/lib/domain/question-types";
 import { updateStandupAction } from "../../actions";
 import { loadStandupPage } from "../load-standup";
 
@@ -29,7 +30,10 @@ export default async function EditStandupPage({ params }: { params: Promise<{ id
             name: standup.name,
             questions: standup.questions.map((q) => ({
               text: q.text,
-              choices: q.answer_type === "multiple_choice" ? q.choices : [],
+              answerType: (QUESTION_TYPES as readonly string[]).includes(q.answer_type) ? (q.answer_type as QuestionType) : "text",
+              choices: q.answer_type === "multiple_choice" || q.answer_type === "multi_select" ? q.choices : [],
+              optional: q.optional,
+              scale: q.answer_type === "rating" ? { min: q.scale_min ?? 1, max: q.scale_max ?? 5, labels: q.scale_labels } : null,
               isBlocker: blockerIds.includes(q.id),
             })),
             days: standup.days,
