@@ -27,6 +27,12 @@ function DeliveryCell({ m, timezone }: { m: StandupDeliveryMessage; timezone: st
         </span>
       </>
     );
+  if (m.state === "held")
+    return (
+      <>
+        <Badge tone="slate">Held</Badge> <span className="text-slate-600">anonymous: posted once enough people answered this run</span>
+      </>
+    );
   if (m.state === "pending")
     return (
       <>

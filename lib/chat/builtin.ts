@@ -34,7 +34,7 @@ export type FeedMessage = {
   text: string;
   createdAt: Date;
   updatedAt: Date;
-  deliveryState: "pending" | "delivered" | "failed";
+  deliveryState: "pending" | "delivered" | "failed" | "held";
   /** Why the last delivery attempt failed (kept while retrying). */
   deliveryError: string | null;
   checkinName: string | null;
@@ -66,6 +66,8 @@ export async function listChannelFeed(
     ...channelMessageWhere(actor),
     channel_id: { not: null },
     deleted_at: null,
+    // An anonymous report's broadcast held until k people answered its run (issue 45) is not posted yet.
+    delivery_state: { not: "held" },
     ...(input.channel ? { channel: { chat_id: input.channel } } : {}),
     ...(input.before ? { id: { lt: input.before } } : {}),
   };

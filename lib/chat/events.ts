@@ -94,6 +94,17 @@ export type OccurrenceEventData = {
   closes_at: string | null;
   closed_at: string | null;
   participation: { expected: number; responded: number; excused: number; missed: number } | null;
+  /**
+   * `poll.closed` only (issue 45): the broadcast's choice counts, per question in question order
+   * and per choice in choice order (open-ended answers are not repeated here). For an anonymous
+   * poll that fewer than the team's k people answered, `suppressed` is true, `answers_needed` says
+   * how many more answers would show them and `questions` is empty.
+   */
+  results?: {
+    suppressed: boolean;
+    answers_needed: number;
+    questions: Array<{ question_id: number; choices: Array<{ text: string; votes: number }> }>;
+  };
 };
 
 /**
@@ -125,16 +136,30 @@ export async function emitOccurrenceEvent(
       responded: number;
       excused: number;
       missed: number;
+      answers_needed: number;
+      questions: Array<{ question_id: number; choices: Array<{ text: string; votes: number }> }>;
     }>
   >`
     SELECT o.id, c.kind::text AS kind, o.checkin_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.trigger::text AS trigger,
       o.scheduled_at, o.started_at, o.closes_at, o.closed_at,
       m.expected, m.excused, m.missed,
       CASE WHEN c.kind = 'poll'
-        THEN (SELECT count(DISTINCT v.user_id)::int FROM votes v WHERE v.occurrence_id = o.id)
+        THEN (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash))::int FROM votes v WHERE v.occurrence_id = o.id)
         ELSE (SELECT count(DISTINCT r.user_id)::int FROM reports r WHERE r.occurrence_id = o.id AND r.status = 'submitted')
       END AS responded
+      , a.answers_needed,
+      CASE WHEN c.kind = 'poll' AND a.answers_needed = 0 THEN (
+        SELECT COALESCE(json_agg(json_build_object('question_id', q.id, 'choices', (
+            SELECT COALESCE(json_agg(json_build_object('text', ch.text, 'votes',
+              (SELECT count(*)::int FROM votes v WHERE v.occurrence_id = o.id AND v.question_id = q.id AND v.choice = ch.text)) ORDER BY ch.n), '[]'::json)
+            FROM unnest(q.choices) WITH ORDINALITY ch(text, n))) ORDER BY q.position, q.id), '[]'::json)
+        FROM questions q WHERE q.checkin_id = c.id AND q.answer_type <> 'open_ended'
+          AND (q.archived_at IS NULL OR EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = o.id AND v.question_id = q.id)))
+      ELSE '[]'::json END AS questions
     FROM occurrences o JOIN checkins c ON c.id = o.checkin_id
+    -- k (issue 45): an anonymous poll's results need the team's anonymity_threshold distinct voters.
+    CROSS JOIN LATERAL (SELECT CASE WHEN c.is_anonymous THEN greatest((SELECT t.anonymity_threshold FROM teams t WHERE t.id = o.team_id)
+        - (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash)) FROM votes v WHERE v.occurrence_id = o.id), 0)::int ELSE 0 END AS answers_needed) a
     CROSS JOIN LATERAL (
       SELECT count(*) FILTER (WHERE om.excused IS NULL)::int AS expected,
              count(*) FILTER (WHERE om.excused IS NOT NULL)::int AS excused,
@@ -159,5 +184,12 @@ export async function emitOccurrenceEvent(
     participation:
       type === "occurrence.started" ? null : { expected: o.expected, responded: o.responded, excused: o.excused, missed: o.missed },
   };
+  if (type === "poll.closed") {
+    data.results = {
+      suppressed: o.answers_needed > 0,
+      answers_needed: o.answers_needed,
+      questions: o.answers_needed > 0 ? [] : o.questions,
+    };
+  }
   return emitEvent(tx, teamId, type, data, now);
 }

@@ -13,6 +13,7 @@
  *
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
  */
+import { randomInt } from "node:crypto";
 import { newChatTs } from "@/lib/chat/ts";
 import { queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
@@ -99,7 +100,9 @@ export function reportBroadcastInsertSql(
  * `onlyIf`: a further SQL condition (the edit's guard).
  */
 export function reportBroadcastEditSql(messageId: number, text: string, now: Date, onlyIf?: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`UPDATE chat_messages SET text = ${text}::text, delivery_state = 'pending', delivery_attempts = 0,
+  // A held broadcast (an anonymous report below k, lib/domain/anonymous-release.ts) stays held.
+  return Prisma.sql`UPDATE chat_messages SET text = ${text}::text,
+      delivery_state = CASE WHEN delivery_state = 'held' THEN 'held'::"DeliveryState" ELSE 'pending'::"DeliveryState" END, delivery_attempts = 0,
       updated_at = ${now}::timestamptz
     WHERE id = ${messageId}::int AND (text IS DISTINCT FROM ${text}::text OR delivery_state = 'failed')${onlyIf ? Prisma.sql` AND ${onlyIf}` : Prisma.empty}`;
 }
@@ -183,11 +186,68 @@ export function liveReportBroadcastSql(columns: string, report: string): Prisma.
  * @returns the number of messages marked.
  */
 export async function removeReportBroadcast(tx: Tx, reportId: number, now: Date = new Date()): Promise<number> {
+  // A held broadcast was never posted: removed here, nothing to delete on the platform.
+  const held = await tx.chatMessage.updateMany({
+    where: { report_id: reportId, kind: "report", deleted_at: null, delivery_state: "held" },
+    data: { deleted_at: now },
+  });
   const r = await tx.chatMessage.updateMany({
     where: { report_id: reportId, kind: "report", deleted_at: null },
     data: { deleted_at: now, delivery_state: "pending", delivery_attempts: 0 },
   });
-  return r.count;
+  return held.count + r.count;
+}
+
+/**
+ * Holds the not yet delivered broadcast of an anonymous report whose run is below the anonymity
+ * threshold (issue 45, lib/domain/anonymous-release.ts): state `held` (no delivery, not in the
+ * built-in feed), stamped with the report's coarse submission time instead of the real one.
+ * @returns the number of messages held.
+ */
+export async function holdReportBroadcast(tx: Tx, reportId: number): Promise<number> {
+  return tx.$executeRaw`UPDATE chat_messages m SET delivery_state = 'held', created_at = COALESCE(r.submitted_at, m.created_at),
+      updated_at = COALESCE(r.submitted_at, m.updated_at)
+    FROM reports r WHERE r.id = m.report_id AND m.report_id = ${reportId} AND m.kind = 'report' AND m.deleted_at IS NULL
+      AND m.delivery_state = 'pending' AND m.delivered_at IS NULL`;
+}
+
+/**
+ * Releases the held broadcasts of `reportIds` (a run that reached the anonymity threshold, issue
+ * 45): each is written anew as a pending message, in a random order and stamped `now` (new id and
+ * `ts`), so the order and times in which they are posted — and which the built-in feed shows — say
+ * nothing about the order in which they were written. Delivery goes through the outbox as for any
+ * pending message. @returns the number of messages released.
+ */
+export async function releaseHeldBroadcasts(tx: Tx, reportIds: readonly number[], now: Date = new Date()): Promise<number> {
+  if (!reportIds.length) return 0;
+  const held = await tx.chatMessage.findMany({
+    where: { report_id: { in: [...reportIds] }, kind: "report", delivery_state: "held", deleted_at: null },
+    select: { id: true, team_id: true, channel_id: true, checkin_id: true, occurrence_id: true, report_id: true, text: true, blocks: true },
+  });
+  if (!held.length) return 0;
+  await tx.chatMessage.deleteMany({ where: { id: { in: held.map((m) => m.id) } } });
+  const shuffled = held
+    .map((m) => ({ m, key: randomInt(2 ** 31) }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.m);
+  for (const m of shuffled) {
+    await tx.chatMessage.create({
+      data: {
+        team_id: m.team_id,
+        ts: newChatTs(now),
+        kind: "report",
+        channel_id: m.channel_id,
+        checkin_id: m.checkin_id,
+        occurrence_id: m.occurrence_id,
+        report_id: m.report_id,
+        text: m.text,
+        blocks: (m.blocks ?? undefined) as Prisma.InputJsonValue | undefined,
+        created_at: now,
+        updated_at: now,
+      },
+    });
+  }
+  return held.length;
 }
 
 /**

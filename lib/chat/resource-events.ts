@@ -10,6 +10,7 @@ import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
 import { emitEvent } from "@/lib/chat/events";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { isAnonymousReportHeld } from "@/lib/domain/anonymous-release";
 import { getPoll } from "@/lib/domain/polls";
 import { loadReportView } from "@/lib/domain/report-writes";
 import type { ReportView } from "@/lib/domain/reports";
@@ -17,7 +18,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Emits `report.submitted|updated|deleted` with the v2 report (as it is after the change; for
- * `report.deleted` as it was just before removal, so call it before discarding).
+ * `report.deleted` as it was just before removal, so call it before discarding). Nothing for an
+ * anonymous report held back below the anonymity threshold (lib/domain/anonymous-release.ts).
  */
 export async function emitReportEvent(
   tx: Tx,
@@ -32,13 +34,15 @@ export async function emitReportEvent(
     tx,
   );
   if (!report?.listening) return 0;
+  if (await isAnonymousReportHeld(tx, reportId)) return 0;
   return emitEvent(tx, report.team_id, type, serializeReportV2(await loadReportView(reportId, tx)));
 }
 
 /**
  * Emits a `report.*` event for a report whose v2 view the writer already holds (the two-statement
  * submission, lib/domain/report-submission.ts), so nothing is read back. The caller knows that an
- * endpoint listens; this still enqueues one delivery per subscribed endpoint.
+ * endpoint listens; this still enqueues one delivery per subscribed endpoint. An anonymous report
+ * goes through `emitReportEvent` (held below k; its stored coarse times, not the writer's clock).
  */
 export function emitReportViewEvent(
   tx: Tx,
@@ -46,6 +50,7 @@ export function emitReportViewEvent(
   teamId: number,
   view: ReportView,
 ): Promise<number> {
+  if (view.is_anonymous) return emitReportEvent(tx, type, view.id);
   return emitEvent(tx, teamId, type, serializeReportV2(view));
 }
 

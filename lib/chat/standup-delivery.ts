@@ -17,7 +17,7 @@ export type StandupDeliveryMessage = {
   kind: "report" | "poll" | "question" | "reminder" | "poll_results" | "digest";
   /** Who or where: the recipient's name for a direct message, "#channel" for a channel message. */
   to: string;
-  state: "pending" | "delivered" | "failed";
+  state: "pending" | "delivered" | "failed" | "held";
   /** Adapter that delivered it ("builtin", "slack", "email"), null until delivered once. */
   via: string | null;
   /** Last delivery error: the reason when failed, the last attempt's error while pending. */
@@ -37,7 +37,7 @@ export type OccurrenceDelivery = {
   truncated: boolean;
 };
 
-const STATE_ORDER = { failed: 0, pending: 1, delivered: 2 } as const;
+const STATE_ORDER = { failed: 0, pending: 1, held: 2, delivered: 3 } as const;
 
 /** At most this many messages are listed per occurrence (a large team's questions and reminders). */
 export const MESSAGES_PER_OCCURRENCE = 200;

@@ -14,10 +14,16 @@
  * The poll rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
  * dashboard, the CSV export) and lib/domain/poll-votes-wire.ts `pollVotesWire` (GET
  * /v2/polls/{id}/votes) with the same `answersNeeded` in SQL (`answersNeededSql`) — and in the
- * chat results message (lib/domain/occurrence-close.ts).
+ * chat results message (lib/domain/occurrence-close.ts) and the `poll.closed` webhook (lib/chat/events.ts).
+ *
+ * Elsewhere: anonymous reports' broadcasts and `report.*` webhooks are held below k
+ * (lib/domain/anonymous-release.ts); their times are stored coarse (migration
+ * 20261128132700_anonymous_times); anonymous poll votes keep only a keyed hash of their voter
+ * (lib/domain/voter-hash.ts).
  */
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { releaseRunsReachingThreshold } from "@/lib/domain/anonymous-release";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -44,7 +50,7 @@ export function answersNeeded(anonymous: boolean, answered: number, threshold: n
 export function answersNeededSql(anonymous: Prisma.Sql, occurrenceId: Prisma.Sql, teamId: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`CASE WHEN ${anonymous} THEN greatest(
       (SELECT t.anonymity_threshold FROM teams t WHERE t.id = ${teamId})
-      - (SELECT count(DISTINCT v.user_id) FROM votes v WHERE v.occurrence_id = ${occurrenceId}), 0)::int ELSE 0 END`;
+      - (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash)) FROM votes v WHERE v.occurrence_id = ${occurrenceId}), 0)::int ELSE 0 END`;
 }
 
 /**
@@ -74,7 +80,8 @@ export async function getAnonymityThreshold(actor: Actor, client: Tx = db): Prom
 }
 
 /**
- * Sets the team's k (admins only), audited as `team.privacy`.
+ * Sets the team's k (admins only), audited as `team.privacy`. Lowering k releases what the runs
+ * that now reach it held back (lib/domain/anonymous-release.ts).
  * @throws ForbiddenError for non-admins; InvalidParameterError when k is not a whole number in
  *   [MIN_ANONYMITY_THRESHOLD, MAX_ANONYMITY_THRESHOLD].
  */
@@ -88,6 +95,8 @@ export async function setAnonymityThreshold(actor: Actor, threshold: number, cli
   await inTransaction(client, async (tx) => {
     const before = await tx.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { anonymity_threshold: true } });
     await tx.team.update({ where: { id: actor.teamId }, data: { anonymity_threshold: threshold } });
+    // A lower k: runs that now have k answers release their held posts and events.
+    await releaseRunsReachingThreshold(tx, actor.teamId, before.anonymity_threshold, threshold);
     await recordAudit(tx, {
       teamId: actor.teamId,
       actorId: actor.userId,

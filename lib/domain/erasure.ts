@@ -26,6 +26,7 @@ import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { deactivatePerson } from "@/lib/domain/people";
+import { anonymousVoteIdsOf } from "@/lib/domain/voter-hash";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** What replaces an erased identifier or answer inside stored text. */
@@ -121,7 +122,10 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
     await deactivatePerson(null, { teamId: user.team_id, userId: user.id }, t);
 
     const answers = await t.answer.findMany({ where: { report: { user_id: user.id } }, select: { text: true } });
-    const votes = await t.vote.findMany({ where: { user_id: user.id, text: { not: null } }, select: { text: true } });
+    // Their votes: naming them, or (anonymous polls) found by their keyed hash (lib/domain/voter-hash.ts).
+    const anonymousVoteIds = await anonymousVoteIdsOf(user.id, t);
+    const theirVotes: Prisma.VoteWhereInput = { OR: [{ user_id: user.id }, { id: { in: anonymousVoteIds } }] };
+    const votes = await t.vote.findMany({ where: { ...theirVotes, text: { not: null } }, select: { text: true } });
     const needles = [
       user.email,
       user.realname,
@@ -141,21 +145,28 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
     let broadcastsDeleted = 0;
     for (const r of reports) broadcastsDeleted += await removeReportBroadcast(t, r.id);
     await t.$executeRaw`DELETE FROM poll_results pr WHERE pr.team_id = ${user.team_id}
-      AND pr.occurrence_id IN (SELECT v.occurrence_id FROM votes v WHERE v.user_id = ${user.id})`;
+      AND pr.occurrence_id IN (SELECT v.occurrence_id FROM votes v WHERE v.user_id = ${user.id} OR v.id = ANY(${anonymousVoteIds}::int[]))`;
     const answersDeleted = (await t.answer.deleteMany({ where: { report: { user_id: user.id } } })).count;
     // The team's retention mode decides: "delete" removes the reports and votes too (lib/domain/retention.ts).
     const { retention_mode } = await t.team.findUniqueOrThrow({ where: { id: user.team_id }, select: { retention_mode: true } });
     const deleting = retention_mode === "delete";
     const reportsDeleted = deleting ? (await t.report.deleteMany({ where: { user_id: user.id } })).count : 0;
-    const votesDeleted = deleting ? (await t.vote.deleteMany({ where: { user_id: user.id } })).count : 0;
+    const votesDeleted = deleting ? (await t.vote.deleteMany({ where: theirVotes })).count : 0;
     const votesAnonymised = (
       await t.vote.updateMany({
-        where: { user_id: user.id, OR: [{ text: { not: null } }, { categories: { isEmpty: false } }] },
+        where: { AND: [theirVotes, { OR: [{ text: { not: null } }, { categories: { isEmpty: false } }] }] },
         data: { text: null, categories: [] },
       })
     ).count;
+    // Their anonymous votes stay counted but no longer lead back to them: a random voter stand-in per broadcast.
+    if (!deleting && anonymousVoteIds.length) {
+      await t.$executeRaw`UPDATE votes v SET voter_hash = d.h FROM (SELECT o.occurrence_id, 'erased:' || md5(random()::text || o.occurrence_id) AS h
+          FROM (SELECT DISTINCT occurrence_id FROM votes WHERE id = ANY(${anonymousVoteIds}::int[])) o) d
+        WHERE v.id = ANY(${anonymousVoteIds}::int[]) AND v.occurrence_id = d.occurrence_id`;
+    }
     await t.absence.updateMany({ where: { user_id: user.id }, data: { note: null } });
     await t.idempotencyRecord.deleteMany({ where: { user_id: user.id } });
+    await t.dataExport.deleteMany({ where: { user_id: user.id } });
     await t.authToken.deleteMany({ where: { user_id: user.id } });
     await t.apiKey.updateMany({ where: { user_id: user.id }, data: { name: "erased" } });
     await t.user.update({

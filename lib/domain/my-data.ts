@@ -12,13 +12,26 @@ import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { anonymousVoteIdsOf } from "@/lib/domain/voter-hash";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** The archive (JSON-ready: instants as ISO strings, local dates as "YYYY-MM-DD"). */
 export type PersonData = Awaited<ReturnType<typeof loadPersonData>>;
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-async function loadPersonData(client: Tx, teamId: number, userId: number) {
+const voteSelect = {
+  id: true,
+  choice: true,
+  text: true,
+  categories: true,
+  created_at: true,
+  occurrence: { select: { id: true, date: true, checkin: { select: { id: true, name: true } } } },
+  question: { select: { id: true, text: true } },
+} satisfies Prisma.VoteSelect;
+
+/** Everything held about one person of team `teamId` (the archive; no audit entry: see `exportPersonData`). */
+export async function loadPersonData(client: Tx, teamId: number, userId: number) {
   const user = await client.user.findFirst({
     where: { id: userId, team_id: teamId },
     select: {
@@ -61,18 +74,7 @@ async function loadPersonData(client: Tx, teamId: number, userId: number) {
         },
         orderBy: { id: "asc" },
       },
-      votes: {
-        select: {
-          id: true,
-          choice: true,
-          text: true,
-          categories: true,
-          created_at: true,
-          occurrence: { select: { id: true, date: true, checkin: { select: { id: true, name: true } } } },
-          question: { select: { id: true, text: true } },
-        },
-        orderBy: { id: "asc" },
-      },
+      votes: { select: voteSelect, orderBy: { id: "asc" } },
       absences: {
         select: { id: true, kind: true, start_date: true, end_date: true, note: true, created_at: true },
         orderBy: { id: "asc" },
@@ -84,6 +86,11 @@ async function loadPersonData(client: Tx, teamId: number, userId: number) {
     },
   });
   if (!user) throw new NotFoundError("User");
+  // Votes in anonymous polls name nobody: found by the person's keyed hash (lib/domain/voter-hash.ts).
+  const anonymousIds = await anonymousVoteIdsOf(userId, client);
+  const anonymousVotes = anonymousIds.length
+    ? await client.vote.findMany({ where: { id: { in: anonymousIds } }, select: voteSelect, orderBy: { id: "asc" } })
+    : [];
   const audit = await client.auditEntry.findMany({
     where: { team_id: teamId, OR: [{ actor_id: userId }, { target: `user:${userId}` }] },
     select: { id: true, action: true, actor_id: true, target: true, details: true, created_at: true },
@@ -115,7 +122,7 @@ async function loadPersonData(client: Tx, teamId: number, userId: number) {
       created_at: r.created_at,
       answers: r.answers.map((a) => ({ id: a.id, question_id: a.question.id, question: a.question.text, answer: a.text })),
     })),
-    votes: votes.map((v) => ({
+    votes: [...votes, ...anonymousVotes].map((v) => ({
       id: v.id,
       poll: v.occurrence.checkin,
       occurrence_id: v.occurrence.id,

@@ -85,7 +85,7 @@ async function postResults(tx: Tx, occ: ClosedOccurrence, now: Date): Promise<vo
   const counts = await tx.$queryRaw<Array<{ question_id: number; choice: string | null; n: bigint }>>`
     SELECT question_id, choice, count(*) AS n FROM votes WHERE occurrence_id = ${occ.id} GROUP BY question_id, choice`;
   const totals = await tx.$queryRaw<Array<{ responders: bigint; recipients: bigint; threshold: number }>>`
-    SELECT (SELECT count(DISTINCT user_id) FROM votes WHERE occurrence_id = ${occ.id}) AS responders,
+    SELECT (SELECT count(DISTINCT COALESCE(user_id::text, voter_hash)) FROM votes WHERE occurrence_id = ${occ.id}) AS responders,
            (SELECT count(*) FROM occurrence_members WHERE occurrence_id = ${occ.id}) AS recipients,
            (SELECT anonymity_threshold FROM teams WHERE id = ${occ.teamId}) AS threshold`;
   const responders = Number(totals[0]?.responders ?? 0);

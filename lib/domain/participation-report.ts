@@ -8,6 +8,7 @@
 
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import {
   bucketByWeek,
@@ -81,7 +82,7 @@ export async function getParticipationReport(
   const ids = standups.map((s) => s.id);
   const [rows, choiceTrends] = await Promise.all([
     listMemberOccurrences(actor.teamId, { checkinIds: ids, since, until }, client),
-    listChoiceTrends(actor.teamId, ids, since, until, client),
+    listChoiceTrends(actor, ids, since, until, client),
   ]);
   const named = rows.filter((r) => !r.anonymous);
   const byMember = new Map<string, typeof rows>();
@@ -108,9 +109,11 @@ export async function getParticipationReport(
  * Weekly answer counts of the multiple-choice, rating and multi-select questions of `checkinIds`
  * (submitted reports; blank answers of optional questions left out). A rating's series are its
  * scale points (labelled), with the week's average; a multi-select answer counts once per picked
- * choice (the week's `total` is then the number of picks).
+ * choice (the week's `total` is then the number of picks). An anonymous report counts only once
+ * its run reached the anonymity threshold (issue 45).
  */
-async function listChoiceTrends(teamId: number, checkinIds: number[], since: string, until: string, client: Tx): Promise<ChoiceTrend[]> {
+async function listChoiceTrends(actor: Actor, checkinIds: number[], since: string, until: string, client: Tx): Promise<ChoiceTrend[]> {
+  const teamId = actor.teamId;
   if (checkinIds.length === 0) return [];
   const rows = await queryRows<{
     question_id: number;
@@ -140,6 +143,7 @@ async function listChoiceTrends(teamId: number, checkinIds: number[], since: str
                                    ELSE ARRAY[a.text] END) AS v(text)
     WHERE a.team_id = ${teamId} AND r.checkin_id = ANY(${checkinIds}::int[]) AND btrim(v.text) <> ''
       AND COALESCE(o.date, (r.submitted_at AT TIME ZONE c.timezone)::date) BETWEEN ${since}::date AND ${until}::date
+      AND ${anonymousReportShownSql(actor, "r")}
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
     ORDER BY 1, 10`,
     client,

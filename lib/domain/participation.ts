@@ -133,7 +133,10 @@ function occurrenceCountsSql(opts: CountsOptions): Prisma.Sql {
   // a responded flag; on leave = people who did not respond with an absence on that date (absences
   // overlapping the page's dates only); the counts are grouped per occurrence before the join to it.
   const responders = isPoll
-    ? Prisma.sql`SELECT DISTINCT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM live)) ORDER BY 1, 2`
+    ? // who voted: the votes naming their voter and occurrence_members.voted (an anonymous poll's votes name nobody, issue 45)
+      Prisma.sql`SELECT v.occurrence_id, v.user_id FROM votes v WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM live)) AND v.user_id IS NOT NULL
+        UNION SELECT om.occurrence_id, om.user_id FROM occurrence_members om WHERE om.occurrence_id = ANY(ARRAY(SELECT id FROM live)) AND om.voted
+        ORDER BY 1, 2`
     : Prisma.sql`SELECT DISTINCT r.occurrence_id, r.user_id FROM reports r
         WHERE r.occurrence_id = ANY(ARRAY(SELECT id FROM live)) AND r.status = 'submitted' ORDER BY 1, 2`;
   const onLeave = isPoll

@@ -77,9 +77,16 @@ export async function getPollOverview(actor: Actor, pollId: number, client: Tx =
   const inst = poll.occurrences[0];
   const isRecipient = Boolean(inst && inst.members.length > 0);
   if (!canManage && !isRecipient) throw new NotFoundError("Poll");
-  const voters = inst
-    ? await client.vote.findMany({ where: { occurrence_id: inst.id }, distinct: ["user_id"], select: { user_id: true } })
-    : [];
+  // Distinct voters (a vote of an anonymous poll names no voter, only a keyed hash: issue 45) and
+  // whether the actor voted (occurrence_members.voted, or a vote naming them).
+  const [tally] = inst
+    ? await queryRows<{ voters: number; mine: boolean }>(
+        Prisma.sql`SELECT (SELECT count(DISTINCT COALESCE(v.user_id::text, v.voter_hash))::int FROM votes v WHERE v.occurrence_id = ${inst.id}) AS voters,
+          EXISTS (SELECT 1 FROM occurrence_members om WHERE om.occurrence_id = ${inst.id} AND om.user_id = ${actor.userId} AND om.voted)
+            OR EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = ${inst.id} AND v.user_id = ${actor.userId}) AS mine`,
+        client,
+      )
+    : [{ voters: 0, mine: false }];
   const closed = Boolean(inst && (poll.state !== "active" || broadcastClosed(inst, now)));
   return {
     id: poll.id,
@@ -98,11 +105,11 @@ export async function getPollOverview(actor: Actor, pollId: number, client: Tx =
           closesAt: inst.closes_at,
           closed,
           recipients: inst._count.members,
-          voters: voters.length,
+          voters: tally.voters,
         }
       : null,
     isRecipient,
-    hasVoted: voters.some((v) => v.user_id === actor.userId),
+    hasVoted: tally.mine,
     resultsVisible: canManage || (isRecipient && closed && poll.share_results),
   };
 }
@@ -139,7 +146,7 @@ export async function askPollNonVoters(actor: Actor, pollId: number, tx?: Tx, no
     await t.$executeRaw`
       UPDATE occurrence_members om SET asked_at = NULL, due_at = ${now}
       WHERE om.occurrence_id = ${occurrenceId} AND om.excused IS NULL
-        AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = om.occurrence_id AND v.user_id = om.user_id)`;
+        AND NOT om.voted AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = om.occurrence_id AND v.user_id = om.user_id)`;
     const asked = await askDueBatch(t, now, { occurrenceIds: [occurrenceId] });
     return asked.map((a) => a.userId).sort((x, y) => x - y);
   });
@@ -163,7 +170,7 @@ export async function listMyOpenPolls(actor: Actor, client: Tx = db, now: Date =
   }>(
     Prisma.sql`
     SELECT c.id AS poll_id, c.name, o.id AS occurrence_id, to_char(o.date, 'YYYY-MM-DD') AS date, o.closes_at,
-           EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = o.id AND v.user_id = ${actor.userId}) AS voted
+           (om.voted OR EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = o.id AND v.user_id = ${actor.userId})) AS voted
     FROM checkins c
     JOIN LATERAL (SELECT * FROM occurrences lo WHERE lo.checkin_id = c.id ORDER BY lo.date DESC, lo.id DESC LIMIT 1) o ON TRUE
     JOIN occurrence_members om ON om.occurrence_id = o.id AND om.user_id = ${actor.userId}

@@ -55,7 +55,7 @@ function instanceQuestionsSql(): Prisma.Sql {
   const completed = Prisma.raw(`coalesce(k.status = 'completed', false)`);
   return Prisma.sql`(SELECT '[' || coalesce(string_agg(qw.json, ',' ORDER BY q.position, q.id), '') || ']'
     FROM questions q
-      CROSS JOIN LATERAL (SELECT count(*) AS total_responses, count(DISTINCT v.user_id) AS total_responders,
+      CROSS JOIN LATERAL (SELECT count(*) AS total_responses, count(DISTINCT COALESCE(v.user_id::text, v.voter_hash)) AS total_responders,
           count(v.text) AS responses
         FROM votes v WHERE v.occurrence_id = inst.id AND v.question_id = q.id) t
       LEFT JOIN categorizations k ON k.occurrence_id = inst.id AND k.question_id = q.id
@@ -64,7 +64,7 @@ function instanceQuestionsSql(): Prisma.Sql {
             (SELECT ${jsonArrayTextSql("cw", "dc.ord IS NULL, dc.ord, g.first_id")}
               FROM unnest(q.choices) WITH ORDINALITY dc(label, ord)
                 FULL JOIN (SELECT v.choice, count(*) AS votes, min(v.id) AS first_id, array_agg(u.chat_id ORDER BY v.id) AS voters
-                  FROM votes v JOIN users u ON u.id = v.user_id
+                  FROM votes v LEFT JOIN users u ON u.id = v.user_id
                   WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.choice IS NOT NULL
                   GROUP BY v.choice) g ON g.choice = dc.label,
               LATERAL (SELECT CASE WHEN dc.ord IS NULL THEN g.choice ELSE dc.label END AS text, coalesce(g.votes, 0) AS votes,
@@ -80,7 +80,7 @@ function instanceQuestionsSql(): Prisma.Sql {
                 WHERE jsonb_typeof(e.item) = 'object' AND cw.name <> '')
             ELSE '[]' END || ',"responses":' ||
             (SELECT ${jsonArrayTextSql("rw", "v.id")}
-              FROM votes v JOIN users u ON u.id = v.user_id,
+              FROM votes v LEFT JOIN users u ON u.id = v.user_id,
                 LATERAL (SELECT v.text, CASE WHEN ${completed} THEN v.categories ELSE '{}'::text[] END AS categories,
                   CASE WHEN poll.is_anonymous THEN NULL ELSE u.chat_id END AS user_id) rw
               WHERE v.occurrence_id = inst.id AND v.question_id = q.id AND v.text IS NOT NULL) || '}'

@@ -37,7 +37,8 @@ export async function sendDueRemindersBatch(tx: Tx, now: Date, scope: TickScope 
         AND coalesce(cardinality(om.reminded_at), 0) < c.reminder_count
         AND om.asked_at + make_interval(mins => c.reminder_after_minutes * (coalesce(cardinality(om.reminded_at), 0) + 1)) <= ${now}
         AND CASE WHEN c.kind = 'poll'
-              THEN NOT EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = om.occurrence_id AND v.user_id = om.user_id)
+              -- who voted: om.voted (an anonymous poll's votes do not name their voter, issue 45)
+              THEN NOT om.voted AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.occurrence_id = om.occurrence_id AND v.user_id = om.user_id)
               ELSE NOT EXISTS (SELECT 1 FROM reports r WHERE r.occurrence_id = om.occurrence_id AND r.user_id = om.user_id AND r.status = 'submitted')
             END
       ORDER BY om.asked_at

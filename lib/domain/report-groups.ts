@@ -48,7 +48,7 @@ export async function getReportGroups(
     Prisma.sql`
     SELECT r.id, r.occurrence_id, r.checkin_id, r.user_id,
            to_char(COALESCE(o.date, (r.submitted_at AT TIME ZONE 'UTC')::date), 'YYYY-MM-DD') AS date,
-           COALESCE((SELECT max(a.updated_at) FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id) > r.submitted_at + ${EDIT_SLACK_MS} * interval '1 millisecond', false) AS edited
+           NOT r.is_anonymous AND COALESCE((SELECT max(a.updated_at) FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id) > r.submitted_at + ${EDIT_SLACK_MS} * interval '1 millisecond', false) AS edited
     FROM reports r LEFT JOIN occurrences o ON o.id = r.occurrence_id
     WHERE r.team_id = ${actor.teamId} AND r.id = ANY(${reportIds}::int[])`,
     client,

@@ -237,6 +237,8 @@ export async function reportWirePageV1(
       .map((k, i) => `${i ? "," : "{"}"${k}":' || img.json`)
       .join(" || '"),
   );
+  // An anonymous report's message id is a time (lib/chat/ts.ts): not shown (issue 45, coarse times).
+  const tsOf = "CASE WHEN p.is_anonymous THEN NULL ELSE msg.ts END";
   const rows = await queryRows<{ id: number; json: string; gravatar_email: string | null }>(
     Prisma.sql`${pageCte(
       where,
@@ -258,7 +260,7 @@ export async function reportWirePageV1(
         || ',"timestamp":' || floor(extract(epoch FROM COALESCE(p.submitted_at, p.created_at)))::bigint
         || ',"channel":' || ${Prisma.raw(jsonLiteralSql("COALESCE(ch.name, '')"))} || ',"is_anonymous":' || p.is_anonymous
         || ',"broadcast_thread":' || p.broadcast_thread || ',"is_confidential":' || p.is_confidential
-        || ',"chat_ts":' || ${Prisma.raw(jsonLiteralSql("msg.ts"))} || ',"slack_ts":' || ${Prisma.raw(jsonLiteralSql("msg.ts"))}
+        || ',"chat_ts":' || ${Prisma.raw(jsonLiteralSql(tsOf))} || ',"slack_ts":' || ${Prisma.raw(jsonLiteralSql(tsOf))}
         || ',"questions":[' || coalesce(ans.json, '') || ']'
         || CASE WHEN p.is_anonymous THEN '}'
           ELSE ',"member":{"id":' || ${Prisma.raw(jsonLiteralSql("u.chat_id"))} || ',"username":' || ${Prisma.raw(jsonLiteralSql("u.username"))}

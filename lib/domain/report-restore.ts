@@ -5,9 +5,10 @@
  * transaction (the deleted message was removed from the channel).
  */
 
-import { broadcastReport } from "@/lib/chat/outbox";
+import { broadcastReport, holdReportBroadcast } from "@/lib/chat/outbox";
 import { inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { isAnonymousReportHeld } from "@/lib/domain/anonymous-release";
 import { NotFoundError } from "@/lib/domain/errors";
 
 /** How long after a delete the author can still undo it (minutes). */
@@ -31,6 +32,8 @@ export async function restoreReport(actor: Actor, input: { reportId: number; now
     if (!rows.length) throw new NotFoundError("Report");
     await t.report.update({ where: { id: input.reportId }, data: { status: "submitted", discarded_at: null } });
     await broadcastReport(t, input.reportId, now);
+    // An anonymous report's post waits again until its run has k answers (issue 45).
+    if (await isAnonymousReportHeld(t, input.reportId)) await holdReportBroadcast(t, input.reportId);
     return { reportId: input.reportId };
   });
 }

@@ -67,6 +67,11 @@ export type SubmissionContext = ResolvableStandup & {
   author: SubmissionAuthor | null;
   /** An enabled webhook endpoint of the team subscribes to `report.submitted`. */
   listening: boolean;
+  /**
+   * The standup has anonymous reports of the last 8 days: a named answer may bring their run to the
+   * anonymity threshold and release them (lib/domain/anonymous-release.ts, issue 45).
+   */
+  recent_anonymous: boolean;
   /** Rule 1's candidate (not locked), or null. `has_answers`: it already holds answers. */
   pending: { id: number; occurrence_id: number; has_answers: boolean } | null;
   /**
@@ -96,6 +101,8 @@ export async function readSubmissionContext(tx: Tx, actor: Actor, standupId: num
           FROM users u WHERE u.id = ${actor.userId} AND u.team_id = c.team_id) AS author,
         EXISTS (SELECT 1 FROM webhook_endpoints w
           WHERE w.team_id = c.team_id AND w.disabled_at IS NULL AND 'report.submitted' = ANY(w.events)) AS listening,
+        EXISTS (SELECT 1 FROM reports x WHERE x.checkin_id = c.id AND x.status = 'submitted' AND x.is_anonymous
+          AND x.submitted_at >= ${new Date(now.getTime() - 8 * DAY_MS)}) AS recent_anonymous,
         (SELECT json_build_object('id', r.id, 'occurrence_id', r.occurrence_id,
             'has_answers', EXISTS (SELECT 1 FROM answers a WHERE a.team_id = r.team_id AND a.report_id = r.id))
           FROM reports r JOIN occurrences o ON o.id = r.occurrence_id

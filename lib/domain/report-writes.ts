@@ -14,6 +14,7 @@ import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport, reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { settleAnonymousReport } from "@/lib/domain/anonymous-release";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
@@ -107,7 +108,8 @@ export async function submitReport(actor: Actor, input: SubmitReportInput, tx?: 
   }
   const plan = await planSubmission(db, actor, input, new Date());
   if (plan.answered) return resubmit(actor, plan.input, plan.ctx, plan.answered);
-  if (plan.write && plan.write.target.rule !== "today" && !plan.ctx.listening) {
+  // An anonymous report is settled after its write (held below k, lib/domain/anonymous-release.ts): in one transaction.
+  if (plan.write && plan.write.target.rule !== "today" && !plan.ctx.listening && !plan.isAnonymous && !plan.ctx.recent_anonymous) {
     const written = await writeSubmission(db, plan.write);
     if (written) return fastResult(plan, plan.write, written);
     // The guard failed (a concurrent submission changed the member's reports): resolve, atomically.
@@ -177,6 +179,14 @@ async function submitIn(t: Tx, actor: Actor, input: SubmitReportInput, plan: Sub
     const written = await writeSubmission(t, write);
     if (written) {
       const result = fastResult(plan, write, written);
+      if (write.isAnonymous) {
+        await settleAnonymousReport(t, written.reportId, write.now);
+        // As stored: coarse times (issue 45), not the writer's clock.
+        const view = await loadReportView(written.reportId, t);
+        return { ...result, submittedAt: view.submitted_at, view };
+      }
+      // A named answer may bring a run with held anonymous reports to k: they go out now.
+      if (ctx.recent_anonymous) await settleAnonymousReport(t, written.reportId, write.now);
       if (ctx.listening)
         await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
       return result;
@@ -257,15 +267,17 @@ async function submitResolved(
   await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
   const message = await broadcastReport(t, reportId, now);
   // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
-  await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
+  await settleAnonymousReport(t, reportId, now);
+  if (!isAnonymous) await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
+  const view = await loadReportView(reportId, t);
   return {
     reportId,
     standupId: standup.id,
     occurrenceId: occurrence.occurrenceId,
-    submittedAt: now,
+    submittedAt: view.submitted_at, // as stored: an anonymous report's is coarse (issue 45)
     chatTs: message?.ts ?? null,
     channelId: message?.channel_id ?? null,
-    view: await loadReportView(reportId, t),
+    view,
   };
 }
 

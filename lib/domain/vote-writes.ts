@@ -25,6 +25,7 @@ import { onOpenEndedResponse } from "@/lib/domain/categories";
 import { ConflictError, InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { pollPageHeadSelect, pollQuestionSelect } from "@/lib/domain/polls";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
+import { ownVotesWhere, voterHash } from "@/lib/domain/voter-hash";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** One answer of a vote: choices (multiple-choice) or text (open-ended), by question id. */
@@ -89,6 +90,7 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
       select: {
         id: true,
         state: true,
+        is_anonymous: true,
         questions: {
           where: { archived_at: null },
           select: { id: true, answer_type: true, choices: true, add_own_options: true, one_option_limit: true },
@@ -124,14 +126,20 @@ export async function castVote(actor: Actor, input: CastVoteInput, tx?: Tx, now:
     });
 
     const questionIds = answers.map((a) => a.questionId);
-    await t.vote.deleteMany({ where: { occurrence_id: instance.id, user_id: actor.userId, question_id: { in: questionIds } } });
+    // An anonymous poll's vote keeps only a keyed hash of its voter (lib/domain/voter-hash.ts, issue 45).
+    const own = await ownVotesWhere(instance.id, actor.userId, poll.is_anonymous, t);
+    const voter = poll.is_anonymous
+      ? { user_id: null, voter_hash: await voterHash(instance.id, actor.userId, t) }
+      : { user_id: actor.userId, voter_hash: null };
+    await t.vote.deleteMany({ where: { ...own, question_id: { in: questionIds } } });
+    await t.$executeRaw`UPDATE occurrence_members SET voted = true WHERE occurrence_id = ${instance.id} AND user_id = ${actor.userId}`;
     await t.vote.createMany({
       data: answers.flatMap((a) =>
         (a.choices ?? [null]).map((choice) => ({
           team_id: actor.teamId,
           occurrence_id: instance.id,
           question_id: a.questionId,
-          user_id: actor.userId,
+          ...voter,
           choice,
           text: a.text,
           categories: [],
@@ -193,6 +201,7 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
     where: livePollWhere(actor, pollId),
     select: {
       ...pollPageHeadSelect,
+      is_anonymous: true,
       questions: currentQuestionsSelect(pollQuestionSelect),
       occurrences: currentBroadcastArgs(actor.userId),
     },
@@ -200,7 +209,7 @@ export async function getBallot(actor: Actor, pollId: number, tx: Tx = db, now: 
   const instance = poll?.occurrences[0];
   if (!poll || !instance || instance.members.length === 0) throw new NotFoundError("Poll");
   const votes = await tx.vote.findMany({
-    where: { occurrence_id: instance.id, user_id: actor.userId },
+    where: await ownVotesWhere(instance.id, actor.userId, poll.is_anonymous, tx),
     orderBy: { id: "asc" },
     select: { question_id: true, choice: true, text: true },
   });

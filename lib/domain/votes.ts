@@ -228,12 +228,12 @@ export async function getPollVotes(
       'instances', (SELECT coalesce(json_agg(json_build_object('id', inst.id, 'date', to_char(inst.date, 'YYYY-MM-DD'), 'answers_needed', inst.answers_needed)
           ORDER BY inst.date DESC, inst.id DESC), '[]') FROM inst),
       'totals', (SELECT coalesce(json_agg(t), '[]') FROM (
-          SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT user_id) AS responders
+          SELECT occurrence_id, question_id, count(*) AS responses, count(DISTINCT COALESCE(user_id::text, voter_hash)) AS responders
           FROM votes WHERE occurrence_id = ANY(ARRAY(SELECT id FROM inst)) GROUP BY occurrence_id, question_id) t),
       'choices', (SELECT coalesce(json_agg(ch ORDER BY ch.first_id), '[]') FROM (
           SELECT v.occurrence_id, v.question_id, v.choice, count(*) AS votes, min(v.id) AS first_id,
                  array_agg(v.user_id ORDER BY v.id) AS voter_ids, array_agg(u.chat_id ORDER BY v.id) AS voter_chat_ids
-          FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.choice IS NOT NULL
+          FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.choice IS NOT NULL
           GROUP BY v.occurrence_id, v.question_id, v.choice) ch),
       'categorizations', (SELECT coalesce(json_agg(json_build_object('occurrence_id', k.occurrence_id, 'question_id', k.question_id,
           'status', k.status, 'categories', k.categories, 'engine', k.engine, 'error', k.error)), '[]')
@@ -251,7 +251,7 @@ export async function getPollVotes(
       NULL::int AS occurrence_id, NULL::int AS question_id, NULL::text AS text, NULL::text[] AS categories, NULL::int AS user_id, NULL::text AS chat_id
     UNION ALL
     SELECT 1, v.id, NULL, v.occurrence_id, v.question_id, v.text, v.categories, v.user_id, u.chat_id
-    FROM votes v JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.text IS NOT NULL
+    FROM votes v LEFT JOIN users u ON u.id = v.user_id WHERE v.occurrence_id = ANY(ARRAY(SELECT id FROM inst)) AND v.text IS NOT NULL
     ORDER BY kind, ord`,
     client,
   );

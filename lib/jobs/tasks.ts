@@ -7,8 +7,10 @@
  *   asks, reminds and closes (lib/domain/scheduler.ts `runSchedulerTick`); first releases the job
  *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
  *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
- * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`
- *   and rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts).
+ * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`,
+ *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts) and
+ *   "My data" archives past their 24 hours (lib/domain/data-exports.ts).
+ * - `build_data_export` (enqueued by Profile → My data): builds one person's archive (issue 45).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
  * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
@@ -27,6 +29,9 @@
  *   PostgreSQL (back that up with its own tooling).
  * - `apply_retention` (crontab: nightly at 03:23 UTC): applies every team's retention of answers,
  *   poll responses, chat texts and audit entries (lib/domain/retention.ts `applyRetention`, issue 45).
+ * - `anonymise_poll_voters` (one-time, enqueued by migration 20261128135700; also run after the
+ *   nightly retention): votes of anonymous polls keep only a keyed hash of their voter
+ *   (lib/domain/voter-hash.ts, issue 45).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -34,10 +39,12 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
+import { anonymisePollVoters } from "@/lib/domain/voter-hash";
 import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
@@ -76,6 +83,8 @@ export function cleanupIdempotency(log: JobLog): Task {
     if (deleted > 0) log(`cleanup: removed ${deleted} expired idempotency record(s)`);
     const counters = await db.$executeRaw`DELETE FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000 - 3600000)`;
     if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
+    const archives = await cleanupDataExports();
+    if (archives > 0) log(`cleanup: removed ${archives} expired "My data" archive(s)`);
   };
 }
 
@@ -142,6 +151,17 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
     apply_retention: async () => {
       const changed = await applyRetention();
       for (const [teamId, counts] of changed) log(`apply_retention: team ${teamId} ${JSON.stringify(counts)}`);
+      // Polls made anonymous since: their votes stop naming their voters too.
+      const rewritten = await anonymisePollVoters();
+      if (rewritten) log(`apply_retention: ${rewritten} votes of anonymous polls no longer name their voter`);
+    },
+    build_data_export: async (payload) => {
+      const { exportId } = payload as { exportId: number };
+      await buildDataExport(exportId);
+    },
+    anonymise_poll_voters: async () => {
+      const rewritten = await anonymisePollVoters();
+      if (rewritten) log(`anonymise_poll_voters: ${rewritten} votes of anonymous polls no longer name their voter`);
     },
     backup_nightly: backupNightly(log),
     import_geekbot: async (payload) => {

@@ -2,7 +2,7 @@
  * Erasure of a person (issue 45): after `erasePerson`, a search of every table of the database
  * (the app's tables, the job outbox, graphile-worker's jobs) for the person's e-mail, name, username,
  * chat id and answer texts finds nothing — idempotency records, webhook payloads, audit details,
- * chat message texts included; their report broadcasts are deleted through the outbox; participation
+ * chat message texts, the job outbox and graphile-worker's job payloads included; their report broadcasts are deleted through the outbox; participation
  * and vote counts are unchanged; only the person or an admin, with the e-mail as confirmation.
  */
 import { randomBytes } from "node:crypto";
@@ -10,18 +10,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as v2Submit } from "@/app/v2/reports/route";
 import { GET as participationRoute } from "@/app/v2/standups/[standupId]/participation/route";
 import { db, queryRows } from "@/lib/db";
-import { listAudit } from "@/lib/domain/audit";
+import { listAudit, recordAudit } from "@/lib/domain/audit";
 import { erasePerson } from "@/lib/domain/erasure";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 import {
   createTestCheckin,
   createTestOccurrence,
   createTestReport,
   createTestTeam,
   createTestUser,
+  dispatchJobOutbox,
   type TestTeam,
   type TestUser,
+  unqueueJobs,
 } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestVote } from "@/tests/poll-fixtures";
@@ -85,11 +88,32 @@ describe("erasePerson (issue 45)", () => {
         note: `${person.realname} on leave`,
       },
     });
+    // Copies elsewhere: an audit entry's details, a job waiting in the job outbox and one handed to graphile-worker.
+    await recordAudit(db, {
+      teamId: T.id,
+      actorId: admin.id,
+      action: "user.role_change",
+      target: `user:${person.id}`,
+      details: { email: person.email, name: person.realname, quoted: ANSWER },
+    });
+    await enqueueJob(db, "send_email", { to: person.email, subject: `Hello ${person.realname}` }, { jobKey: `erase-a-${tag}` });
+    await dispatchJobOutbox();
+    await enqueueJob(db, "send_email", { to: person.email, body: ANSWER }, { jobKey: `erase-b-${tag}` });
     const needles = [person.email, person.realname, person.username, person.chat_id, ANSWER, VOTE_TEXT];
     // Seeded where the issue says copies live: before the erasure they are found.
     const before = await findEverywhere(ANSWER);
     expect(Object.keys(before)).toEqual(
-      expect.arrayContaining(["public.answers", "public.idempotency_records", "public.webhook_deliveries", "public.chat_messages"]),
+      expect.arrayContaining([
+        "public.answers",
+        "public.idempotency_records",
+        "public.webhook_deliveries",
+        "public.chat_messages",
+        "public.audit_entries",
+        "public.job_outbox",
+      ]),
+    );
+    expect(Object.keys(await findEverywhere(person.email))).toEqual(
+      expect.arrayContaining(["public.audit_entries", "public.job_outbox", "graphile_worker._private_jobs"]),
     );
     const participation = async () =>
       (
@@ -110,6 +134,7 @@ describe("erasePerson (issue 45)", () => {
     expect(result).toMatchObject({ answersDeleted: 1, votesAnonymised: 1, broadcastsDeleted: 1 });
 
     for (const needle of needles) expect({ needle, found: await findEverywhere(needle) }).toEqual({ needle, found: {} });
+    await unqueueJobs([`erase-a-${tag}`, `erase-b-${tag}`]);
     // The broadcast is deleted on the platform through the outbox (removed, delivery pending again).
     const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId, kind: "report" } });
     expect(message.deleted_at).not.toBeNull();

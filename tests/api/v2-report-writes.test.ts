@@ -169,7 +169,8 @@ describe("PATCH /v2/reports/{id}", () => {
     expect(after).toHaveLength(1);
     expect(after[0].ts).toBe(before.ts);
     expect(after[0].text).toContain("changed");
-    expect(after[0].delivery_state).toBe("pending");
+    // m1's report of today's run is anonymous when an earlier test posted it so: held below k (issue 45).
+    expect(after[0].delivery_state).toBe(created.body.data.is_anonymous ? "held" : "pending");
   });
 
   it("404 for another user's report, a missing report, a discarded one, or a non-numeric id", async () => {

@@ -109,7 +109,7 @@ async function snapshot(teamId: number, checkinIds?: number[], apiVisible = fals
         .filter((o) => o.votes.length)
         .map((o) => ({
           date: o.date.toISOString().slice(0, 10),
-          votes: o.votes.map((v) => `${v.question.text}|${v.choice ?? v.text}|${c.is_anonymous ? "anonymous" : v.user.email}`).sort(),
+          votes: o.votes.map((v) => `${v.question.text}|${v.choice ?? v.text}|${c.is_anonymous ? "anonymous" : v.user?.email}`).sort(),
         }))
         .sort((a, b) => a.date.localeCompare(b.date)),
     };
@@ -206,8 +206,9 @@ describe("npm run import -- geekbot (lib/import/geekbot)", () => {
     const snap = await snapshot(target.id);
     const again = await importFromGeekbot({ baseUrl: server.url, key: sourceKey, teamId: target.id, ...quiet });
     expect(again.reports.imported).toBe(0);
-    // The checkpoints ask only for reports after the last import (and those of its last second again).
-    expect(again.reports.existing).toBeLessThan(20);
+    // The checkpoints ask only for reports after the last import (and those of its last second again:
+    // the source's anonymous reports all carry their run's 00:00, issue 45, so that second can hold a run's worth).
+    expect(again.reports.existing).toBeLessThan(30);
     expect(again.standups).toEqual({ created: 0, existing: first.standups.created });
     expect(again.people.created).toBe(0);
     expect(again.questions.created).toBe(0);

@@ -4,12 +4,21 @@ import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
+import { requestDataExport } from "@/lib/domain/data-exports";
 import { erasePerson } from "@/lib/domain/erasure";
 import { DomainError } from "@/lib/domain/errors";
 import { changePassword } from "@/lib/domain/passwords";
 import { updateProfile } from "@/lib/domain/profile";
 import { actorFormAction, field } from "../form-action";
 import { absenceMessage } from "../people-messages";
+
+/** Asks for the signed-in person's "My data" archive, built by a job and offered for 24 hours (issue 45). */
+export async function requestMyDataAction(_prev: ActionState, _form: FormData): Promise<ActionState> {
+  return actorFormAction(["/profile"], async (actor) => {
+    await requestDataExport(actor);
+    return { ok: "Your archive is being prepared; this page shows it when it is ready." };
+  });
+}
 
 /** Saves the signed-in person's name, timezone, avatar URL and notification channel. */
 export async function updateProfileAction(_prev: ActionState, form: FormData): Promise<ActionState> {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
-import { formatDate } from "@/components/format";
+import { formatDate, formatDateTime } from "@/components/format";
 import { ErasePersonForm } from "@/components/people/erase-person-form";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ABSENCE_KINDS, AbsenceLine } from "@/components/team/absence-line";
@@ -8,9 +8,17 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
+import { latestDataExport } from "@/lib/domain/data-exports";
 import { getProfile } from "@/lib/domain/profile";
 import { requireUser } from "../load";
-import { addOwnAbsenceAction, changePasswordAction, erasePersonAction, removeOwnAbsenceAction, updateProfileAction } from "./actions";
+import {
+  addOwnAbsenceAction,
+  changePasswordAction,
+  erasePersonAction,
+  removeOwnAbsenceAction,
+  requestMyDataAction,
+  updateProfileAction,
+} from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Profile" };
@@ -24,7 +32,7 @@ const CHANNEL_HINT =
 /** The signed-in person's profile, password and own vacations / out-of-office. */
 export default async function ProfilePage() {
   const user = await requireUser();
-  const [profile, members] = await Promise.all([getProfile(user), listTeamMembers(user)]);
+  const [profile, members, myData] = await Promise.all([getProfile(user), listTeamMembers(user), latestDataExport(user)]);
   const absences = members.find((m) => m.id === user.userId)?.absences ?? [];
   const today = new Date().toISOString().slice(0, 10);
   return (
@@ -114,14 +122,39 @@ export default async function ProfilePage() {
             Download everything the service holds about you: profile, memberships, participation, reports with answers, votes, absences, API
             keys (names and dates only) and audit entries about you.
           </p>
-          <div className="flex flex-wrap gap-3 text-sm">
-            <a className="font-medium text-brand-700 underline" href="/exports/my-data" download data-testid="my-data-json">
-              Download (JSON)
-            </a>
-            <a className="font-medium text-brand-700 underline" href="/exports/my-data?format=csv" download data-testid="my-data-csv">
-              My reports (CSV)
-            </a>
-          </div>
+          {myData?.status === "pending" && (
+            <p className="mb-3 text-sm text-slate-700" data-testid="my-data-pending">
+              Your archive is being prepared (asked {formatDateTime(myData.createdAt, profile.timezone)}). Reload this page in a moment.
+            </p>
+          )}
+          {myData?.status === "ready" && (
+            <div className="mb-3 flex flex-wrap gap-3 text-sm" data-testid="my-data-ready">
+              <span className="text-slate-700">Ready: download until {formatDateTime(myData.expiresAt, profile.timezone)}.</span>
+              <a
+                className="font-medium text-brand-700 underline"
+                href={`/exports/my-data?export_id=${myData.id}`}
+                download
+                data-testid="my-data-json"
+              >
+                Download (JSON)
+              </a>
+              <a
+                className="font-medium text-brand-700 underline"
+                href={`/exports/my-data?export_id=${myData.id}&format=csv`}
+                download
+                data-testid="my-data-csv"
+              >
+                My reports (CSV)
+              </a>
+            </div>
+          )}
+          <ActionForm
+            action={requestMyDataAction}
+            submitLabel={myData ? "Prepare a new archive" : "Prepare my archive"}
+            testId="my-data-form"
+          >
+            <p className="text-sm text-slate-600">The archive is built in the background and offered for 24 hours, then deleted.</p>
+          </ActionForm>
         </Card>
         <Card title="Erase my data">
           <ErasePersonForm action={erasePersonAction} userId={user.userId} self />

@@ -193,18 +193,20 @@ export async function writeReportPage(tx: Tx, ctx: ImportContext, imp: ImportedC
       created_at: x.at,
       updated_at: x.at,
     })),
-    select: { id: true, occurrence_id: true, user_id: true, submitted_at: true },
+    select: { id: true, occurrence_id: true, user_id: true, submitted_at: true, is_anonymous: true },
   });
   // Match the returned rows to their source reports by (occurrence, author, time), in order for ties.
+  // An anonymous report's stored time is coarse (issue 45, migration 20261128132700): matched without it.
+  const timeKey = (anonymous: boolean, at: Date | null) => (anonymous ? "anonymous" : at?.getTime());
   const byKey = new Map<string, number[]>();
   for (const c of created) {
-    const k = `${c.occurrence_id}/${c.user_id}/${c.submitted_at?.getTime()}`;
+    const k = `${c.occurrence_id}/${c.user_id}/${timeKey(c.is_anonymous, c.submitted_at)}`;
     byKey.set(k, [...(byKey.get(k) ?? []), c.id]);
   }
   const answers: { team_id: number; report_id: number; question_id: number; text: string; created_at: Date; updated_at: Date }[] = [];
   const pairs: [string, number][] = [];
   for (const x of rows) {
-    const reportId = byKey.get(`${x.occurrenceId}/${x.userId}/${x.at.getTime()}`)?.shift() as number;
+    const reportId = byKey.get(`${x.occurrenceId}/${x.userId}/${timeKey(x.r.is_anonymous ?? false, x.at)}`)?.shift() as number;
     pairs.push([x.r.id, reportId]);
     const seen = new Set<number>();
     for (const a of x.r.questions) {
