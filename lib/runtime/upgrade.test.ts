@@ -172,8 +172,11 @@ describe(`upgrade from ${PREVIOUS_RELEASE.version}`, () => {
       // rows; every row it held before must still be there unchanged.
       const oldIds = new Set(rows.map((r) => r.id));
       const mine = table === "job_outbox" ? (now ?? []).filter((r) => oldIds.has(r.id)) : (now ?? []);
-      const kept = mine.map((r, i) => oldColumns(r, rows[i] ?? r));
-      expect(kept, `rows of ${table}`).toEqual(rows);
+      // Compared on the old columns only, in one order (a new column changes the snapshot's order).
+      const byText = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b));
+      const kept = mine.map((r) => (rows[0] ? oldColumns(r, rows[0]) : r)).sort(byText);
+      expect(kept, `rows of ${table}`).toEqual([...rows].sort(byText));
     }
 
     // The current code reads them (the same domain functions as the API and the dashboard).
