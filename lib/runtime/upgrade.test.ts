@@ -173,8 +173,7 @@ describe(`upgrade from ${PREVIOUS_RELEASE.version}`, () => {
       const oldIds = new Set(rows.map((r) => r.id));
       const mine = table === "job_outbox" ? (now ?? []).filter((r) => oldIds.has(r.id)) : (now ?? []);
       // Compared on the old columns only, in one order (a new column changes the snapshot's order).
-      const byText = (a: Record<string, unknown>, b: Record<string, unknown>) =>
-        JSON.stringify(a).localeCompare(JSON.stringify(b));
+      const byText = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a).localeCompare(JSON.stringify(b));
       const kept = mine.map((r) => (rows[0] ? oldColumns(r, rows[0]) : r)).sort(byText);
       expect(kept, `rows of ${table}`).toEqual([...rows].sort(byText));
     }
