@@ -48,6 +48,8 @@ export type AbsenceItem = {
   startDate: string;
   endDate: string;
   note: string | null;
+  /** "manual" (typed in) or "calendar" (from one of the person's calendar feeds, issue 48). */
+  source: "manual" | "calendar";
 };
 
 export type TeamMember = {
@@ -94,7 +96,7 @@ export async function listTeamMembers(actor: Actor, input: { today?: string } = 
       absences: {
         where: { end_date: { gte: today } },
         orderBy: [{ start_date: "asc" }, { id: "asc" }],
-        select: { id: true, user_id: true, kind: true, start_date: true, end_date: true, note: true },
+        select: { id: true, user_id: true, kind: true, start_date: true, end_date: true, note: true, source: true },
       },
     },
   });
@@ -114,6 +116,7 @@ export async function listTeamMembers(actor: Actor, input: { today?: string } = 
       startDate: toIso(a.start_date),
       endDate: toIso(a.end_date),
       note: a.note,
+      source: a.source === "calendar" ? ("calendar" as const) : ("manual" as const),
     })),
   }));
 }
