@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { addAbsence } from "@/lib/domain/absences";
+import { addAbsence, listTeamMembers } from "@/lib/domain/absences";
 import { addCalendarFeed, listMyCalendarFeeds, maskFeedUrl, removeCalendarFeed, setHolidayFeed } from "@/lib/domain/calendar-feeds";
 import { refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { isTeamHoliday } from "@/lib/domain/holidays";
+import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { startStandup } from "@/lib/domain/occurrences";
 import { BERLIN_VTIMEZONE, type IcsServer, ics, startIcsServer, vevent } from "@/tests/fakes/ics-server";
 import { createTestCheckin, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
@@ -85,6 +86,12 @@ describe("calendar feeds", () => {
     expect(tuesday.asked).not.toContain(member.id);
     const excused = await db.occurrenceMember.findFirst({ where: { occurrence_id: tuesday.occurrenceId, user_id: member.id } });
     expect(excused?.excused).toBe("out_of_office");
+    // The standup page's member states say "excused (calendar)"; the Team page's absence list shows the source.
+    const [latest] = await listOccurrenceStatuses(team.admin.actor, { standupId: standup.id, limit: 1 });
+    expect(latest.members.find((m) => m.userId === member.id)).toMatchObject({ state: "excused", excusedByCalendar: true });
+    expect(latest.members.find((m) => m.userId === team.admin.id)?.excusedByCalendar).toBe(false);
+    const roster = await listTeamMembers(team.admin.actor, { today: "2026-11-28" });
+    expect(roster.find((m) => m.id === member.id)?.absences[0]).toMatchObject({ startDate: "2026-11-30", source: "calendar" });
     const thursday = await startStandup(team.admin.actor, standup.id, {}, db, new Date("2026-12-03T10:00:00Z"));
     expect(thursday.asked).toContain(member.id);
   });
@@ -115,6 +122,12 @@ describe("calendar feeds", () => {
     expect(rows.map((a) => a.start)).toEqual(["2026-12-04", "2026-12-07", "2026-12-18", "2026-12-25"]);
     const kept = await db.absence.findUnique({ where: { id: manual.id } });
     expect(kept).toMatchObject({ source: "manual", calendar_feed_id: null });
+    // Excused by the manual absence now: not "excused (calendar)".
+    const standup = await createTestCheckin(team, { members: [member], timezone: "UTC" });
+    const started = await startStandup(team.admin.actor, standup.id, {}, db, new Date("2026-12-01T10:00:00Z"));
+    expect(started.asked).toEqual([]);
+    const [latest] = await listOccurrenceStatuses(team.admin.actor, { standupId: standup.id, limit: 1 });
+    expect(latest.members[0]).toMatchObject({ state: "excused", excused: "vacation", excusedByCalendar: false });
   });
 
   it("refuses private addresses unless allowed, keeping the feed's absences", async () => {
