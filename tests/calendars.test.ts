@@ -9,6 +9,7 @@ import { db } from "@/lib/db";
 import { addAbsence, listTeamMembers } from "@/lib/domain/absences";
 import { addCalendarFeed, listMyCalendarFeeds, maskFeedUrl, removeCalendarFeed, setHolidayFeed } from "@/lib/domain/calendar-feeds";
 import { refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
+import { erasePerson } from "@/lib/domain/erasure";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { startStandup } from "@/lib/domain/occurrences";
@@ -185,5 +186,18 @@ describe("calendar feeds", () => {
       ["2027-01-01", "New Year", feed.id],
     ]);
     expect(await isTeamHoliday(db, team.id, "2026-12-24")).toBe(true);
+  });
+
+  it("erasing a person removes their calendar feeds (secret addresses) and keeps the absences as history", async () => {
+    const person = await createTestUser(team.id);
+    server.setFeed("/person.ics", ics(VACATION));
+    const feed = await db.calendarFeed.create({
+      data: { team_id: team.id, user_id: person.id, kind: "absences", url: `${server.url}/person.ics` },
+    });
+    await refreshCalendarFeed(feed.id, allow);
+    expect(await calendarAbsences(person.id)).toHaveLength(1);
+    await erasePerson(person.actor, { userId: person.id, confirm: person.email });
+    expect(await db.calendarFeed.count({ where: { user_id: person.id } })).toBe(0);
+    expect((await calendarAbsences(person.id)).map((a) => [a.start, a.calendar_feed_id])).toEqual([["2026-11-30", null]]);
   });
 });
