@@ -4,6 +4,7 @@
  * asking path (`startStandup`) does not ask the excused member. Dates: "now" is Saturday
  * 2026-11-28; Monday–Wednesday is 2026-11-30..2026-12-02.
  */
+import type { JobHelpers } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { addAbsence, listTeamMembers } from "@/lib/domain/absences";
@@ -13,6 +14,7 @@ import { erasePerson } from "@/lib/domain/erasure";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { startStandup } from "@/lib/domain/occurrences";
+import { createTaskList } from "@/lib/jobs/tasks";
 import { BERLIN_VTIMEZONE, type IcsServer, ics, startIcsServer, vevent } from "@/tests/fakes/ics-server";
 import { createTestCheckin, createTestTeam, createTestUser, type TestTeam, type TestUser } from "@/tests/fixtures";
 
@@ -112,6 +114,22 @@ describe("calendar feeds", () => {
     expect(last.ifNoneMatch).not.toBeNull();
     expect(last.status).toBe(304);
     expect(await calendarAbsences(member.id)).toEqual(before);
+  });
+
+  it("the refresh_calendars job (crontab) and refresh_calendar_feed task refresh through the same path", async () => {
+    const lines: string[] = [];
+    const tasks = createTaskList((l) => lines.push(l));
+    const before = server.requests.length;
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+    try {
+      await tasks.refresh_calendar_feed!({ feedId }, {} as JobHelpers);
+      await tasks.refresh_calendars!({}, {} as JobHelpers);
+    } finally {
+      delete process.env.WEBHOOKS_ALLOW_PRIVATE;
+    }
+    const mine = server.requests.slice(before).filter((q) => q.path === "/member.ics");
+    expect(mine.map((q) => q.status)).toEqual([304, 304]);
+    expect(lines.filter((l) => l.includes("failed"))).toEqual([]);
   });
 
   it("removing the event removes its absence (new ETag); a manual absence stays", async () => {
