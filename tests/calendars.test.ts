@@ -8,7 +8,14 @@ import type { JobHelpers } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { addAbsence, listTeamMembers } from "@/lib/domain/absences";
-import { addCalendarFeed, listMyCalendarFeeds, maskFeedUrl, removeCalendarFeed, setHolidayFeed } from "@/lib/domain/calendar-feeds";
+import {
+  addCalendarFeed,
+  listMyCalendarFeeds,
+  maskFeedUrl,
+  removeCalendarFeed,
+  setAbsenceWords,
+  setHolidayFeed,
+} from "@/lib/domain/calendar-feeds";
 import { refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { erasePerson } from "@/lib/domain/erasure";
 import { isTeamHoliday } from "@/lib/domain/holidays";
@@ -217,5 +224,21 @@ describe("calendar feeds", () => {
     await erasePerson(person.actor, { userId: person.id, confirm: person.email });
     expect(await db.calendarFeed.count({ where: { user_id: person.id } })).toBe(0);
     expect((await calendarAbsences(person.id)).map((a) => [a.start, a.calendar_feed_id])).toEqual([["2026-11-30", null]]);
+  });
+
+  it("the team chooses the absence words (admins only); a refresh applies them", async () => {
+    const person = await createTestUser(team.id);
+    await expect(setAbsenceWords(person.actor, { words: "Elternzeit" })).rejects.toThrow(/admins/);
+    expect(await setAbsenceWords(team.admin.actor, { words: "Elternzeit, elternzeit,\nSabbatical" })).toEqual(["Elternzeit", "Sabbatical"]);
+    server.setFeed(
+      "/words.ics",
+      ics(VACATION, vevent("ez", "SUMMARY:ELTERNZEIT", "DTSTART;VALUE=DATE:20261207", "DTEND;VALUE=DATE:20261209")),
+    );
+    const feed = await db.calendarFeed.create({
+      data: { team_id: team.id, user_id: person.id, kind: "absences", url: `${server.url}/words.ics` },
+    });
+    await refreshCalendarFeed(feed.id, allow);
+    expect((await calendarAbsences(person.id)).map((a) => [a.start, a.end])).toEqual([["2026-12-07", "2026-12-08"]]);
+    expect(await setAbsenceWords(team.admin.actor, { words: " " })).toContain("vacation");
   });
 });
