@@ -41,6 +41,10 @@ const OTHERS = [
   ),
   // A whole Berlin day (local midnight to midnight) out of office, timed with a TZID.
   vevent("tz-1", "SUMMARY:Out of office", "DTSTART;TZID=Europe/Berlin:20261207T000000", "DTEND;TZID=Europe/Berlin:20261208T000000"),
+  // A TZID the feed does not define (an IANA name): 24 h from 20:00 New York = 02:00–02:00 Berlin.
+  vevent("ny", "SUMMARY:OOO", "DTSTART;TZID=America/New_York:20261221T200000", "DTEND;TZID=America/New_York:20261222T200000"),
+  // A floating time is the person's own wall-clock time (Berlin): exactly Monday 28 December.
+  vevent("float", "SUMMARY:Vacation", "DTSTART:20261228T000000", "DTEND:20261229T000000"),
   // Not absences: a short OOO, an all-day meeting, a cancelled vacation, a word inside a word.
   vevent("short", "SUMMARY:OOO dentist", "DTSTART:20261209T090000Z", "DTEND:20261209T110000Z"),
   vevent("meet", "SUMMARY:Team offsite planning", "DTSTART;VALUE=DATE:20261210", "DTEND;VALUE=DATE:20261211"),
@@ -80,14 +84,16 @@ afterAll(async () => {
 describe("calendar feeds", () => {
   it("turns Vacation Mon–Wed, a recurring OOO with EXDATE and a TZID day into calendar absences; the member is not asked those days", async () => {
     const r = await refreshCalendarFeed(feedId, allow);
-    expect(r).toMatchObject({ status: "updated", entries: 5 });
+    expect(r).toMatchObject({ status: "updated", entries: 7 });
     const rows = await calendarAbsences(member.id);
     expect(rows.map((a) => [a.start, a.end])).toEqual([
       ["2026-11-30", "2026-12-02"],
       ["2026-12-04", "2026-12-04"],
       ["2026-12-07", "2026-12-07"],
       ["2026-12-18", "2026-12-18"],
+      ["2026-12-22", "2026-12-23"],
       ["2026-12-25", "2026-12-25"],
+      ["2026-12-28", "2026-12-28"],
     ]);
     expect(rows.every((a) => a.kind === "out_of_office" && a.calendar_feed_id === feedId)).toBe(true);
 
@@ -143,9 +149,9 @@ describe("calendar feeds", () => {
     const manual = await addAbsence(member.actor, { userId: member.id, kind: "vacation", startDate: "2026-12-01", endDate: "2026-12-01" });
     server.setFeed("/member.ics", ics(BERLIN_VTIMEZONE, ...OTHERS));
     const r = await refreshCalendarFeed(feedId, allow);
-    expect(r).toMatchObject({ status: "updated", entries: 4 });
+    expect(r).toMatchObject({ status: "updated", entries: 6 });
     const rows = await calendarAbsences(member.id);
-    expect(rows.map((a) => a.start)).toEqual(["2026-12-04", "2026-12-07", "2026-12-18", "2026-12-25"]);
+    expect(rows.map((a) => a.start)).toEqual(["2026-12-04", "2026-12-07", "2026-12-18", "2026-12-22", "2026-12-25", "2026-12-28"]);
     const kept = await db.absence.findUnique({ where: { id: manual.id } });
     expect(kept).toMatchObject({ source: "manual", calendar_feed_id: null });
     // Excused by the manual absence now: not "excused (calendar)".

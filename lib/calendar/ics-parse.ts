@@ -2,8 +2,10 @@
  * Reading an ICS feed into the event occurrences of a date window (issue 48), with `ical.js`: the
  * library expands recurrences (RRULE, RDATE, EXDATE, moved or changed occurrences with
  * RECURRENCE-ID) and converts times through the feed's VTIMEZONE definitions. Nothing here does
- * date arithmetic by hand; local dates of timed events come from `Intl` in the given IANA zone.
+ * date arithmetic by hand; local dates of timed events come from `Intl` in the given IANA zone, and
+ * floating times (or a TZID the feed does not define) are placed in their zone by `@date-fns/tz`.
  */
+import { TZDate } from "@date-fns/tz";
 import ICAL from "ical.js";
 
 /** One occurrence of an event: local dates "YYYY-MM-DD", `endDate` inclusive. */
@@ -29,6 +31,33 @@ const MAX_OCCURRENCES = 5000;
 /** "YYYY-MM-DD" of instant `d` in IANA zone `timeZone`. */
 function localDate(d: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+}
+
+/** Whether `zone` is an IANA time zone name this runtime knows. */
+function knownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The instant of a date-time. A time the feed's VTIMEZONEs resolve converts through them; a
+ * floating time (no zone) or one whose TZID has no VTIMEZONE in the feed is read as wall-clock time
+ * in that TZID when it names an IANA zone, else in `fallbackZone` (the person's or team's zone), by
+ * `@date-fns/tz`.
+ */
+function instantOf(t: ICAL.Time, tzid: string | null, fallbackZone: string): Date {
+  if (t.zone !== ICAL.Timezone.localTimezone) return t.toJSDate();
+  const zone = tzid && knownZone(tzid) ? tzid : fallbackZone;
+  return new Date(new TZDate(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, zone).getTime());
+}
+
+function tzidOf(comp: ICAL.Component, name: string): string | null {
+  const v = comp.getFirstProperty(name)?.getParameter("tzid");
+  return typeof v === "string" ? v : null;
 }
 
 function upper(comp: ICAL.Component, name: string): string {
@@ -58,8 +87,8 @@ function toOccurrence(item: ICAL.Event, start: ICAL.Time, end: ICAL.Time, timeZo
       endDate: last.toString().slice(0, 10),
     };
   }
-  const s = start.toJSDate();
-  const e = end.compare(start) > 0 ? end.toJSDate() : s;
+  const s = instantOf(start, tzidOf(item.component, "dtstart"), timeZone);
+  const e = end.compare(start) > 0 ? instantOf(end, tzidOf(item.component, "dtend") ?? tzidOf(item.component, "dtstart"), timeZone) : s;
   const lastInstant = e.getTime() > s.getTime() ? new Date(e.getTime() - 1) : s;
   return {
     ...base,
