@@ -189,9 +189,35 @@ describe("calendar feeds", () => {
     await db.calendarFeed.deleteMany({ where: { id: { in: [slow.id, huge.id] } } });
   });
 
-  it("removing the feed removes its absences only", async () => {
+  it("two refreshes of a changed feed at once leave one set of absences", async () => {
+    server.setFeed("/member.ics", ics(BERLIN_VTIMEZONE, VACATION, ...OTHERS));
+    const both = await Promise.all([refreshCalendarFeed(feedId, allow), refreshCalendarFeed(feedId, allow)]);
+    expect(both.map((r) => r.status)).toEqual(["updated", "updated"]);
+    expect((await calendarAbsences(member.id)).map((a) => a.start)).toEqual([
+      "2026-11-30",
+      "2026-12-04",
+      "2026-12-07",
+      "2026-12-18",
+      "2026-12-22",
+      "2026-12-25",
+      "2026-12-28",
+    ]);
+  });
+
+  it("removing the feed removes its current and future absences; past ones and manual ones stay", async () => {
+    const past = await db.absence.create({
+      data: {
+        team_id: team.id,
+        user_id: member.id,
+        kind: "out_of_office",
+        start_date: new Date("2026-01-05T00:00:00Z"),
+        end_date: new Date("2026-01-06T00:00:00Z"),
+        source: "calendar",
+        calendar_feed_id: feedId,
+      },
+    });
     await removeCalendarFeed(member.actor, { feedId });
-    expect(await calendarAbsences(member.id)).toEqual([]);
+    expect((await calendarAbsences(member.id)).map((a) => [a.id, a.calendar_feed_id])).toEqual([[past.id, null]]);
     expect(await db.absence.count({ where: { user_id: member.id, source: "manual" } })).toBe(1);
   });
 

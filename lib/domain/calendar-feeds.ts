@@ -112,14 +112,22 @@ export async function addCalendarFeed(actor: Actor, input: { url: string }, tx?:
 }
 
 /**
- * Removes one of the actor's own feeds (admins: any person feed of the team) with the absences it
- * provided; manual absences stay. @throws NotFoundError
+ * Removes one of the actor's own feeds (admins: any person feed of the team) with the current and
+ * future absences it provided (past ones stay as history); manual absences stay. @throws NotFoundError
  */
-export async function removeCalendarFeed(actor: Actor, input: { feedId: number }, tx: Tx = db): Promise<void> {
-  const r = await tx.calendarFeed.deleteMany({
-    where: { id: input.feedId, team_id: actor.teamId, kind: "absences", ...(actor.isAdmin ? {} : { user_id: actor.userId }) },
+export async function removeCalendarFeed(actor: Actor, input: { feedId: number }, tx?: Tx): Promise<void> {
+  const where = { id: input.feedId, team_id: actor.teamId, kind: "absences" as const, ...(actor.isAdmin ? {} : { user_id: actor.userId }) };
+  await inTransaction(tx, async (t) => {
+    const feed = await t.calendarFeed.findFirst({ where, select: { id: true } });
+    if (!feed) throw new NotFoundError("Calendar feed");
+    // Past absences stay as history (participation reads them); current and future ones go with the feed.
+    const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    await t.absence.updateMany({
+      where: { team_id: actor.teamId, calendar_feed_id: feed.id, end_date: { lt: today } },
+      data: { calendar_feed_id: null },
+    });
+    await t.calendarFeed.delete({ where: { id: feed.id } });
   });
-  if (r.count === 0) throw new NotFoundError("Calendar feed");
 }
 
 /** The team's public-holidays feed, or null. Every member may read it (masked). */

@@ -93,6 +93,8 @@ export async function refreshCalendarFeed(feedId: number, opts: RefreshOptions):
 
   let entries = 0;
   await db.$transaction(async (tx) => {
+    // One refresh of a feed at a time (the cron and a just-saved feed's job may overlap).
+    await tx.$executeRaw`SELECT 1 FROM calendar_feeds WHERE id = ${feed.id} FOR UPDATE`;
     if (feed.kind === "absences" && feed.user_id !== null) {
       const matches = absenceMatcher(feed.team.calendar_absence_words);
       const ranges = new Map<string, { start: string; end: string }>();
