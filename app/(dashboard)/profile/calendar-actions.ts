@@ -2,12 +2,26 @@
 
 import type { ActionState } from "@/components/ui/action-form";
 import { addCalendarFeed, removeCalendarFeed, removeHolidayFeed, setAbsenceWords, setHolidayFeed } from "@/lib/domain/calendar-feeds";
+import { DomainError } from "@/lib/domain/errors";
 import { actorFormAction, field } from "../form-action";
+import { webhookUrlMessage } from "../people-messages";
+
+/** Runs a feed save; a refused address comes back in the field's words (same address rule as webhooks). */
+async function savingFeed(label: string, run: () => Promise<unknown>): Promise<ActionState | undefined> {
+  try {
+    await run();
+  } catch (err) {
+    const message = err instanceof DomainError ? webhookUrlMessage(err.message, label, "which calendars are not read from") : null;
+    if (message) return { error: message };
+    throw err;
+  }
+}
 
 /** Adds an ICS calendar feed (field `url`) to the signed-in person's calendars (issue 48). */
 export async function addCalendarFeedAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return actorFormAction(["/profile"], async (actor) => {
-    await addCalendarFeed(actor, { url: field(form, "url") });
+    const refused = await savingFeed("ICS address", () => addCalendarFeed(actor, { url: field(form, "url") }));
+    if (refused) return refused;
     return { ok: "Calendar added. It is read within a minute, then every 30 minutes." };
   });
 }
@@ -23,7 +37,8 @@ export async function removeCalendarFeedAction(_prev: ActionState, form: FormDat
 /** Subscribes the team to a public-holidays ICS feed (field `url`; admins only). */
 export async function setHolidayFeedAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return actorFormAction(["/team/holidays"], async (actor) => {
-    await setHolidayFeed(actor, { url: field(form, "url") });
+    const refused = await savingFeed("Holidays ICS address", () => setHolidayFeed(actor, { url: field(form, "url") }));
+    if (refused) return refused;
     return { ok: "Holiday calendar subscribed. Its dates appear within a minute." };
   });
 }
