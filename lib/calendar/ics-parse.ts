@@ -108,9 +108,24 @@ export function readIcsOccurrences(text: string, window: { from: string; to: str
   const root = new ICAL.Component(ICAL.parse(text) as unknown as unknown[]);
   const cal = root.name === "vcalendar" ? root : root.getFirstSubcomponent("vcalendar");
   if (!cal) throw new Error("not an iCalendar feed (no VCALENDAR)");
-  // Register the feed's own time zones before any time is read (ical.js resolves TZID through them).
-  for (const tz of cal.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(tz);
+  // The feed's own time zones resolve its TZIDs while it is read (synchronously), and only then:
+  // ical.js keeps them in a process-wide registry, so they are removed again afterwards.
+  const registered: string[] = [];
+  for (const tz of cal.getAllSubcomponents("vtimezone")) {
+    const tzid = tz.getFirstPropertyValue("tzid");
+    if (typeof tzid !== "string" || ICAL.TimezoneService.has(tzid)) continue;
+    ICAL.TimezoneService.register(tz);
+    registered.push(tzid);
+  }
+  try {
+    return occurrencesIn(cal, window);
+  } finally {
+    for (const tzid of registered) ICAL.TimezoneService.remove(tzid);
+  }
+}
 
+/** The occurrences of `cal`'s events in `window` (see `readIcsOccurrences`); time zones already registered. */
+function occurrencesIn(cal: ICAL.Component, window: { from: string; to: string; timeZone: string }): IcsOccurrence[] {
   const events = cal.getAllSubcomponents("vevent").map((c) => new ICAL.Event(c));
   const masters = new Map<string, ICAL.Event>();
   for (const ev of events) if (!ev.isRecurrenceException()) masters.set(ev.uid, ev);
