@@ -32,6 +32,14 @@ describe("messages for people", () => {
     expect(m).not.toMatch(DEVELOPER);
     expect(webhookUrlMessage("url: host nope.invalid does not resolve")).toMatch(/nope\.invalid was not found/);
     expect(webhookUrlMessage("Choose at least one event.")).toBeNull();
+    // The calendar feed forms (issue 48) use the same rule in their own words.
+    expect(
+      webhookUrlMessage(
+        "url: resolves to a loopback address (127.0.0.1); set WEBHOOKS_ALLOW_PRIVATE=true to allow it",
+        "ICS address",
+        "which calendars are not read from",
+      ),
+    ).toMatch(/^ICS address: this address leads to a private or local network \(127\.0\.0\.1\), which calendars are not read from\./);
   });
 
   it("explains a bulk-invite line without an e-mail address", () => {

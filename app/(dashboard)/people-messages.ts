@@ -38,23 +38,24 @@ export function absenceMessage(message: string): { field: AbsenceField; message:
 
 /**
  * A refused webhook URL (lib/chat/webhook-url.ts `webhookUrlProblem`, prefixed `url: ` by
- * lib/domain/webhooks.ts) as the "Endpoint URL" field shows it.
+ * lib/domain/webhooks.ts) as the "Endpoint URL" field shows it. `field` and `refusal` name the field
+ * and what a private address means for other forms using the same address rule (calendar feeds).
  */
-export function webhookUrlMessage(message: string): string | null {
+export function webhookUrlMessage(message: string, field = "Endpoint URL", refusal = "where webhooks are not sent"): string | null {
   const problem = /^url: (.*)$/s.exec(message)?.[1];
   if (problem === undefined) return null;
-  if (/^must be an absolute/.test(problem)) return "Endpoint URL: enter a full address starting with https://.";
-  if (/^must use http/.test(problem)) return "Endpoint URL: use an address starting with https:// (or http://).";
+  if (/^must be an absolute/.test(problem)) return `${field}: enter a full address starting with https://.`;
+  if (/^must use http/.test(problem)) return `${field}: use an address starting with https:// (or http://).`;
   if (/^must not contain credentials/.test(problem))
-    return "Endpoint URL: remove the user name and password from the address; deliveries are signed instead.";
-  if (/^must be at most/.test(problem)) return "Endpoint URL: use an address of at most 2000 characters.";
+    return `${field}: remove the user name and password from the address${field === "Endpoint URL" ? "; deliveries are signed instead" : ""}.`;
+  if (/^must be at most/.test(problem)) return `${field}: use an address of at most 2000 characters.`;
   const host = /^host (.+) does not resolve$/.exec(problem)?.[1];
-  if (host) return `Endpoint URL: the host ${host} was not found. Check the spelling of the address.`;
+  if (host) return `${field}: the host ${host} was not found. Check the spelling of the address.`;
   if (/^resolves to /.test(problem)) {
     const where = /\(([^)]*)\)/.exec(problem)?.[1];
-    return `Endpoint URL: this address leads to a private or local network${where ? ` (${where})` : ""}, where webhooks are not sent. Use an address reachable from the internet, or ask your operator to allow private addresses.`;
+    return `${field}: this address leads to a private or local network${where ? ` (${where})` : ""}, ${refusal}. Use an address reachable from the internet, or ask your operator to allow private addresses.`;
   }
-  return `Endpoint URL: ${problem}.`;
+  return `${field}: ${problem}.`;
 }
 
 /** One failed line of "Add several people" (lib/domain/bulk-invite.ts outcome) as a sentence. */

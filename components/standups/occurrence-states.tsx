@@ -14,6 +14,7 @@ function StateCell({ member, timezone }: { member: OccurrenceMemberStatus; timez
         </>
       );
     case "excused":
+      if (member.excusedByCalendar) return <Badge>Excused (calendar)</Badge>;
       return <Badge>{member.excused === "out_of_office" ? "Excused (out of office)" : "Excused (vacation)"}</Badge>;
     case "missed":
       return <Badge tone="red">Missed</Badge>;

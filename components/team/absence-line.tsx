@@ -11,7 +11,8 @@ export const ABSENCE_KINDS: SelectOption[] = [
 ];
 
 /**
- * One absence of a list: its kind as a badge, its first – last day (`"YYYY-MM-DD"`) and note, and,
+ * One absence of a list: its kind as a badge ("… (calendar)" when a calendar feed provided it:
+ * no "Remove" then, the feed's next refresh would bring it back), its first – last day (`"YYYY-MM-DD"`) and note, and,
  * with `remove`, a "Remove" button posting `absenceId` to `remove.action` (`remove.label` is the
  * button's accessible name).
  */
@@ -26,7 +27,9 @@ export function AbsenceLine({
   className: string;
   remove?: { action: (form: FormData) => Promise<void>; label: string };
 }) {
-  const kind = ABSENCE_KINDS.find((k) => k.value === absence.kind)?.label ?? "Out of office";
+  const label = ABSENCE_KINDS.find((k) => k.value === absence.kind)?.label ?? "Out of office";
+  const fromCalendar = absence.source === "calendar";
+  const kind = fromCalendar ? `${label} (calendar)` : label;
   return (
     <li className={className} data-testid={testId}>
       <Badge tone="amber">{kind}</Badge>
@@ -34,7 +37,7 @@ export function AbsenceLine({
         {formatDate(absence.startDate)} – {formatDate(absence.endDate)}
         {absence.note && <span className="text-slate-600"> · {absence.note}</span>}
       </span>
-      {remove && (
+      {remove && !fromCalendar && (
         <form action={remove.action}>
           <input type="hidden" name="absenceId" value={absence.id} />
           <Button type="submit" variant="ghost" className="min-h-8 px-2 py-1" aria-label={remove.label}>

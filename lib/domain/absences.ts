@@ -41,6 +41,32 @@ export async function absenceKindsOn(client: Tx, userIds: number[], date: string
   return out;
 }
 
+/**
+ * Of the (user, local date "YYYY-MM-DD") pairs, those a calendar-sourced absence (issue 48) covers,
+ * as keys `"<userId>/<date>"`: the excused members the views label "excused (calendar)". One query;
+ * none for no pairs.
+ */
+export async function calendarExcusedKeys(client: Tx, pairs: Array<{ userId: number; date: string }>): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const dates = pairs.map((p) => p.date).sort();
+  const rows = await client.absence.findMany({
+    where: {
+      user_id: { in: [...new Set(pairs.map((p) => p.userId))] },
+      source: "calendar",
+      start_date: { lte: new Date(`${dates.at(-1)}T00:00:00Z`) },
+      end_date: { gte: new Date(`${dates[0]}T00:00:00Z`) },
+    },
+    select: { user_id: true, start_date: true, end_date: true },
+  });
+  const out = new Set<string>();
+  for (const p of pairs) {
+    const day = new Date(`${p.date}T00:00:00Z`).getTime();
+    if (rows.some((r) => r.user_id === p.userId && r.start_date.getTime() <= day && r.end_date.getTime() >= day))
+      out.add(`${p.userId}/${p.date}`);
+  }
+  return out;
+}
+
 export type AbsenceItem = {
   id: number;
   userId: number;
@@ -48,6 +74,8 @@ export type AbsenceItem = {
   startDate: string;
   endDate: string;
   note: string | null;
+  /** "manual" (typed in) or "calendar" (from one of the person's calendar feeds, issue 48). */
+  source: "manual" | "calendar";
 };
 
 export type TeamMember = {
@@ -94,7 +122,7 @@ export async function listTeamMembers(actor: Actor, input: { today?: string } = 
       absences: {
         where: { end_date: { gte: today } },
         orderBy: [{ start_date: "asc" }, { id: "asc" }],
-        select: { id: true, user_id: true, kind: true, start_date: true, end_date: true, note: true },
+        select: { id: true, user_id: true, kind: true, start_date: true, end_date: true, note: true, source: true },
       },
     },
   });
@@ -114,6 +142,7 @@ export async function listTeamMembers(actor: Actor, input: { today?: string } = 
       startDate: toIso(a.start_date),
       endDate: toIso(a.end_date),
       note: a.note,
+      source: a.source === "calendar" ? ("calendar" as const) : ("manual" as const),
     })),
   }));
 }

@@ -165,6 +165,9 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
         WHERE v.id = ANY(${anonymousVoteIds}::int[]) AND v.occurrence_id = d.occurrence_id`;
     }
     await t.absence.updateMany({ where: { user_id: user.id }, data: { note: null } });
+    // Calendar feeds (secret addresses, issue 48) go; the absences they provided stay as history.
+    await t.absence.updateMany({ where: { user_id: user.id, calendar_feed_id: { not: null } }, data: { calendar_feed_id: null } });
+    await t.calendarFeed.deleteMany({ where: { team_id: user.team_id, user_id: user.id } });
     await t.idempotencyRecord.deleteMany({ where: { user_id: user.id } });
     await t.dataExport.deleteMany({ where: { user_id: user.id } });
     await t.authToken.deleteMany({ where: { user_id: user.id } });

@@ -11,8 +11,8 @@ import type { Actor } from "@/lib/domain/actor";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-/** One holiday: `date` "YYYY-MM-DD". */
-export type Holiday = { id: number; date: string; name: string };
+/** One holiday: `date` "YYYY-MM-DD"; `fromFeed` when the team's public-holidays ICS feed provided it (issue 48). */
+export type Holiday = { id: number; date: string; name: string; fromFeed?: boolean };
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_NAME = 100;
@@ -33,9 +33,9 @@ export async function listHolidays(actor: Actor, input: { from?: string } = {}, 
   const rows = await tx.teamHoliday.findMany({
     where: { team_id: actor.teamId, ...(from ? { date: { gte: from } } : {}) },
     orderBy: { date: "asc" },
-    select: { id: true, date: true, name: true },
+    select: { id: true, date: true, name: true, calendar_feed_id: true },
   });
-  return rows.map((r) => ({ id: r.id, date: r.date.toISOString().slice(0, 10), name: r.name }));
+  return rows.map((r) => ({ id: r.id, date: r.date.toISOString().slice(0, 10), name: r.name, fromFeed: r.calendar_feed_id !== null }));
 }
 
 /**

@@ -5,6 +5,7 @@
  * Read-only; visibility is the standup page's (`standupWhere(actor, { drafts, teamWide: "readers" })`).
  */
 import { db, type Tx } from "@/lib/db";
+import { calendarExcusedKeys } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
 import { latestOccurrencesQuery } from "@/lib/domain/occurrences";
 import type { OccurrenceTrigger } from "@/lib/generated/prisma/client";
@@ -28,6 +29,8 @@ export type OccurrenceMemberStatus = {
   lastRemindedAt: Date | null;
   reminders: number;
   excused: "vacation" | "out_of_office" | null;
+  /** Excused by an absence from the member's calendar feed (issue 48): shown as "excused (calendar)". */
+  excusedByCalendar: boolean;
   missedAt: Date | null;
   answeredAt: Date | null;
 };
@@ -86,7 +89,14 @@ export async function listOccurrenceStatuses(
       reports: { where: { status: "submitted" }, select: { user_id: true, submitted_at: true } },
     },
   });
+  const fromCalendar = await calendarExcusedKeys(
+    tx,
+    occurrences.flatMap((o) =>
+      o.members.filter((m) => m.excused).map((m) => ({ userId: m.user_id, date: o.date.toISOString().slice(0, 10) })),
+    ),
+  );
   return occurrences.map((o) => {
+    const date = o.date.toISOString().slice(0, 10);
     const answered = new Map(o.reports.map((r) => [r.user_id, r.submitted_at]));
     const members = o.members
       .map((m): OccurrenceMemberStatus => {
@@ -100,11 +110,12 @@ export async function listOccurrenceStatuses(
           lastRemindedAt: reminded.at(-1) ?? null,
           reminders: reminded.length,
           excused: m.excused,
+          excusedByCalendar: m.excused !== null && fromCalendar.has(`${m.user_id}/${date}`),
           missedAt: m.missed_at,
           answeredAt: answered.get(m.user_id) ?? null,
         };
       })
       .sort((a, b) => a.name.localeCompare(b.name) || a.userId - b.userId);
-    return { occurrenceId: o.id, date: o.date.toISOString().slice(0, 10), closedAt: o.closed_at, trigger: o.trigger, members };
+    return { occurrenceId: o.id, date, closedAt: o.closed_at, trigger: o.trigger, members };
   });
 }

@@ -43,7 +43,7 @@ async function createRecords(teamId: number, userId: number) {
 }
 
 describe("jobs", () => {
-  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15, the Slack sync of issue 11, the nightly backup of issue 44 and the nightly retention of issue 45", () => {
+  it("declares the schedule of issue 2 (every minute, hourly at :17), the categorization sweep of issue 15, the Slack sync of issue 11, the nightly backup of issue 44 and the nightly retention of issue 45 and the calendar refresh of issue 48", () => {
     expect(CRONTAB.split("\n")).toEqual([
       "* * * * * schedule_tick",
       "17 * * * * cleanup_idempotency",
@@ -51,6 +51,7 @@ describe("jobs", () => {
       "41 * * * * slack_sync",
       "7 3 * * * backup_nightly",
       "23 3 * * * apply_retention",
+      "11,41 * * * * refresh_calendars",
     ]);
   });
 

@@ -32,6 +32,9 @@
  * - `anonymise_poll_voters` (one-time, enqueued by migration 20261128135700; also run after the
  *   nightly retention): votes of anonymous polls keep only a keyed hash of their voter
  *   (lib/domain/voter-hash.ts, issue 45).
+ * - `refresh_calendars` (crontab: every 30 minutes at :11 and :41) and `refresh_calendar_feed` (enqueued
+ *   when a feed is saved): refresh the ICS calendar feeds of people and teams into absences and
+ *   holidays (lib/domain/calendar-refresh.ts, issue 48), with the webhook address policy.
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -39,13 +42,14 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { refreshAllCalendarFeeds, refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
 import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { anonymisePollVoters } from "@/lib/domain/voter-hash";
-import { backupDir, backupKeep, dataDir, slackSettings } from "@/lib/env";
+import { backupDir, backupKeep, dataDir, deliverySettings, slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
@@ -164,6 +168,17 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       if (rewritten) log(`anonymise_poll_voters: ${rewritten} votes of anonymous polls no longer name their voter`);
     },
     backup_nightly: backupNightly(log),
+    refresh_calendars: async () => {
+      const results = await refreshAllCalendarFeeds({ allowPrivate: deliverySettings().webhooksAllowPrivate });
+      const changed = results.filter((r) => r.status === "updated").length;
+      const failed = results.filter((r) => r.status === "error");
+      if (changed || failed.length) log(`refresh_calendars: ${changed} feed(s) updated, ${failed.length} failed`);
+    },
+    refresh_calendar_feed: async (payload) => {
+      const { feedId } = payload as { feedId: number };
+      const r = await refreshCalendarFeed(feedId, { allowPrivate: deliverySettings().webhooksAllowPrivate });
+      if (r.status === "error") log(`refresh_calendar_feed: feed ${feedId}: ${r.error}`);
+    },
     import_geekbot: async (payload) => {
       await runDashboardImport(payload as ImportJobPayload, log);
     },
@@ -178,4 +193,5 @@ export const CRONTAB = [
   "41 * * * * slack_sync",
   "7 3 * * * backup_nightly",
   "23 3 * * * apply_retention",
+  "11,41 * * * * refresh_calendars",
 ].join("\n");

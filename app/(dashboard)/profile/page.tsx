@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
+import { CalendarFeedsCard } from "@/components/calendars/calendar-feeds-card";
 import { formatDate, formatDateTime } from "@/components/format";
 import { ErasePersonForm } from "@/components/people/erase-person-form";
 import { TimezoneSelect } from "@/components/people/timezone-select";
@@ -8,6 +9,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
+import { listMyCalendarFeeds } from "@/lib/domain/calendar-feeds";
 import { latestDataExport } from "@/lib/domain/data-exports";
 import { getProfile } from "@/lib/domain/profile";
 import { requireUser } from "../load";
@@ -19,6 +21,7 @@ import {
   requestMyDataAction,
   updateProfileAction,
 } from "./actions";
+import { addCalendarFeedAction, removeCalendarFeedAction } from "./calendar-actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Profile" };
@@ -32,7 +35,12 @@ const CHANNEL_HINT =
 /** The signed-in person's profile, password and own vacations / out-of-office. */
 export default async function ProfilePage() {
   const user = await requireUser();
-  const [profile, members, myData] = await Promise.all([getProfile(user), listTeamMembers(user), latestDataExport(user)]);
+  const [profile, members, myData, calendarFeeds] = await Promise.all([
+    getProfile(user),
+    listTeamMembers(user),
+    latestDataExport(user),
+    listMyCalendarFeeds(user),
+  ]);
   const absences = members.find((m) => m.id === user.userId)?.absences ?? [];
   const today = new Date().toISOString().slice(0, 10);
   return (
@@ -117,6 +125,7 @@ export default async function ProfilePage() {
             <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
         </Card>
+        <CalendarFeedsCard feeds={calendarFeeds} add={addCalendarFeedAction} remove={removeCalendarFeedAction} />
         <Card title="My data">
           <p className="mb-3 text-sm text-slate-700">
             Download everything the service holds about you: profile, memberships, participation, reports with answers, votes, absences, API

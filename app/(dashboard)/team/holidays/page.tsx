@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HolidayFeedCard } from "@/components/calendars/holiday-feed-card";
 import { ActionForm } from "@/components/ui/action-form";
 import { LinkButton } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -6,9 +7,11 @@ import { InputField } from "@/components/ui/form";
 import { Td } from "@/components/ui/table";
 import { TableCard } from "@/components/ui/table-card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
+import { getAbsenceWords, getHolidayFeed } from "@/lib/domain/calendar-feeds";
 import { listHolidays } from "@/lib/domain/holidays";
 import { localDateOf } from "@/lib/domain/schedule";
 import { requireUser } from "../../load";
+import { removeHolidayFeedAction, setAbsenceWordsAction, setHolidayFeedAction } from "../../profile/calendar-actions";
 import { addHolidayAction, removeHolidayAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +21,7 @@ export const metadata: Metadata = { title: "Team holidays" };
 export default async function HolidaysPage() {
   const user = await requireUser();
   const today = localDateOf(new Date(), user.timezone);
-  const holidays = await listHolidays(user, { from: today });
+  const [holidays, feed, words] = await Promise.all([listHolidays(user, { from: today }), getHolidayFeed(user), getAbsenceWords(user)]);
   return (
     <>
       <PageHeader
@@ -55,7 +58,10 @@ export default async function HolidaysPage() {
                 <time dateTime={h.date}>{formatOccurrenceDate(h.date)}</time>
                 <span className="block text-xs text-slate-600">{h.date}</span>
               </Td>
-              <Td last={!user.isAdmin}>{h.name}</Td>
+              <Td last={!user.isAdmin}>
+                {h.name}
+                {h.fromFeed && <span className="text-xs text-slate-600"> · from the holiday calendar</span>}
+              </Td>
               {user.isAdmin && (
                 <Td last>
                   <ActionForm
@@ -73,6 +79,12 @@ export default async function HolidaysPage() {
               )}
             </tr>
           )}
+        />
+        <HolidayFeedCard
+          feed={feed}
+          words={words}
+          isAdmin={user.isAdmin}
+          actions={{ set: setHolidayFeedAction, remove: removeHolidayFeedAction, setWords: setAbsenceWordsAction }}
         />
       </div>
     </>
