@@ -102,6 +102,8 @@ async function topUp(url: string, team: number): Promise<void> {
       VALUES (${occurrence}, ${question}, ${team}, 'completed', '[{"name": "x", "count": 1}]') ON CONFLICT DO NOTHING;
     INSERT INTO categories (team_id, question_id, name, keywords, created_by)
       VALUES (${team}, ${question}, 'Tooling', '{"ci": 0.5}', 'offline') ON CONFLICT DO NOTHING;
+    INSERT INTO chat_messages (team_id, ts, kind, channel_id, text, delivery_state)
+      VALUES (${team}, '9999999999.000001', 'report', ${channel}, 'still pending', 'pending');
     INSERT INTO absences (team_id, user_id, kind, start_date, end_date, note) VALUES (${team}, ${user}, 'vacation', '2026-12-01', '2026-12-03', NULL);
     INSERT INTO occurrence_summaries (team_id, checkin_id, occurrence_id, date, engine, sections, text)
       SELECT team_id, checkin_id, id, date, 'offline', '{}', 'summary' FROM occurrences WHERE id = ${occurrence}
@@ -170,6 +172,14 @@ describe("team export and import", () => {
       expect(Number(s[0]?.next)).toBeGreaterThan(Number(s[0]?.max));
     }
 
+    // The chat message still pending delivery is queued for delivery here; the other triggers stayed off.
+    const { rows: jobs } = await c.query<{ task: string; payload: { destination: string } }>(
+      "SELECT task_identifier AS task, payload FROM job_outbox ORDER BY id",
+    );
+    const [pending] =
+      (await teamRows(target, null)).chat_messages?.map((r) => JSON.parse(r)).filter((m) => m.delivery_state === "pending") ?? [];
+    expect(jobs).toEqual([{ task: "deliver_chat_destination", payload: { destination: `c${pending.channel_id}` } }]);
+
     // A second import into the now filled database is refused and changes nothing.
     await expect(importTeam({ url: target, file: archive })).rejects.toThrow(/not empty: .*teams/);
     const { rows: teams } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM teams");
@@ -207,6 +217,27 @@ describe("team export and import", () => {
     await expect(importTeam({ url: target, file: damagedFile })).rejects.toThrow(/the archive is damaged/);
     const rows = await teamRows(target, null);
     expect(Object.entries(rows).filter(([, r]) => r.length)).toEqual([]);
+  }, 60_000);
+
+  it("refuses an archive whose rows lack their parents (foreign keys checked after the load)", async () => {
+    const target = await freshDatabase("arc_orphan");
+    const unpacked = path.join(dir, "orphan");
+    fs.mkdirSync(unpacked);
+    await tar.x({ file: archive, cwd: unpacked });
+    fs.writeFileSync(path.join(unpacked, "data", "webhook_endpoints.copy"), "");
+    const damaged = structuredClone(manifest);
+    for (const t of damaged.tables) if (t.name === "webhook_endpoints") t.rows = 0;
+    fs.writeFileSync(path.join(unpacked, "manifest.json"), JSON.stringify(damaged));
+    const file = path.join(dir, "orphan.tar.gz");
+    await tar.c({ gzip: true, file, cwd: unpacked }, ["manifest.json", "data"]);
+    await expect(importTeam({ url: target, file })).rejects.toThrow(/rows do not fit together \(webhook_deliveries: .*foreign key/);
+    const c = await connect(target);
+    const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM teams");
+    expect(rows[0]?.n).toBe(0);
+    const { rows: fks } = await c.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND conname = 'webhook_deliveries_team_id_endpoint_id_fkey'",
+    );
+    expect(fks[0]?.n).toBe(1); // the dropped keys came back with the rollback
   }, 60_000);
 
   it("refuses an export without a clear team", async () => {

@@ -9,7 +9,10 @@
  * The rows are loaded as they were exported, with the tables' own triggers off (they would bump the
  * stored poll-results and participation versions and queue jobs for facts that are already
  * stored), except the chat outbox's (`TRIGGERS_KEPT`), so that messages still pending delivery in
- * the archive are queued for delivery by this instance.
+ * the archive are queued for delivery by this instance. As pg_restore does, the foreign keys of
+ * the tables loaded are dropped first and added again after the load (each checked once over the
+ * whole table instead of once per row), in the same transaction: a row whose parent is missing
+ * fails the import.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -101,6 +104,18 @@ async function checkTarget(client: pg.ClientBase, manifest: TeamArchiveManifest)
   }
 }
 
+/** The foreign keys of `tables`: table, name and definition (`pg_get_constraintdef`). */
+async function foreignKeys(client: pg.ClientBase, tables: string[]): Promise<{ table: string; name: string; definition: string }[]> {
+  const { rows } = await client.query<{ table: string; name: string; definition: string }>(
+    `SELECT c.relname AS table, con.conname AS name, pg_get_constraintdef(con.oid) AS definition
+     FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+     WHERE con.contype = 'f' AND c.relname = ANY($1::text[]) ORDER BY 1, 2`,
+    [tables],
+  );
+  return rows;
+}
+
 /** Moves every id sequence of `tables` past the largest id loaded. */
 async function fixSequences(client: pg.ClientBase, tables: string[]): Promise<void> {
   const { rows } = await client.query<{ table: string; column: string; seq: string }>(
@@ -150,6 +165,8 @@ export async function importTeam(opts: ImportOptions): Promise<{ manifest: TeamA
     await checkTarget(client, manifest);
     const quiet = names.filter((n) => !TRIGGERS_KEPT.has(n));
     for (const name of quiet) await client.query(`ALTER TABLE ${ident(name)} DISABLE TRIGGER USER`);
+    const keys = await foreignKeys(client, names);
+    for (const k of keys) await client.query(`ALTER TABLE ${ident(k.table)} DROP CONSTRAINT ${ident(k.name)}`);
     let rows = 0;
     for (const t of manifest.tables) {
       const t0 = performance.now();
@@ -161,6 +178,13 @@ export async function importTeam(opts: ImportOptions): Promise<{ manifest: TeamA
       rows += t.rows;
       log(progressLine(t.name, t.rows, (performance.now() - t0) / 1000));
     }
+    const t1 = performance.now();
+    for (const k of keys) {
+      await client.query(`ALTER TABLE ${ident(k.table)} ADD CONSTRAINT ${ident(k.name)} ${k.definition}`).catch((err: Error) => {
+        throw new TeamArchiveError(`The archive's rows do not fit together (${k.table}: ${err.message}): the archive is damaged.`);
+      });
+    }
+    log(`  checked ${keys.length} foreign keys in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     for (const name of quiet) await client.query(`ALTER TABLE ${ident(name)} ENABLE TRIGGER USER`);
     await fixSequences(client, names);
     await client.query("COMMIT");
