@@ -12,7 +12,8 @@
  * - the restore exactly as `CHECKIN_DATA_DIR=<new folder> npm run restore -- --from <backups>` runs
  *   it (`restoreDatabase` into a NEW data folder): copy and WAL replay time; the restored database
  *   is started and its reports counted against the source;
- * - the logical export of team 1 (`npm run export`, lib/runtime/team-archive.ts): size and time.
+ * - the logical export of team 1 (`npm run export`, lib/runtime/team-archive.ts): size and time,
+ *   and its import into a new empty database (`npm run import-export`; skipped with --skip-import).
  * Prints one line per step and a summary table. Sizes in MB (10^6 bytes), times in seconds.
  */
 import fs from "node:fs";
@@ -27,6 +28,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres as startDatabase } from "@
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { restoreDatabase } from "@/lib/runtime/restore";
 import { exportTeam } from "@/lib/runtime/team-archive";
+import { importTeam } from "@/lib/runtime/team-archive-import";
 import { seedDemoData } from "@/lib/seed/index";
 import { makeTempDir } from "@/scripts/throwaway";
 
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     reports: { type: "string", default: "1000000" },
     "skip-demo": { type: "boolean", default: false },
     "skip-large": { type: "boolean", default: false },
+    "skip-import": { type: "boolean", default: false },
   },
   strict: true,
 });
@@ -58,6 +61,7 @@ type Figures = {
   restoredReports: number;
   exportBytes: number;
   exportSeconds: number;
+  importSeconds: number | null;
 };
 
 const folders: string[] = [];
@@ -122,7 +126,10 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
   log(`${label}: data written in ${fillSeconds.toFixed(1)} s; restarting with WAL archiving on`);
 
   database = await startEmbeddedPostgres({ dir, purpose: `bench-backup ${label}`, archive: true, backupDir: backups });
-  let figures: Omit<Figures, "restoreSeconds" | "copySeconds" | "replaySeconds" | "restoredReports" | "exportBytes" | "exportSeconds">;
+  let figures: Omit<
+    Figures,
+    "restoreSeconds" | "copySeconds" | "replaySeconds" | "restoredReports" | "exportBytes" | "exportSeconds" | "importSeconds"
+  >;
   try {
     await query(database.url, "CHECKPOINT");
     const [size] = await query<{ db: string; reports: string }>(
@@ -153,8 +160,18 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
     const file = path.join(restoredDir, "team-1.tar.gz");
     const e = await exportTeam({ url: restored.url, file, team: "1" });
     log(
-      `${label}: team 1 exported: ${mb(e.bytes)} MB in ${e.seconds.toFixed(1)} s (${e.manifest.total_rows.toLocaleString("en-US")} rows)`,
+      `${label}: team 1 exported: ${mb(e.bytes)} MB in ${e.seconds.toFixed(1)} s (${e.manifest.total_rows.toLocaleString("en-US")} rows, ${(e.manifest.tables.find((t) => t.name === "reports")?.rows ?? 0).toLocaleString("en-US")} of them reports)`,
     );
+    let importSeconds: number | null = null;
+    if (!values["skip-import"]) {
+      await query(restored.url, "CREATE DATABASE imported");
+      const url = new URL(restored.url);
+      url.pathname = "/imported";
+      await applyMigrations(url.toString());
+      const i = await importTeam({ url: url.toString(), file, log: (l) => log(`  ${l}`) });
+      importSeconds = i.seconds;
+      log(`${label}: team 1 imported into a new empty database in ${i.seconds.toFixed(1)} s`);
+    }
     return {
       ...figures,
       restoreSeconds: r.seconds,
@@ -163,6 +180,7 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
       restoredReports: Number(count?.n),
       exportBytes: e.bytes,
       exportSeconds: e.seconds,
+      importSeconds,
     };
   } finally {
     await restored.stop();
@@ -193,7 +211,7 @@ const results: Figures[] = [];
 let code = 0;
 try {
   if (!values["skip-demo"]) results.push(await measure("demo", seedDemo));
-  if (!values["skip-large"]) results.push(await measure(`${REPORTS / 1000}k`, generateLarge));
+  if (!values["skip-large"]) results.push(await measure("large", generateLarge));
 } catch (err) {
   console.error(err);
   code = 1;
@@ -203,14 +221,14 @@ try {
 
 console.log("\nBackup and restore of the embedded database (sizes MB, times s):");
 console.log(
-  "| data | reports | written in | database | base backup | backup time | WAL archived | restore (copy + replay) | restored reports | team export (1) |",
+  "| data | reports | written in | database | base backup | backup time | WAL archived | restore (copy + replay) | restored reports | team 1 export | team 1 import |",
 );
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const f of results) {
   console.log(
     `| ${f.label} | ${f.reports.toLocaleString("en-US")} | ${f.fillSeconds.toFixed(0)} | ${mb(f.databaseBytes)} | ${mb(f.backupBytes)} | ` +
       `${f.backupSeconds.toFixed(1)} | ${mb(f.walBytes)} | ${f.restoreSeconds.toFixed(1)} (${f.copySeconds.toFixed(1)} + ${f.replaySeconds.toFixed(1)}) | ` +
-      `${f.restoredReports === f.reports ? "all" : `${f.restoredReports} of ${f.reports}`} | ${mb(f.exportBytes)} MB, ${f.exportSeconds.toFixed(1)} s |`,
+      `${f.restoredReports === f.reports ? "all" : `${f.restoredReports} of ${f.reports}`} | ${mb(f.exportBytes)} MB, ${f.exportSeconds.toFixed(1)} s | ${f.importSeconds === null ? "-" : f.importSeconds.toFixed(1)} |`,
   );
   if (f.restoredReports !== f.reports) code = 1;
 }

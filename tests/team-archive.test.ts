@@ -172,6 +172,19 @@ describe("team export and import", () => {
       expect(Number(s[0]?.next)).toBeGreaterThan(Number(s[0]?.max));
     }
 
+    // The indexes and foreign keys dropped for the load are all back, as they were.
+    const schemaOf = async (url: string) =>
+      (
+        await (
+          await connect(url)
+        ).query<{ d: string }>(
+          `SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public'
+           UNION ALL SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+           WHERE connamespace = 'public'::regnamespace ORDER BY 1`,
+        )
+      ).rows.map((r) => r.d);
+    expect(await schemaOf(target)).toEqual(await schemaOf(source));
+
     // The chat message still pending delivery is queued for delivery here; the other triggers stayed off.
     const { rows: jobs } = await c.query<{ task: string; payload: { destination: string } }>(
       "SELECT task_identifier AS task, payload FROM job_outbox ORDER BY id",

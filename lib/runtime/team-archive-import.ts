@@ -11,8 +11,9 @@
  * stored), except the chat outbox's (`TRIGGERS_KEPT`), so that messages still pending delivery in
  * the archive are queued for delivery by this instance. As pg_restore does, the foreign keys of
  * the tables loaded are dropped first and added again after the load (each checked once over the
- * whole table instead of once per row), in the same transaction: a row whose parent is missing
- * fails the import.
+ * whole table instead of once per row), and so are their indexes that back no constraint (built
+ * once, e.g. the unique ones Prisma declares), in the same transaction: a row whose parent is
+ * missing, or a duplicate, fails the import.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -116,6 +117,19 @@ async function foreignKeys(client: pg.ClientBase, tables: string[]): Promise<{ t
   return rows;
 }
 
+/** The indexes of `tables` that back no constraint (primary keys stay): name and definition (`pg_get_indexdef`). */
+async function looseIndexes(client: pg.ClientBase, tables: string[]): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await client.query<{ name: string; definition: string }>(
+    `SELECT ic.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
+     JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+     WHERE c.relname = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM pg_constraint con WHERE con.conindid = i.indexrelid)
+     ORDER BY 1`,
+    [tables],
+  );
+  return rows;
+}
+
 /** Moves every id sequence of `tables` past the largest id loaded. */
 async function fixSequences(client: pg.ClientBase, tables: string[]): Promise<void> {
   const { rows } = await client.query<{ table: string; column: string; seq: string }>(
@@ -167,6 +181,8 @@ export async function importTeam(opts: ImportOptions): Promise<{ manifest: TeamA
     for (const name of quiet) await client.query(`ALTER TABLE ${ident(name)} DISABLE TRIGGER USER`);
     const keys = await foreignKeys(client, names);
     for (const k of keys) await client.query(`ALTER TABLE ${ident(k.table)} DROP CONSTRAINT ${ident(k.name)}`);
+    const indexes = await looseIndexes(client, names);
+    for (const i of indexes) await client.query(`DROP INDEX ${ident(i.name)}`);
     let rows = 0;
     for (const t of manifest.tables) {
       const t0 = performance.now();
@@ -179,12 +195,18 @@ export async function importTeam(opts: ImportOptions): Promise<{ manifest: TeamA
       log(progressLine(t.name, t.rows, (performance.now() - t0) / 1000));
     }
     const t1 = performance.now();
+    await client.query("SET LOCAL maintenance_work_mem = '256MB'");
+    for (const i of indexes) {
+      await client.query(i.definition).catch((err: Error) => {
+        throw new TeamArchiveError(`The archive's rows do not fit together (index ${i.name}: ${err.message}): the archive is damaged.`);
+      });
+    }
     for (const k of keys) {
       await client.query(`ALTER TABLE ${ident(k.table)} ADD CONSTRAINT ${ident(k.name)} ${k.definition}`).catch((err: Error) => {
         throw new TeamArchiveError(`The archive's rows do not fit together (${k.table}: ${err.message}): the archive is damaged.`);
       });
     }
-    log(`  checked ${keys.length} foreign keys in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    log(`  built ${indexes.length} indexes, checked ${keys.length} foreign keys in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     for (const name of quiet) await client.query(`ALTER TABLE ${ident(name)} ENABLE TRIGGER USER`);
     await fixSequences(client, names);
     await client.query("COMMIT");
