@@ -6,10 +6,12 @@
  * refusals: a non-empty database, another schema version, a file that is not an archive, a damaged
  * archive (nothing left behind), and an export without a clear team.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -41,6 +43,21 @@ async function connect(url: string): Promise<pg.Client> {
   await c.connect();
   clients.push(c);
   return c;
+}
+
+/** Runs `scripts/<name>.ts args` with DATABASE_URL=`url`; resolves with its exit code and output. */
+async function runScript(name: string, args: string[], url: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, "..");
+  try {
+    const r = await promisify(execFile)(process.execPath, ["--import", "tsx", path.join(root, "scripts", `${name}.ts`), ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }
 
 /** A new database on the test server, migrated unless `migrate` is false. @returns its URL. */
@@ -252,6 +269,25 @@ describe("team export and import", () => {
     );
     expect(fks[0]?.n).toBe(1); // the dropped keys came back with the rollback
   }, 60_000);
+
+  it("npm run export / import-export: rows per table, migrations applied to a new database, refusals with exit code 1", async () => {
+    const file = path.join(dir, "cli.tar.gz");
+    const exported = await runScript("export", [file, "--team", String(teamId)], source);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/^ {2}answers\s+[\d,]+ rows\s+[\d.]+ s$/m);
+    expect(exported.stdout).toMatch(/Wrote .*cli\.tar\.gz: [\d,]+ rows/);
+    const target = await freshDatabase("arc_cli", false); // no schema yet: the command migrates it
+    const imported = await runScript("import-export", [file], target);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/^ {2}reports\s+[\d,]+ rows/m);
+    expect(imported.stdout).toContain(`Imported ${manifest.total_rows.toLocaleString("en-US")} rows`);
+    const again = await runScript("import-export", [file], target);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Import refused: The database is not empty/m);
+    const usage = await runScript("export", [], source);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Usage: npm run export -- FILE.tar.gz [--team ID]");
+  }, 120_000);
 
   it("refuses an export without a clear team", async () => {
     const file = path.join(dir, "other.tar.gz");
