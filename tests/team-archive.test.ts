@@ -294,6 +294,7 @@ describe("team export and import", () => {
     await expect(exportTeam({ url: source, file })).rejects.toThrow(/has 2 teams: choose one with --team ID/);
     await expect(exportTeam({ url: source, file, team: "999999" })).rejects.toThrow(/No team "999999"/);
     expect(fs.existsSync(file)).toBe(false);
+    await expect(exportTeam({ url: source, file: path.join(dir, "nowhere", "x.tar.gz") })).rejects.toThrow(/nowhere does not exist/);
     const byChatId = await exportTeam({ url: source, file, team: manifest.team.chat_id });
     expect(byChatId.manifest.team.id).toBe(teamId);
   });

@@ -176,6 +176,7 @@ export async function exportTeam(opts: ExportOptions): Promise<{ manifest: TeamA
   const log = opts.log ?? (() => {});
   const started = performance.now();
   const target = path.resolve(opts.file);
+  if (!fs.existsSync(path.dirname(target))) throw new TeamArchiveError(`The folder ${path.dirname(target)} does not exist.`);
   const work = fs.mkdtempSync(path.join(path.dirname(target), ".team-export-"));
   const client = new pg.Client({ connectionString: opts.url });
   await client.connect();
