@@ -223,6 +223,11 @@ describe("team export and import", () => {
     const error = await importTeam({ url: target, file: archive }).catch((e) => e);
     expect(error).toBeInstanceOf(TeamArchiveError);
     expect(error.message).toMatch(new RegExp(`exported at schema version ${manifest.schema_version}, this database is at \\d+_`));
+    const altered = await freshDatabase("arc_alt");
+    await (await connect(altered)).query("ALTER TABLE teams ADD COLUMN extra int; CREATE TABLE notes (id int, team_id int)");
+    await expect(importTeam({ url: altered, file: archive })).rejects.toThrow(
+      /tables differ from the archive's: table notes is not in the archive; table teams has other columns \(extra\)/,
+    );
     const unmigrated = await freshDatabase("arc_none", false);
     await expect(importTeam({ url: unmigrated, file: archive })).rejects.toThrow(/this database is at none/);
   });

@@ -69,11 +69,10 @@ async function extractArchive(file: string, dir: string): Promise<TeamArchiveMan
 }
 
 /**
- * Checks the database can take the archive: same schema version, the same tenant tables and
- * columns, every tenant table empty. Run inside the import's transaction after its locks.
+ * Checks the database has the archive's tenant tables with the same columns.
  * @throws TeamArchiveError naming what differs.
  */
-async function checkTarget(client: pg.ClientBase, manifest: TeamArchiveManifest): Promise<void> {
+async function checkTables(client: pg.ClientBase, manifest: TeamArchiveManifest): Promise<void> {
   const catalog = await readCatalog(client);
   const tenant = new Map(catalog.filter((t) => t.tenant).map((t) => [t.name, t]));
   const archived = new Set(manifest.tables.map((t) => t.name));
@@ -92,8 +91,12 @@ async function checkTarget(client: pg.ClientBase, manifest: TeamArchiveManifest)
   if (differences.length) {
     throw new TeamArchiveError(`The database's tables differ from the archive's: ${differences.join("; ")}.`);
   }
+}
+
+/** Checks every tenant table is empty (run under the import's locks). @throws TeamArchiveError naming the others. */
+async function checkEmpty(client: pg.ClientBase, tables: string[]): Promise<void> {
   const filled: string[] = [];
-  for (const name of tenant.keys()) {
+  for (const name of tables) {
     const { rows } = await client.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${ident(name)}) AS any`);
     if (rows[0]?.any) filled.push(name);
   }
@@ -174,9 +177,10 @@ export async function importTeam(opts: ImportOptions): Promise<{ manifest: TeamA
         `${formatRows(manifest.total_rows)} rows, schema version ${version}`,
     );
     await client.query("BEGIN");
+    await checkTables(client, manifest);
     const names = manifest.tables.map((t) => t.name);
     await client.query(`LOCK TABLE ${names.map(ident).join(", ")} IN EXCLUSIVE MODE`);
-    await checkTarget(client, manifest);
+    await checkEmpty(client, names);
     const quiet = names.filter((n) => !TRIGGERS_KEPT.has(n));
     for (const name of quiet) await client.query(`ALTER TABLE ${ident(name)} DISABLE TRIGGER USER`);
     const keys = await foreignKeys(client, names);
