@@ -17,8 +17,8 @@ import { ConfigDocumentError } from "@/lib/config/errors";
 import { type ConfigPlan, canonicalConfig, planConfig } from "@/lib/config/plan";
 import { type ConfigRefs, resolveConfigRefs } from "@/lib/config/references";
 import type { PollDoc, QuestionDoc, StandupDoc, TeamConfig } from "@/lib/config/schema";
-import { type QuestionRow, readTeamState, type TeamState } from "@/lib/config/state";
-import { db, type Tx } from "@/lib/db";
+import { type QuestionRow, readTeamState, requireConfigAdmin, type TeamState } from "@/lib/config/state";
+import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds } from "@/lib/domain/channels";
 import { InvalidParameterError } from "@/lib/domain/errors";
@@ -30,10 +30,13 @@ import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { looksLikeBlockerQuestion } from "@/lib/domain/standup-config";
 import { createStandup } from "@/lib/domain/standup-writes";
 import { createWebhook, deleteWebhook, updateWebhook } from "@/lib/domain/webhooks";
-import type { AnswerType } from "@/lib/generated/prisma/client";
+import { type AnswerType, Prisma } from "@/lib/generated/prisma/client";
 
 /** What `applyTeamConfig` did: the plan it carried out and the secrets of webhooks it created. */
 export type ApplyResult = { plan: ConfigPlan; secrets: Array<{ url: string; secret: string }> };
+
+/** First key of the per-team advisory lock of `applyTeamConfig` ("config" in ASCII). */
+const CONFIG_LOCK_CLASS = 0x636f6e66;
 
 type Prepared = { state: TeamState; desired: TeamConfig; refs: ConfigRefs; plan: ConfigPlan };
 
@@ -57,6 +60,9 @@ export async function planTeamConfig(actor: Actor, config: TeamConfig, opts: { p
  * @throws as `planTeamConfig`; InvalidParameterError from the domain writes (e.g. a webhook url refused).
  */
 export async function applyTeamConfig(actor: Actor, config: TeamConfig, opts: { prune: boolean }, tx: Tx): Promise<ApplyResult> {
+  requireConfigAdmin(actor);
+  // Two applies to one team run one after the other (the second plans against the first's result).
+  await queryRows(Prisma.sql`SELECT pg_advisory_xact_lock(${CONFIG_LOCK_CLASS}::int, ${actor.teamId}::int)::text AS locked`, tx);
   const { state, desired, refs, plan } = await prepare(actor, config, opts.prune, tx);
   const secrets: ApplyResult["secrets"] = [];
   const find = <T extends { name: string }>(items: T[], name: string) =>

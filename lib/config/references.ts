@@ -48,7 +48,6 @@ function valueProblems(config: TeamConfig): ConfigProblem[] {
     const at = `standups[${i}]`;
     if (s.name.length > MAX_NAME_LENGTH) problems.push({ path: `${at}.name`, message: `at most ${MAX_NAME_LENGTH} characters` });
     if (!isValidTimezone(s.timezone)) problems.push({ path: `${at}.timezone`, message: `"${s.timezone}" is not an IANA timezone` });
-    range(s.wait_time, 0, ASKING_LIMITS.maxWaitTime, `${at}.wait_time`, problems);
     range(s.reminders.count, 0, ASKING_LIMITS.maxReminders, `${at}.reminders.count`, problems);
     range(s.reminders.after_minutes, 1, ASKING_LIMITS.maxReminderAfterMinutes, `${at}.reminders.after_minutes`, problems);
     range(s.response_window_minutes, 1, ASKING_LIMITS.maxResponseWindowMinutes, `${at}.response_window_minutes`, problems);
