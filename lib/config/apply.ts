@@ -187,6 +187,7 @@ async function writeStandup(tx: Tx, id: number, doc: StandupDoc, refs: ConfigRef
   const row = await tx.checkin.update({
     where: { id },
     data: {
+      name: doc.name,
       state: doc.state,
       time: doc.time,
       timezone: doc.timezone,
@@ -219,6 +220,7 @@ async function writePoll(tx: Tx, id: number, doc: PollDoc, refs: ConfigRefs, exi
   const row = await tx.checkin.update({
     where: { id },
     data: {
+      name: doc.name,
       state: doc.state,
       broadcast_channel_id: channelId,
       sync_channel_id: channelId,

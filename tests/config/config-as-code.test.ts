@@ -178,6 +178,8 @@ describe("npm run config: changes, keys and --prune", () => {
     const doc = readYaml("changed.yaml");
     const dropped = doc.standups.pop();
     const droppedHook = doc.webhooks.pop();
+    const droppedPoll = doc.polls.pop();
+    const droppedHoliday = doc.holidays.pop();
     writeYaml("smaller.yaml", doc);
 
     const plan = await cli(targetAdmin.key, "plan", "-f", file("smaller.yaml"));
@@ -188,11 +190,20 @@ describe("npm run config: changes, keys and --prune", () => {
     const pruned = await cli(targetAdmin.key, "plan", "-f", file("smaller.yaml"), "--prune");
     expect(pruned.out).toContain(`- standup ${JSON.stringify(dropped?.name)} (delete)`);
     expect(pruned.out).toContain(`- webhook ${JSON.stringify(droppedHook?.url)} (delete)`);
+    expect(pruned.out).toContain(`- poll ${JSON.stringify(droppedPoll?.name)} (delete)`);
+    expect(pruned.out).toContain(`- holiday ${JSON.stringify(droppedHoliday?.date)} (delete)`);
+    expect(pruned.out).toContain("Plan: 0 to create, 0 to change, 4 to delete.");
 
     expect((await cli(targetAdmin.key, "apply", "-f", file("smaller.yaml"), "--prune")).code).toBe(0);
     const gone = await db.checkin.findFirstOrThrow({ where: { team_id: targetTeamId, name: dropped?.name }, orderBy: { id: "desc" } });
     expect(gone.state).toBe("archived");
     expect(await db.webhookEndpoint.count({ where: { team_id: targetTeamId } })).toBe(0);
+    const poll = await db.checkin.findFirstOrThrow({
+      where: { team_id: targetTeamId, kind: "poll", name: droppedPoll?.name },
+      orderBy: { id: "desc" },
+    });
+    expect(poll.state).toBe("archived");
+    expect(await db.teamHoliday.count({ where: { team_id: targetTeamId, date: new Date(`${droppedHoliday?.date}T00:00:00Z`) } })).toBe(0);
     expect((await cli(targetAdmin.key, "plan", "-f", file("smaller.yaml"), "--prune")).out).toContain("No changes");
   });
 });
