@@ -202,6 +202,7 @@ async function writeStandup(tx: Tx, id: number, doc: StandupDoc, refs: ConfigRef
       sync_channel_id: syncId,
       sync_channel_members: syncId !== null,
       is_anonymous: doc.is_anonymous,
+      allow_anonymous_reports: doc.allow_anonymous_reports,
       is_confidential: doc.is_confidential,
     },
     select: { id: true, team_id: true },

@@ -70,6 +70,7 @@ const standupSchema = z
     sync_channel: zChannelName.nullable().default(null).meta({ description: "Members follow this channel; `members` is then ignored." }),
     members: z.array(z.email("must be an e-mail address")).default([]).meta({ description: "Members by e-mail." }),
     is_anonymous: z.boolean().default(false),
+    allow_anonymous_reports: z.boolean().default(false).meta({ description: "Members may post a report anonymously." }),
     is_confidential: z.boolean().default(false),
     questions: z.array(questionSchema).min(1, "at least one question"),
   })

@@ -104,6 +104,7 @@ export async function readTeamState(actor: Actor, tx: Tx = db): Promise<TeamStat
         sync_channel: syncName,
         members: syncName ? [] : c.members.map((m) => m.user.email.toLowerCase()).sort(),
         is_anonymous: c.is_anonymous,
+        allow_anonymous_reports: c.allow_anonymous_reports,
         is_confidential: c.is_confidential,
         questions,
       };
