@@ -7,6 +7,10 @@ import { apiWriteRoute } from "@/lib/api/handler";
 import { apiPath } from "@/lib/api/route";
 import { configAppliedDataV2Schema, configBodySchema, parseConfigBody, serializeConfigAppliedV2 } from "@/lib/api/v2/config";
 import { applyTeamConfig } from "@/lib/config/apply";
+import { transaction } from "@/lib/db";
+
+/** Up to two minutes for one apply (the keyed path keeps the 20 s of every v2 write). */
+const APPLY_TRANSACTION_OPTIONS = { timeout: 120_000, maxWait: 10_000 } as const;
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/config/apply", {
   POST: {
@@ -29,6 +33,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/config/ap
         status: 200,
         body: { data: serializeConfigAppliedV2(await applyTeamConfig(actor, input.config, { prune: input.prune }, tx)) },
       }),
+      // Without a key: one transaction with room for a large team (forty standups and their members).
+      runUnkeyed: ({ actor, input }) =>
+        transaction(
+          async (tx) => ({
+            status: 200,
+            body: { data: serializeConfigAppliedV2(await applyTeamConfig(actor, input.config, { prune: input.prune }, tx)) },
+          }),
+          APPLY_TRANSACTION_OPTIONS,
+        ),
     }),
   },
 });
