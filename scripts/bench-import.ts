@@ -24,11 +24,13 @@ const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
 /**
  * What the import must reproduce, counted in one team: standups and polls (active or paused), their
  * active questions and members, submitted reports and their answers, poll votes. `source`: only
- * the reports of active standups (Geekbot's API lists no reports of paused ones; the import says so).
+ * what the importing admin (LEAD_USER_ID) sees through the API: no confidential standup of someone
+ * else, and only the reports of active standups (Geekbot's API lists no reports of paused ones).
  */
 async function teamCounts(client: pg.Client, teamId: number, source: boolean): Promise<Record<string, number>> {
   const { rows } = await client.query(
-    `WITH c AS (SELECT id, kind, state FROM checkins WHERE team_id = $1 AND state IN ('active', 'paused'))
+    `WITH c AS (SELECT id, kind, state FROM checkins WHERE team_id = $1 AND state IN ('active', 'paused')
+                  AND (NOT $2 OR NOT is_confidential OR owner_id = ${gen.LEAD_USER_ID}))
      SELECT (SELECT count(*) FROM c WHERE kind = 'standup')::int AS standups,
             (SELECT count(*) FROM c WHERE kind = 'poll')::int AS polls,
             (SELECT count(*) FROM questions q JOIN c ON c.id = q.checkin_id WHERE q.archived_at IS NULL)::int AS questions,
