@@ -412,3 +412,15 @@ export function defaultToPrettyLogs(): void {
 export function commitSetting(): string | undefined {
   return process.env.CHECKIN_COMMIT?.trim() || undefined;
 }
+
+/**
+ * Defaults of `npm run config` (issue 43, check-ins as code): `CHECKIN_API_URL` (the service's base
+ * URL, default `http://localhost:<PORT>`) and `CHECKIN_API_KEY` (an admin's API key); the
+ * `--url` / `--key` options override them.
+ */
+export function configCliSettings(): { url: string; key: string | undefined } {
+  return {
+    url: process.env.CHECKIN_API_URL?.trim() || `http://localhost:${port()}`,
+    key: process.env.CHECKIN_API_KEY?.trim() || undefined,
+  };
+}

@@ -18,6 +18,10 @@ export const OPENAPI_TAGS = [
   { name: "Reports", description: "Current (v2) reports: a member's submitted answers to a standup." },
   WEBHOOKS_TAG,
   { name: "Privacy", description: "The team's anonymity threshold and retention (a v2 extension, issue 45)." },
+  {
+    name: "Configuration",
+    description: "Check-ins as code (a v2 extension, issue 43): the team's standups, polls, holidays and webhooks as one document.",
+  },
   { name: "Users and teams", description: "The current-classed v1 endpoints: the caller, their team and standups." },
   { name: "Legacy standups (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },
   { name: "Legacy polls (v1)", description: "Legacy endpoints, bare JSON, kept for backwards compatibility." },

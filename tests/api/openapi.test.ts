@@ -34,6 +34,9 @@ import { POST as startV1Route } from "@/app/v1/standups/[id]/start/route";
 import { POST as createStandupV1Route, GET as standupsV1Route } from "@/app/v1/standups/route";
 import { GET as teamsRoute } from "@/app/v1/teams/route";
 import * as v2Unknown from "@/app/v2/[[...path]]/route";
+import { POST as configApplyRoute } from "@/app/v2/config/apply/route";
+import { POST as configPlanRoute } from "@/app/v2/config/plan/route";
+import { GET as configRoute } from "@/app/v2/config/route";
 import { OPTIONS as openApiOptions, GET as openApiRoute } from "@/app/v2/openapi.json/route";
 import { GET as pollParticipationRoute } from "@/app/v2/polls/[pollId]/participation/route";
 import { GET as pollRoute } from "@/app/v2/polls/[pollId]/route";
@@ -56,6 +59,7 @@ import { pollResultsV1Schema, pollV1Schema } from "@/lib/api/v1/polls";
 import { reportCreatedV1Schema, reportListItemV1Schema } from "@/lib/api/v1/reports";
 import { standupV1Schema, startedV1Schema } from "@/lib/api/v1/standups";
 import { meV1Schema, myTeamsV1Schema, teamV1Schema } from "@/lib/api/v1/users";
+import { configAppliedDataV2Schema, configDataV2Schema, configPlanDataV2Schema } from "@/lib/api/v2/config";
 import { pollParticipationListV2Schema, standupParticipationListV2Schema } from "@/lib/api/v2/participation";
 import { pollDataV2Schema, pollListV2Schema } from "@/lib/api/v2/polls";
 import { privacyDataV2Schema } from "@/lib/api/v2/privacy";
@@ -234,13 +238,17 @@ function resolveSchema(response: Json | undefined): unknown {
 
 const APP = path.resolve(import.meta.dirname, "../../app");
 
-/** Route files under app/v1 and app/v2 with their URL path (`[id]` → `{id}`), minus the catch-alls and openapi.json. */
+/** Route files under app/v1 and app/v2 with their URL path (`[id]` → `{id}`), minus the catch-alls, openapi.json and config.schema.json. */
 function routeFiles(): Array<{ file: string; urlPath: string }> {
   const out: Array<{ file: string; urlPath: string }> = [];
   const walk = (dir: string, segments: string[]) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        if (entry.name.startsWith("[[...") || (segments.length === 1 && segments[0] === "v2" && entry.name === "openapi.json")) continue;
+        if (
+          entry.name.startsWith("[[...") ||
+          (segments.length === 1 && segments[0] === "v2" && ["openapi.json", "config.schema.json"].includes(entry.name))
+        )
+          continue;
         walk(path.join(dir, entry.name), [...segments, entry.name.replace(/^\[(\w+)\]$/, "{$1}")]);
       } else if (entry.name === "route.ts") {
         out.push({ file: path.join(dir, entry.name), urlPath: `/${segments.join("/")}` });
@@ -674,6 +682,30 @@ const cases: Case[] = [
     name: "PATCH /v2/privacy",
     request: () => call(privacyPatchRoute, { method: "PATCH", path: "/v2/privacy", key: admin.key, body: { anonymity_threshold: 3 } }),
     schema: privacyDataV2Schema,
+  },
+  // check-ins as code (issue 43)
+  { name: "GET /v2/config", request: get(configRoute, () => admin.key, "/v2/config"), schema: configDataV2Schema },
+  {
+    name: "POST /v2/config/plan",
+    request: () =>
+      call(configPlanRoute, {
+        method: "POST",
+        path: "/v2/config/plan",
+        key: admin.key,
+        body: { document: { holidays: [{ date: "2031-01-01", name: "Day" }] } },
+      }),
+    schema: configPlanDataV2Schema,
+  },
+  {
+    name: "POST /v2/config/apply",
+    request: () =>
+      call(configApplyRoute, {
+        method: "POST",
+        path: "/v2/config/apply",
+        key: admin.key,
+        body: { document: { holidays: [{ date: "2031-01-01", name: "Day" }] } },
+      }),
+    schema: configAppliedDataV2Schema,
   },
   // webhooks (issue 9): created first, then read, changed, tested and removed
   {

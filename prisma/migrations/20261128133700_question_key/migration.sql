@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "questions" ADD COLUMN     "key" TEXT;
