@@ -218,6 +218,19 @@ export function newPrismaClient(url: string, opts: { onStatement?: StatementHook
   return client;
 }
 
+/**
+ * Connection counts of the shared client's pg pool in this process (issue 44, `/metrics`):
+ * `total` open, `idle` of them, `waiting` requests queued for one, `max` the configured size.
+ * Null when the shared client was never created here (nothing connected yet).
+ */
+export function sharedPoolStats(): { total: number; idle: number; waiting: number; max: number } | null {
+  const client = globalForDb.__checkinPrisma;
+  const entry = client ? poolOfClient.get(client) : undefined;
+  if (!entry) return null;
+  const { pool } = entry;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+}
+
 /** Returns the shared Prisma client. Throws when DATABASE_URL is unset. */
 export function getDb(): PrismaClient {
   if (globalForDb.__checkinPrisma) return globalForDb.__checkinPrisma;

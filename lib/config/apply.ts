@@ -26,6 +26,7 @@ import { addHoliday, removeHoliday } from "@/lib/domain/holidays";
 import { setMembers } from "@/lib/domain/members";
 import { deletePoll } from "@/lib/domain/poll-lifecycle";
 import { createPoll } from "@/lib/domain/polls";
+import { parseQuestionType, type QuestionType } from "@/lib/domain/question-types";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { looksLikeBlockerQuestion } from "@/lib/domain/standup-config";
 import { createStandup } from "@/lib/domain/standup-writes";
@@ -171,6 +172,16 @@ async function createPollShell(actor: Actor, doc: PollDoc, tx: Tx): Promise<numb
   return id;
 }
 
+/** The stored type columns of standup question `q` (lib/domain/question-types.ts); a refused one names its path. */
+function typeColumns(position: number, q: QuestionDoc) {
+  const { optional, scale_min, scale_max, scale_labels } = parseQuestionType(
+    position,
+    { answerType: q.answer_type as QuestionType, optional: q.optional, scale: q.scale },
+    [...(q.choices ?? [])],
+  );
+  return { optional, scale_min, scale_max, scale_labels };
+}
+
 async function questionRows(tx: Tx, checkinId: number): Promise<QuestionRow[]> {
   const rows = await tx.question.findMany({
     where: { checkin_id: checkinId, archived_at: null },
@@ -272,6 +283,8 @@ async function reconcileQuestions(
       answer_type: q.answer_type as AnswerType,
       choices: q.choices ?? [],
       ...(standup && q.is_blocker !== undefined ? { is_blocker: q.is_blocker } : {}),
+      // Standups: optional and the rating scale, checked as POST /v2/standups checks them.
+      ...(standup ? typeColumns(position, q) : {}),
     };
     const m = matched[position];
     if (m) await tx.question.update({ where: { id: m.id }, data });

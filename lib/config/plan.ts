@@ -4,8 +4,10 @@
  * current document (lib/config/state.ts) with the desired one after both are put in canonical form
  * (times HH:MM:SS, days in week order, channel names without '#', e-mails lower-cased and sorted).
  */
+
 import { ConfigDocumentError } from "@/lib/config/errors";
 import type { PollDoc, QuestionDoc, StandupDoc, TeamConfig } from "@/lib/config/schema";
+import { RATING_SCALE } from "@/lib/domain/question-types";
 import { parseTimeOfDay } from "@/lib/domain/schedule";
 import { parseDays } from "@/lib/domain/standup-config";
 
@@ -29,6 +31,25 @@ export function defaultAnswerType(kind: "standup" | "poll", q: Pick<QuestionDoc,
   return kind === "standup" ? "text" : "open_ended";
 }
 
+/**
+ * `optional` (only when true) and the full rating `scale` (defaults filled in) of a standup
+ * question, as the export writes them, so a document and the stored state compare equal.
+ */
+export function typeFields(kind: "standup" | "poll", q: Pick<QuestionDoc, "answer_type" | "choices" | "optional" | "scale">) {
+  if (kind !== "standup") return {};
+  const scale =
+    defaultAnswerType(kind, q) === "rating"
+      ? {
+          scale: {
+            min: q.scale?.min ?? RATING_SCALE.defaultMin,
+            max: q.scale?.max ?? RATING_SCALE.defaultMax,
+            labels: [...(q.scale?.labels ?? [])],
+          },
+        }
+      : {};
+  return { ...(q.optional ? { optional: true } : {}), ...scale };
+}
+
 function canonicalQuestions(kind: "standup" | "poll", questions: readonly QuestionDoc[]): QuestionDoc[] {
   return questions.map((q, i) => ({
     key: q.key ?? `q${i + 1}`,
@@ -36,6 +57,7 @@ function canonicalQuestions(kind: "standup" | "poll", questions: readonly Questi
     answer_type: defaultAnswerType(kind, q),
     choices: [...(q.choices ?? [])],
     ...(q.is_blocker !== undefined ? { is_blocker: q.is_blocker } : {}),
+    ...typeFields(kind, q),
   }));
 }
 
@@ -86,6 +108,12 @@ function questionChanges(current: QuestionDoc[], desired: QuestionDoc[]): FieldC
     for (const f of ["text", "answer_type", "choices", "is_blocker"] as const) {
       if (q[f] === undefined) continue;
       if (!same(c[f], q[f])) out.push({ field: `questions[key=${q.key}].${f}`, from: c[f] ?? null, to: q[f] });
+    }
+    // Absent means "not optional" / "no scale": leaving them out of the file is a change too.
+    for (const f of ["optional", "scale"] as const) {
+      const from = c[f] ?? (f === "optional" ? false : null);
+      const to = q[f] ?? (f === "optional" ? false : null);
+      if (!same(from, to)) out.push({ field: `questions[key=${q.key}].${f}`, from, to });
     }
   }
   const wanted = new Set(desired.map((q) => q.key));

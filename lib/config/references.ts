@@ -12,8 +12,10 @@ import type { ConfigProblem, QuestionDoc, TeamConfig } from "@/lib/config/schema
 import type { Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ASKING_LIMITS, MAX_NAME_LENGTH, MAX_QUESTIONS } from "@/lib/domain/constants";
+import { InvalidParameterError } from "@/lib/domain/errors";
 import { channelByName, usersByEmail } from "@/lib/domain/exact-lookup";
 import { MAX_POLL_DURATION_MINUTES } from "@/lib/domain/polls";
+import { parseQuestionType, type QuestionType } from "@/lib/domain/question-types";
 import { isValidTimezone } from "@/lib/domain/schedule";
 import { AnswerType } from "@/lib/generated/prisma/client";
 
@@ -34,6 +36,21 @@ function checkQuestions(kind: "standup" | "poll", questions: readonly QuestionDo
       problems.push({ path: `${at}.choices`, message: `a multiple_choice question needs at least ${min} choice${min > 1 ? "s" : ""}` });
     if (q.choices && new Set(q.choices).size !== q.choices.length)
       problems.push({ path: `${at}.choices`, message: "choices must be distinct" });
+    if (kind === "poll" && (q.optional !== undefined || q.scale !== undefined))
+      problems.push({ path: at, message: "optional and scale are for standup questions" });
+    if (kind === "standup" && q.scale !== undefined && type !== "rating")
+      problems.push({ path: `${at}.scale`, message: "only a rating question has a scale" });
+    if (kind === "standup" && ANSWER_TYPES.includes(type)) {
+      try {
+        parseQuestionType(j, { answerType: type as QuestionType, optional: q.optional, scale: q.scale }, [...(q.choices ?? [])]);
+      } catch (e) {
+        // "questions.<j>.scale.labels: …" → the document's path of that field
+        const m = e instanceof InvalidParameterError ? /^questions\.\d+\.?([\w.]*): (.*)$/s.exec(e.message) : null;
+        const path = m?.[1] ? `${at}.${m[1]}` : at;
+        if (m && !problems.some((p) => p.path === path)) problems.push({ path, message: m[2] });
+        else if (!(e instanceof InvalidParameterError)) throw e;
+      }
+    }
   });
 }
 

@@ -36,6 +36,15 @@ const questionSchema = z
       .meta({ description: "e.g. text, multiple_choice (standups); multiple_choice, open_ended (polls). Default from `choices`." }),
     choices: z.array(z.string().trim().min(1, "must not be empty")).optional().meta({ description: "Choices of a choice question." }),
     is_blocker: z.boolean().optional().meta({ description: "Standups: answers are listed as blockers (default: guessed from the text)." }),
+    optional: z.boolean().optional().meta({ description: 'Standups: a report may leave it out ("nothing to report"); default false.' }),
+    scale: z
+      .strictObject({
+        min: z.number().int().optional().meta({ description: "Lowest point (0..10), default 1." }),
+        max: z.number().int().optional().meta({ description: "Highest point, default 5 (2 to 11 points)." }),
+        labels: z.array(z.string().trim().min(1, "must not be empty")).optional().meta({ description: "One label per point, or none." }),
+      })
+      .optional()
+      .meta({ description: "Rating questions (answer_type rating): the scale." }),
   })
   .meta({ id: "ConfigQuestion" });
 

@@ -5,6 +5,7 @@
  * (never their secrets). Admins only (others: NotFoundError, as the other admin-only v2 extensions).
  */
 
+import { typeFields } from "@/lib/config/plan";
 import { CONFIG_VERSION, type PollDoc, type QuestionDoc, type StandupDoc, type TeamConfig } from "@/lib/config/schema";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
@@ -85,6 +86,12 @@ export async function readTeamState(actor: Actor, tx: Tx = db): Promise<TeamStat
       answer_type: q.answer_type,
       choices: [...q.choices],
       ...(c.kind === "standup" ? { is_blocker: q.is_blocker } : {}),
+      ...typeFields(c.kind, {
+        answer_type: q.answer_type,
+        choices: q.choices,
+        optional: q.optional,
+        scale: { min: q.scale_min ?? undefined, max: q.scale_max ?? undefined, labels: q.scale_labels },
+      }),
     }));
     const state_ = c.state === "paused" ? "paused" : "active";
     if (c.kind === "standup") {

@@ -40,10 +40,16 @@ describe("GET /metrics", () => {
     await sql("SELECT graphile_worker.add_job('metrics_probe', '{}'::json)");
     await sql("SELECT graphile_worker.add_job('metrics_probe', '{}'::json)");
     await sql(`INSERT INTO teams (chat_id, name) VALUES ('TMETRICS', 'Metrics')`);
-    await sql(`INSERT INTO chat_messages (team_id, ts, kind, text, delivery_state, delivered_via, updated_at)
-      SELECT id, 'm1', 'report', 'x', 'failed', 'slack', now() FROM teams WHERE chat_id = 'TMETRICS'`);
+    await sql(`INSERT INTO chat_messages (team_id, ts, kind, text, delivery_state, delivered_via, delivery_attempts, delivery_failures, updated_at)
+      SELECT id, 'm1', 'report', 'x', 'failed', 'slack', 3, 2, now() FROM teams WHERE chat_id = 'TMETRICS'`);
     await sql(`INSERT INTO chat_messages (team_id, ts, kind, text, updated_at)
-      SELECT id, 'm2', 'report', 'y', now() FROM teams WHERE chat_id = 'TMETRICS'`);
+      SELECT id, 'm2', 'report', 'y', now() - interval '90 seconds' FROM teams WHERE chat_id = 'TMETRICS'`);
+    // A user to own standups, and one active standup whose run is 10 minutes overdue.
+    await sql(`INSERT INTO users (team_id, chat_id, username, email, realname, firstname)
+      SELECT id, 'UMETRICS', 'metrics', 'metrics@example.com', 'Metrics', 'Metrics' FROM teams WHERE chat_id = 'TMETRICS'`);
+    await sql(`INSERT INTO checkins (team_id, kind, name, owner_id, state, next_run_at)
+      SELECT t.id, 'standup', 'Overdue', u.id, 'active', now() - interval '10 minutes'
+      FROM teams t JOIN users u ON u.team_id = t.id WHERE t.chat_id = 'TMETRICS'`);
     await sql(
       `CREATE TABLE IF NOT EXISTS service_events (id bigserial PRIMARY KEY, process text NOT NULL, reason text NOT NULL, pid int, at timestamptz NOT NULL DEFAULT now())`,
     );
@@ -61,6 +67,14 @@ describe("GET /metrics", () => {
     expect(text).toContain('checkin_chat_deliveries{platform="slack",state="failed"} 1');
     expect(text).toContain('checkin_chat_deliveries{platform="unassigned",state="pending"} 1');
     expect(text).toContain('checkin_webhook_deliveries{outcome="failed"} 0');
+    expect(text).toContain('checkin_chat_delivery_attempts_24h{platform="slack"} 3');
+    expect(text).toContain('checkin_chat_delivery_failures_24h{platform="slack"} 2');
+    const lag = Number(/checkin_chat_delivery_lag_seconds\{platform="unassigned"\} ([\d.]+)/.exec(text)?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(89);
+    const schedulerLag = Number(/checkin_scheduler_lag_seconds ([\d.]+)/.exec(text)?.[1]);
+    expect(schedulerLag).toBeGreaterThanOrEqual(599);
+    expect(text).toMatch(/checkin_db_pool_connections\{state="max"\} \d+/);
+    expect(text).toMatch(/checkin_db_pool_connections\{state="total"\} [1-9]/);
     expect(text).toContain('checkin_service_restarts{process="worker"} 2');
     expect(text).toContain('checkin_service_restarts{process="web"} 1');
     expect(text).toMatch(/checkin_wal_archive_segments\{outcome="failed"\} \d+/);

@@ -10,17 +10,23 @@
  *   `checkin_jobs{task,state}` (graphile-worker: queued, running, failed),
  *   `checkin_chat_deliveries{platform,state}` (outbox rows pending or failed; `platform` is the
  *   adapter that delivered the row before, `unassigned` when none has),
+ *   `checkin_chat_delivery_lag_seconds{platform}` (age of the oldest message waiting for delivery),
+ *   `checkin_chat_delivery_attempts_24h{platform}` and `checkin_chat_delivery_failures_24h{platform}`
+ *   (sends and transient failures of messages changed in the last 24 hours),
+ *   `checkin_scheduler_lag_seconds` (how long the most overdue active standup or poll has been
+ *   due without its run being opened: 0 when the scheduler keeps up),
  *   `checkin_webhook_deliveries{outcome}` (pending, delivered, failed),
  *   `checkin_wal_archive_segments{outcome}` (archived, failed: pg_stat_archiver; a growing
  *   `failed` means the backup folder is full or unwritable) and
- *   `checkin_service_restarts{process}` (rows of `service_events`, when that table exists).
+ *   `checkin_service_restarts{process}` (rows of `service_events`, when that table exists);
+ * - `checkin_db_pool_connections{state}` (total, idle, waiting, max) of this process's pg pool.
  *
  * Every Next.js server process keeps its own registry: with several instances, scrape each one
  * (the database-backed gauges are the same everywhere; the HTTP and process ones are per process).
  * The registry lives on `globalThis`, so route bundles that load this module twice share it.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { db, type Tx } from "@/lib/db";
+import { db, sharedPoolStats, type Tx } from "@/lib/db";
 import { noteRequest } from "@/lib/logger";
 
 type Metrics = {
@@ -30,6 +36,11 @@ type Metrics = {
   jobs: Gauge<"task" | "state">;
   chat: Gauge<"platform" | "state">;
   webhooks: Gauge<"outcome">;
+  chatLag: Gauge<"platform">;
+  chatAttempts: Gauge<"platform">;
+  chatFailures: Gauge<"platform">;
+  schedulerLag: Gauge;
+  pool: Gauge<"state">;
   restarts: Gauge<"process">;
   archiver: Gauge<"outcome">;
   scrapeErrors: Counter<"source">;
@@ -72,6 +83,41 @@ export function metrics(): Metrics {
       registers,
     }),
     webhooks: new Gauge({ name: "checkin_webhook_deliveries", help: "Webhook deliveries by outcome", labelNames: ["outcome"], registers }),
+    chatLag: new Gauge({
+      name: "checkin_chat_delivery_lag_seconds",
+      help: "Age in seconds of the oldest chat message waiting for delivery, by platform",
+      labelNames: ["platform"],
+      registers,
+    }),
+    chatAttempts: new Gauge({
+      name: "checkin_chat_delivery_attempts_24h",
+      help: "Sends of chat messages changed in the last 24 hours, by platform",
+      labelNames: ["platform"],
+      registers,
+    }),
+    chatFailures: new Gauge({
+      name: "checkin_chat_delivery_failures_24h",
+      help: "Transient delivery failures of chat messages changed in the last 24 hours, by platform",
+      labelNames: ["platform"],
+      registers,
+    }),
+    schedulerLag: new Gauge({
+      name: "checkin_scheduler_lag_seconds",
+      help: "Seconds the most overdue active standup or poll has been due without its run opened (0: on time)",
+      registers,
+    }),
+    pool: new Gauge({
+      name: "checkin_db_pool_connections",
+      help: "This process's database pool: total and idle connections, waiting requests, configured max",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        const stats = sharedPoolStats();
+        this.reset();
+        if (!stats) return;
+        for (const state of ["total", "idle", "waiting", "max"] as const) this.set({ state }, stats[state]);
+      },
+    }),
     restarts: new Gauge({
       name: "checkin_service_restarts",
       help: "Restarts of supervised service processes recorded in service_events, by process",
@@ -128,7 +174,7 @@ async function read<T>(source: string, fn: () => Promise<T>): Promise<T | null> 
 /** Sets the database-backed gauges from the database (one read each; a failed one leaves its gauge empty and counts an error). */
 export async function refreshDatabaseMetrics(client: Tx = db): Promise<void> {
   const m = metrics();
-  const [jobs, chat, webhooks, restarts, archiver] = await Promise.all([
+  const [jobs, chat, webhooks, restarts, archiver, delivery, scheduler] = await Promise.all([
     read(
       "jobs",
       () =>
@@ -162,7 +208,33 @@ export async function refreshDatabaseMetrics(client: Tx = db): Promise<void> {
         client.$queryRaw<Array<{ archived: number; failed: number }>>`
         SELECT archived_count::int AS archived, failed_count::int AS failed FROM pg_stat_archiver`,
     ),
+    read(
+      "delivery",
+      () =>
+        client.$queryRaw<Array<{ platform: string; lag: number | null; attempts: number; failures: number }>>`
+        SELECT coalesce(delivered_via, 'unassigned') AS platform,
+               extract(epoch FROM now() - min(updated_at) FILTER (WHERE delivery_state = 'pending'))::float8 AS lag,
+               coalesce(sum(delivery_attempts), 0)::int AS attempts, coalesce(sum(delivery_failures), 0)::int AS failures
+        FROM chat_messages WHERE updated_at > now() - interval '24 hours' OR delivery_state = 'pending'
+        GROUP BY 1`,
+    ),
+    read(
+      "scheduler",
+      () =>
+        client.$queryRaw<Array<{ lag: number }>>`
+        SELECT coalesce(extract(epoch FROM now() - min(next_run_at)), 0)::float8 AS lag
+        FROM checkins WHERE state = 'active' AND next_run_at <= now() - interval '1 minute'`,
+    ),
   ]);
+  m.chatLag.reset();
+  m.chatAttempts.reset();
+  m.chatFailures.reset();
+  for (const r of delivery ?? []) {
+    m.chatLag.set({ platform: r.platform }, r.lag ?? 0);
+    m.chatAttempts.set({ platform: r.platform }, r.attempts);
+    m.chatFailures.set({ platform: r.platform }, r.failures);
+  }
+  if (scheduler?.[0]) m.schedulerLag.set(scheduler[0].lag);
   m.jobs.reset();
   for (const r of jobs ?? []) m.jobs.set({ task: r.task, state: r.state }, r.n);
   m.chat.reset();

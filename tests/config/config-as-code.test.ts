@@ -174,6 +174,54 @@ describe("npm run config: changes, keys and --prune", () => {
     expect((await cli(targetAdmin.key, "plan", "-f", file("changed.yaml"))).out).toContain("No changes");
   });
 
+  it("carries question types: a rating scale and an optional question apply, export, and plan field changes", async () => {
+    const doc = readYaml("changed.yaml"); // the state the previous test left
+    const typed = structuredClone(doc);
+    typed.standups[0].questions.push(
+      { key: "energy", text: "Energy today?", answer_type: "rating", scale: { min: 1, max: 3, labels: ["Low", "OK", "High"] } },
+      { key: "extra", text: "Anything else?", optional: true },
+    );
+    writeYaml("typed.yaml", typed);
+    const applied = await cli(targetAdmin.key, "apply", "-f", file("typed.yaml"));
+    expect(applied.code, applied.err).toBe(0);
+    const checkin = { team_id: targetTeamId, name: typed.standups[0].name, state: { in: ["active" as const, "paused" as const] } };
+    const energy = await db.question.findFirstOrThrow({ where: { checkin, key: "energy", archived_at: null } });
+    expect(energy).toMatchObject({
+      answer_type: "rating",
+      scale_min: 1,
+      scale_max: 3,
+      scale_labels: ["Low", "OK", "High"],
+      optional: false,
+    });
+    expect(await db.question.findFirstOrThrow({ where: { checkin, key: "extra", archived_at: null } })).toMatchObject({
+      answer_type: "text",
+      optional: true,
+    });
+    expect((await cli(targetAdmin.key, "plan", "-f", file("typed.yaml"))).out).toContain("No changes");
+    expect((await cli(targetAdmin.key, "export", "-o", file("typed-export.yaml"))).code).toBe(0);
+    const exported = readYaml("typed-export.yaml").standups.find((s) => s.name === typed.standups[0].name);
+    expect(exported?.questions.find((q) => q.key === "energy")).toMatchObject({ scale: { min: 1, max: 3, labels: ["Low", "OK", "High"] } });
+    expect(exported?.questions.find((q) => q.key === "extra")).toMatchObject({ optional: true });
+
+    // Leaving `optional` out is a change back to required; a bad scale names its path.
+    const changed = structuredClone(typed);
+    const extra = changed.standups[0].questions.find((q) => q.key === "extra");
+    if (extra) delete extra.optional;
+    writeYaml("typed-changed.yaml", changed);
+    expect((await cli(targetAdmin.key, "plan", "-f", file("typed-changed.yaml"))).out).toContain(
+      "~ questions[key=extra].optional: true → false",
+    );
+    const bad = structuredClone(typed);
+    const rating = bad.standups[0].questions.find((q) => q.key === "energy");
+    if (rating) rating.scale = { min: 1, max: 3, labels: ["Low", "High"] };
+    writeYaml("typed-bad.yaml", bad);
+    const refused = await cli(targetAdmin.key, "apply", "-f", file("typed-bad.yaml"));
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/typed-bad\.yaml:\d+: standups\[0\]\.questions\[\d+\]\.scale\.labels: give one non-empty label/);
+    // Back to the state the next test starts from.
+    expect((await cli(targetAdmin.key, "apply", "-f", file("changed.yaml"))).code).toBe(0);
+  });
+
   it("keeps what the file no longer names unless --prune, which deletes it", async () => {
     const doc = readYaml("changed.yaml");
     const dropped = doc.standups.pop();
