@@ -12,9 +12,9 @@ import { setAnonymityThreshold } from "@/lib/domain/anonymity";
 import { closePollNow } from "@/lib/domain/poll-lifecycle";
 import { submitReport } from "@/lib/domain/report-writes";
 import { createWebhook } from "@/lib/domain/webhooks";
-import { type JobWorker, startWorker } from "@/lib/jobs/worker";
+import type { JobWorker } from "@/lib/jobs/worker";
 import type { FakeSlack } from "@/tests/fakes/slack";
-import { slackDeliveryConfig, startFakeSlackForTeam } from "@/tests/fakes/slack-env";
+import { startFakeSlackForTeam, startSlackDeliveryWorker } from "@/tests/fakes/slack-env";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/fakes/webhook-receiver";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
@@ -35,12 +35,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   const { secret } = await createWebhook(team.admin.actor, { url: receiver.url, events: ["report.submitted", "poll.closed"] });
   receiver.setSecret(secret);
-  worker = await startWorker({
-    connectionString: process.env.DATABASE_URL as string,
-    log: () => {},
-    crontab: "",
-    delivery: slackDeliveryConfig(fake, teamChatId),
-  });
+  worker = await startSlackDeliveryWorker(fake, teamChatId);
 });
 
 afterAll(async () => {

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { erasePerson } from "@/lib/domain/erasure";
 import { submitReport } from "@/lib/domain/report-writes";
-import { type JobWorker, startWorker } from "@/lib/jobs/worker";
+import type { JobWorker } from "@/lib/jobs/worker";
 import type { FakeSlack } from "@/tests/fakes/slack";
-import { slackDeliveryConfig, startFakeSlackForTeam } from "@/tests/fakes/slack-env";
+import { startFakeSlackForTeam, startSlackDeliveryWorker } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -23,12 +23,7 @@ beforeAll(async () => {
   team = await createTestTeam({ members: 2 });
   teamChatId = (await db.team.findUniqueOrThrow({ where: { id: team.id } })).chat_id;
   fake = await startFakeSlackForTeam(team);
-  worker = await startWorker({
-    connectionString: process.env.DATABASE_URL as string,
-    log: () => {},
-    crontab: "",
-    delivery: slackDeliveryConfig(fake, teamChatId),
-  });
+  worker = await startSlackDeliveryWorker(fake, teamChatId);
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@
  */
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
+import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
 import type { TestTeam } from "@/tests/fixtures";
 
@@ -46,5 +47,15 @@ export function startFakeSlackForTeam(team: TestTeam): Promise<FakeSlack> {
       { id: general.chat_id, name: general.name, members: team.users.map((u) => u.chat_id) },
       { id: eng.chat_id, name: eng.name, members: [] },
     ],
+  });
+}
+
+/** A job worker of this test process (no crontab, quiet) that delivers to `fake` for team `teamChatId`; stop it in afterAll. */
+export function startSlackDeliveryWorker(fake: FakeSlack, teamChatId: string): Promise<JobWorker> {
+  return startWorker({
+    connectionString: process.env.DATABASE_URL as string,
+    log: () => {},
+    crontab: "",
+    delivery: slackDeliveryConfig(fake, teamChatId),
   });
 }
