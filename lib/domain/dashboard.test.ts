@@ -74,7 +74,7 @@ describe("absences", () => {
     });
     const listed = (await listTeamMembers(member.actor)).find((m) => m.id === member.id);
     expect(listed?.absences).toEqual([
-      { id, userId: member.id, kind: "vacation", startDate: today(), endDate: addDaysIso(today(), 3), note: "Beach" },
+      { id, userId: member.id, kind: "vacation", startDate: today(), endDate: addDaysIso(today(), 3), note: "Beach", source: "manual" },
     ]);
     // issue 11: everyone enters their own vacations, only admins those of others
     await expect(
