@@ -53,8 +53,12 @@ export function rawHttp(opts: {
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
+        let received = 0;
+        const declared = Number(res.headers["content-length"] ?? Number.NaN);
+        // As a browser does: the answer is complete once its declared length arrived, whatever
+        // happens to the rest of an upload the server refused (a write may then fail with EPIPE).
+        const settle = () => {
+          if (answered) return;
           answered = true;
           resolve({
             status: res.statusCode ?? 0,
@@ -64,7 +68,13 @@ export function rawHttp(opts: {
             sent,
           });
           req.destroy();
+        };
+        res.on("data", (c: Buffer) => {
+          chunks.push(c);
+          received += c.length;
+          if (received >= declared) settle();
         });
+        res.on("end", settle);
       },
     );
     req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`no answer within ${opts.timeoutMs ?? 30_000} ms`)));

@@ -196,9 +196,13 @@ function refuseBody(req, res, status, code, message) {
     if (drained > DRAIN_LIMIT && !req.isPaused()) {
       // Stop taking bytes but keep the connection a moment: a client still sending reads the
       // answer (its writes stall) instead of a reset that can discard the answer it has not read.
+      // Not ended yet: ending a `Connection: close` response closes the socket, and closing a
+      // socket with unread bytes makes the kernel send a reset at once.
       req.pause();
-      finish();
-      setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+      setTimeout(() => {
+        finish();
+        req.socket.destroy();
+      }, LINGER_MS).unref();
     }
   });
   req.on("end", finish);
