@@ -12,6 +12,7 @@ import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import { userProfileSelect } from "@/lib/domain/me";
 import { anonymousVoteIdsOf } from "@/lib/domain/voter-hash";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -35,15 +36,7 @@ export async function loadPersonData(client: Tx, teamId: number, userId: number)
   const user = await client.user.findFirst({
     where: { id: userId, team_id: teamId },
     select: {
-      id: true,
-      chat_id: true,
-      username: true,
-      realname: true,
-      firstname: true,
-      email: true,
-      avatar_url: true,
-      timezone: true,
-      title: true,
+      ...userProfileSelect,
       role: true,
       notification_channel: true,
       password_hash: true,

@@ -297,13 +297,15 @@ function traceRequest(req, res) {
     logged = true;
     notes.delete(key);
     const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-    const route = note.route ?? templateOf(pathname);
+    const isStatic = STATIC_FILES.test(pathname);
+    // The build's own files match no template: no scan of the manifest's patterns for them.
+    const route = note.route ?? (isStatic ? null : templateOf(pathname));
     const status = res.statusCode;
     const entry = { requestId, method, ...(route ? { route } : { path: pathname.slice(0, 200) }), status, durationMs };
     if (note.actorId !== undefined) entry.actorId = note.actorId;
     if (note.apiKeyId !== undefined) entry.apiKeyId = note.apiKeyId;
     if (!res.writableFinished) entry.aborted = true;
-    const level = status >= 500 ? "error" : STATIC_FILES.test(pathname) ? "debug" : "info";
+    const level = status >= 500 ? "error" : isStatic ? "debug" : "info";
     log[level](entry, `${method} ${route ?? entry.path} ${status} ${durationMs} ms`);
   };
   res.once("finish", done);
