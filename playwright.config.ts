@@ -29,6 +29,8 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   forbidOnly: !!process.env.CI,
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  // The ten slowest spec files, printed after the run (issue 49).
+  reportSlowTests: { max: 10, threshold: 0 },
   use: {
     baseURL: process.env.BASE_URL ?? "http://localhost:3000",
     screenshot: "only-on-failure",

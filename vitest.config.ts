@@ -17,6 +17,7 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/.next/**", "e2e/**", ".data/**", "lib/generated/**"],
     globalSetup: ["tests/global-setup.ts"],
     setupFiles: ["tests/setup.ts"],
+    reporters: ["default", "./tests/slowest-files-reporter.ts"],
     pool: "forks",
     fileParallelism: true,
     testTimeout: 30_000,
