@@ -39,7 +39,8 @@
  *   `method`, `route` (the template the app noted, lib/logger.ts `noteRequest`, else the one of the
  *   build's routes manifest; `path` without the query when none matches), `status`, `durationMs`,
  *   `actorId` / `apiKeyId` when the app noted them. Never headers, query strings or bodies. Level
- *   `info` (`error` for a 5xx; `debug` for the build's static files under /_next/static/).
+ *   `info` (`error` for a 5xx; `debug` for the build's static files under /_next/static/ and for
+ *   answered probes of /healthz, /readyz and /metrics, which orchestrators call every few seconds).
  * Settings: HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (ms),
  * LOG_LEVEL, LOG_FORMAT.
  */
@@ -238,6 +239,8 @@ const REQUEST_ID_HEADER = "x-request-id";
 const NOTE_KEY_HEADER = "x-checkin-log-key";
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const STATIC_FILES = /^\/_next\/static\//;
+/** Health and metrics probes: logged at debug unless they fail (4xx/5xx). */
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 let requestCounter = 0;
 
 /** The app's notes about requests in flight, by NOTE_KEY_HEADER (see lib/logger.ts). */
@@ -305,7 +308,8 @@ function traceRequest(req, res) {
     if (note.actorId !== undefined) entry.actorId = note.actorId;
     if (note.apiKeyId !== undefined) entry.apiKeyId = note.apiKeyId;
     if (!res.writableFinished) entry.aborted = true;
-    const level = status >= 500 ? "error" : isStatic ? "debug" : "info";
+    const quiet = isStatic || (status < 400 && PROBES.has(pathname));
+    const level = status >= 500 ? "error" : quiet ? "debug" : "info";
     log[level](entry, `${method} ${route ?? entry.path} ${status} ${durationMs} ms`);
   };
   res.once("finish", done);

@@ -112,6 +112,16 @@ describe("request log", () => {
     }
   });
 
+  it("logs answered health probes at debug only (not at LOG_LEVEL=info), so orchestrators' polling does not flood the log", async () => {
+    const probe = await fetch(`${base}/healthz`, { headers: { "x-request-id": "probe-1" } });
+    expect(probe.status).toBe(200);
+    const after = await fetch(`${base}/v2/standups/${standupId}`, {
+      headers: { authorization: t.m0.key, "x-request-id": "after-probe-1" },
+    });
+    expect((await requestLine(after.headers.get("x-request-id") ?? "")).status).toBe(200);
+    expect(entries().some((e) => e.requestId === "probe-1")).toBe(false);
+  });
+
   it("never logs the API key, a password or an answer's text", async () => {
     const password = "hunter2-correct-horse-battery";
     const answer = "Shipped the secret merger plan for ACME-7731";

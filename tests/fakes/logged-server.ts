@@ -7,6 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import * as healthz from "@/app/healthz/route";
 import * as v2Reports from "@/app/v2/reports/route";
 import * as v2Standup from "@/app/v2/standups/[standupId]/route";
 
@@ -14,6 +15,7 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 type RouteModule = Record<string, unknown>;
 
 const ROUTES: [RegExp, RouteModule][] = [
+  [/^\/healthz$/, healthz],
   [/^\/v2\/reports\/?$/, v2Reports],
   [/^\/v2\/standups\/(?<standupId>[^/]+)\/?$/, v2Standup],
 ];
