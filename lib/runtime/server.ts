@@ -239,6 +239,14 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
     process.on(s, () => void shutdown(0, `Received ${s}: stopping the web server, the job worker${database ? ", then PostgreSQL" : ""}…`));
   process.on("disconnect", () => void shutdown(0, "The launcher went away: stopping…"));
 
+  // Start-up phases and their wall-clock time (issue 49: the time of each phase is printed).
+  const phases: string[] = [];
+  let phaseStart = Date.now();
+  const startedAt = phaseStart;
+  const phase = (name: string) => {
+    phases.push(`${name} ${((Date.now() - phaseStart) / 1000).toFixed(1)} s`);
+    phaseStart = Date.now();
+  };
   try {
     if (role !== "worker") await assertPortFree(port);
     let url = databaseUrl();
@@ -258,6 +266,7 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       setDatabaseUrl(url);
       log(`Embedded PostgreSQL running on 127.0.0.1:${database.port} (data in ${dataDir()}).`);
     }
+    phase("database");
     if (await abortIfStopping()) return await stopped;
     const direct = directDatabaseUrl() ?? url;
     // An upgrade of the embedded database takes a base backup before its first migration.
@@ -266,7 +275,9 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       : undefined;
     const migrations = await applyMigrations(direct, log, { beforeApply });
     log(migrations.applied.length ? `Applied ${migrations.applied.length} migration(s).` : "Database schema is up to date.");
+    phase("migrations");
     await seedIfEmpty(direct, log, root);
+    phase("seed");
     // With an external database every instance takes the one stored there; embedded: the data folder's.
     const secret = explicitAuthSecret() ?? (database ? authSecret() : await databaseAuthSecret(direct));
     if (await abortIfStopping()) return await stopped;
@@ -278,6 +289,8 @@ export async function runService(opts: { dev: boolean; port: number; log: Log; r
       worker ? waitForWorkerReady(worker, 120_000) : null,
       next ? waitUntilServing(port, { http: !dev, timeoutMs: dev ? 180_000 : 90_000, child: next }) : null,
     ]);
+    phase(role === "all" ? "worker and web server" : role === "web" ? "web server" : "worker");
+    log(`Started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (${phases.join(", ")}).`);
     if (await abortIfStopping()) return await stopped;
     const record = (kind: "web" | "worker") => (reason: string, pid: number | undefined) =>
       void recordServiceRestart(kind, reason, pid, log);
