@@ -1,5 +1,5 @@
 /**
- * The v2 participation JSON built in SQL (lib/domain/participation.ts `listParticipationWires`,
+ * The v2 participation JSON built in SQL (lib/api/v2/participation.ts `listParticipationWires`,
  * issue 14) is byte for byte what the TypeScript serializers give
  * (`JSON.stringify(serializeStandupParticipation(entry))` / `serializePollParticipation`,
  * lib/api/v2/participation.ts) for the entries of `listParticipation`: key order, counts printed as
@@ -10,17 +10,11 @@
  * send these texts as they are; their contract is tested in tests/api/v2-participation.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { serializePollParticipation, serializeStandupParticipation } from "@/lib/api/v2/participation";
+import { listParticipationWires, serializePollParticipation, serializeStandupParticipation } from "@/lib/api/v2/participation";
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
 import { NotFoundError } from "@/lib/domain/errors";
-import {
-  listParticipation,
-  listParticipationWires,
-  type ParticipationFilters,
-  participationRate,
-  participationRateSql,
-} from "@/lib/domain/participation";
+import { listParticipation, type ParticipationFilters, participationRate, participationRateSql } from "@/lib/domain/participation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
 

@@ -1,5 +1,5 @@
 /**
- * The v2 standup and poll JSON built in SQL (lib/domain/checkin-pages.ts `checkinWirePage`, issue
+ * The v2 standup and poll JSON built in SQL (lib/api/v2/standups-sql.ts `checkinWirePage`, issue
  * 14) is byte for byte what the TypeScript serializer gives (`JSON.stringify(serializeCheckinV2(view,
  * include))`, lib/api/v2/standups.ts) for the same rows, for standups and polls and every `include`
  * combination: key order, keys left out (poll fields, member fields, questions), timestamps,
@@ -10,9 +10,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkinWireParts, INCLUDE_VALUES, type IncludeSet, type IncludeValue, serializeCheckinV2 } from "@/lib/api/v2/standups";
+import { getCheckinWire, listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { db } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
-import { getCheckin, getCheckinWire, listCheckins, listCheckinWires, type StandupListFilters } from "@/lib/domain/standups";
+import { getCheckin, listCheckins, type StandupListFilters } from "@/lib/domain/standups";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { TRICKY } from "@/tests/tricky-strings";
 
