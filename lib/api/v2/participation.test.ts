@@ -17,6 +17,7 @@ import { NotFoundError } from "@/lib/domain/errors";
 import { listParticipation, type ParticipationFilters, participationRate, participationRateSql } from "@/lib/domain/participation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { inKolkataSession } from "@/tests/tricky-strings";
 
 let A: TestTeam;
 let B: TestTeam;
@@ -162,10 +163,7 @@ describe("listParticipationWires", () => {
 
     it(`${kind}: the same text and dates in a session whose TimeZone is Asia/Kolkata`, async () => {
       const utc = await bothRenderings(kind, { limit: 100 });
-      const kolkata = await db.$transaction(async (tx) => {
-        await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-        return bothRenderings(kind, { since: new Date("2026-03-03T00:00:00Z"), limit: 100 }, tx);
-      });
+      const kolkata = await inKolkataSession((tx) => bothRenderings(kind, { since: new Date("2026-03-03T00:00:00Z"), limit: 100 }, tx));
       expect(kolkata.wires).toEqual(kolkata.expected);
       expect(kolkata.wires).toEqual(utc.wires.filter((w) => w.date >= "2026-03-03"));
     });

@@ -15,6 +15,7 @@ import { db } from "@/lib/db";
 import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestReport, createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
+import { inKolkataSession } from "@/tests/tricky-strings";
 
 /** Answer texts that JSON escaping must get right: quotes, backslashes, control characters, non-BMP. */
 const TRICKY = [
@@ -105,10 +106,7 @@ describe("reportWirePage", () => {
 
   it("prints UTC timestamps whatever the session's time zone", async () => {
     const views = await reportViewPage(where, 100, { withAnswers: false });
-    const wires = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return reportWirePage(where, 100, { withAnswers: false }, tx);
-    });
+    const wires = await inKolkataSession((tx) => reportWirePage(where, 100, { withAnswers: false }, tx));
     expect(wires.map((w) => JSON.parse(w.json).posted_at)).toEqual(views.map((v) => v.submitted_at.toISOString()));
     expect(wires.map((w) => w.submitted_at)).toEqual(views.map((v) => v.submitted_at.toISOString())); // the position too
   });
@@ -162,10 +160,7 @@ describe("reportWirePageV1", () => {
 
   it("prints Unix seconds whatever the session's time zone", async () => {
     const { expected } = await v1Texts(where);
-    const page = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return reportWirePageV1(where, 100, {}, tx);
-    });
+    const page = await inKolkataSession((tx) => reportWirePageV1(where, 100, {}, tx));
     expect(reportListV1Text(page)).toBe(expected);
   });
 });

@@ -15,7 +15,7 @@ import { db } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
 import { getCheckin, listCheckins, type StandupListFilters } from "@/lib/domain/standups";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
-import { TRICKY } from "@/tests/tricky-strings";
+import { inKolkataSession, TRICKY } from "@/tests/tricky-strings";
 
 /** Every subset of the `include` values (16). */
 const INCLUDES: IncludeSet[] = Array.from({ length: 1 << INCLUDE_VALUES.length }, (_, bits) => {
@@ -133,10 +133,7 @@ describe.each<{ kind: CheckinKind; count: number }>([
   it("prints UTC timestamps whatever the session's time zone", async () => {
     const all = new Set<IncludeValue>(INCLUDE_VALUES);
     const views = await listCheckins(admin.actor, kind, filters(all));
-    const wires = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return listCheckinWires(admin.actor, kind, filters(all), checkinWireParts(all), tx);
-    });
+    const wires = await inKolkataSession((tx) => listCheckinWires(admin.actor, kind, filters(all), checkinWireParts(all), tx));
     expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeCheckinV2(v, all))));
     expect(wires.map((w) => JSON.parse(w.json).updated)).toEqual(views.map((v) => v.updated_at.toISOString()));
     expect(wires.map((w) => w.created_at)).toEqual(views.map((v) => v.created_at.toISOString())); // the position too

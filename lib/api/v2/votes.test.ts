@@ -19,7 +19,7 @@ import { getPollVotes, type PollVotesFilters } from "@/lib/domain/votes";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
-import { TRICKY } from "@/tests/tricky-strings";
+import { inKolkataSession, TRICKY } from "@/tests/tricky-strings";
 
 /** Stored categories of a completed categorization, beyond what the categorizer writes (jsonb text). */
 const ODD_CATEGORIES = JSON.stringify([
@@ -166,10 +166,7 @@ describe("pollVotesWire", () => {
     for (const poll of [named, anon]) {
       for (const [, filters] of RANGES) {
         const expected = JSON.stringify(serializePollResultsV2(await getPollVotes(admin.actor, poll.id, filters)));
-        const wire = await db.$transaction(async (tx) => {
-          await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-          return pollVotesWire(admin.actor, poll.id, filters, {}, tx);
-        });
+        const wire = await inKolkataSession((tx) => pollVotesWire(admin.actor, poll.id, filters, {}, tx));
         expect(wire).toBe(expected);
       }
     }
