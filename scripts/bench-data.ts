@@ -29,9 +29,16 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { encodeCursor } from "@/lib/api/cursor";
 import { pageOf } from "@/lib/api/envelope";
-import { participationCursorPosition, participationQuerySchema, toParticipationFilters } from "@/lib/api/v2/participation";
-import { reportCursorPosition, reportListQuerySchema, toReportListFilters } from "@/lib/api/v2/reports";
+import {
+  listParticipationWires,
+  participationCursorPosition,
+  participationQuerySchema,
+  toParticipationFilters,
+} from "@/lib/api/v2/participation";
+import { getReportWire, listReportWires, reportCursorPosition, reportListQuerySchema, toReportListFilters } from "@/lib/api/v2/reports";
 import { checkinCursorPosition, checkinListQuerySchema, checkinWireParts, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { listCheckinWires } from "@/lib/api/v2/standups-sql";
+import { pollVotesWire, storePollResults } from "@/lib/api/v2/votes";
 import { closeApiKeyCache } from "@/lib/auth/api-key-cache";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/explain";
@@ -41,10 +48,8 @@ import { runTargets } from "@/lib/bench/targets";
 import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { listParticipationWires, storeParticipationCounts } from "@/lib/domain/participation";
-import { pollVotesWire, storePollResults } from "@/lib/domain/poll-votes-wire";
-import { getReportWire, listReportWires, type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
-import { listCheckinWires } from "@/lib/domain/standups";
+import { storeParticipationCounts } from "@/lib/domain/participation";
+import { type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
@@ -349,7 +354,7 @@ try {
   // ---------------------------------------------------------------- poll votes
   {
     // A year of broadcasts computed live (nothing stored yet), then stored as the
-    // `store_poll_results` job stores each broadcast when it closes (lib/domain/poll-votes-wire.ts).
+    // `store_poll_results` job stores each broadcast when it closes (lib/api/v2/votes.ts).
     const year = { since: new Date(now.getTime() - 364 * DAY), until: now };
     const live = await timeIt(() => pollVotesWire(lead, gen.POLL_ID, year, {}, plain), Math.min(REPS, 10));
     const qLive = await capture((cl) => pollVotesWire(lead, gen.POLL_ID, year, {}, cl));

@@ -1,5 +1,5 @@
 /**
- * Stored poll results (issue 14; lib/domain/poll-votes-wire.ts `storePollResults`, migration
+ * Stored poll results (issue 14; lib/api/v2/votes.ts `storePollResults`, migration
  * `*_poll_results`): GET /v2/polls/{id}/votes reads a closed broadcast's `questions` from
  * `poll_results` while stored at the occurrence's `results_version`, and the database's triggers
  * bump that version (and enqueue `store_poll_results`) on every change that alters the results.
@@ -10,9 +10,8 @@
  * at once, before the job stores the results again; an older store never replaces a newer one.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { serializePollResultsV2 } from "@/lib/api/v2/votes";
+import { pollVotesWire, serializePollResultsV2, storePollResults } from "@/lib/api/v2/votes";
 import { db } from "@/lib/db";
-import { pollVotesWire, storePollResults } from "@/lib/domain/poll-votes-wire";
 import { getPollVotes, type PollVotesFilters } from "@/lib/domain/votes";
 import { createTaskList } from "@/lib/jobs/tasks";
 import {

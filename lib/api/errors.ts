@@ -69,7 +69,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 /**
  * A JSON response whose body is already serialized (`text` must be valid JSON, e.g. built in SQL:
- * lib/domain/report-pages.ts `reportWirePage`), with the API headers.
+ * lib/api/v2/reports.ts `reportWirePage`), with the API headers.
  */
 export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(text, { status, headers: { ...API_HEADERS, ...headers } });

@@ -12,7 +12,7 @@
  * anonymous report to anyone but its author only once k people answered its occurrence.
  *
  * The poll rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
- * dashboard, the CSV export) and lib/domain/poll-votes-wire.ts `pollVotesWire` (GET
+ * dashboard, the CSV export) and lib/api/v2/votes.ts `pollVotesWire` (GET
  * /v2/polls/{id}/votes) with the same `answersNeeded` in SQL (`answersNeededSql`) — and in the
  * chat results message (lib/domain/occurrence-close.ts) and the `poll.closed` webhook (lib/chat/events.ts).
  *

@@ -1,18 +1,19 @@
 /**
  * "My data" archives built by a job (issue 45): _Profile → My data_ asks for one
  * (`requestDataExport`: a `data_exports` row, status `pending`, and the `build_data_export` job in
- * the same transaction); the job (`buildDataExport`) stores the archive of lib/domain/my-data.ts
- * as JSON and the person's reports as CSV, status `ready`, offered until `expires_at` = ready + 24
- * hours; `cleanupDataExports` (the hourly cleanup job) deletes archives past that time. The person
+ * the same transaction); the job (lib/jobs/data-export.ts `buildDataExport`, which renders the CSV
+ * at the edge, through `storeDataExport`) stores the archive of lib/domain/my-data.ts as JSON and
+ * the person's reports as CSV, status `ready`, offered until `expires_at` = ready + 24 hours;
+ * `cleanupDataExports` (the hourly cleanup job) deletes archives past that time. The person
  * downloads theirs (`readDataExport`, GET /exports/my-data?export_id=N); an admin may ask for
  * someone's, audited as `user.export`, and download it. Erasing a person deletes their archives.
  */
 
-import { toCsv } from "@/lib/api/csv";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
+import type { CsvRow } from "@/lib/domain/exports";
 import { loadPersonData, reportsCsvRows } from "@/lib/domain/my-data";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
@@ -78,11 +79,18 @@ function statusOf(row: { id: number; status: string; created_at: Date; ready_at:
 }
 
 /**
- * The `build_data_export` job: builds a pending archive (JSON and reports CSV), marks it ready and
- * offered for 24 hours from now. Idempotent: a ready, expired or deleted archive is left alone.
+ * Builds a pending archive (the JSON of lib/domain/my-data.ts and the person's reports as CSV text,
+ * `renderCsv` of `reportsCsvRows`), marks it ready and offered for 24 hours from `now`. Run by the
+ * `build_data_export` job (lib/jobs/data-export.ts, which passes the CSV renderer). Idempotent: a
+ * ready, expired or deleted archive is left alone.
  * @returns whether it built the archive.
  */
-export async function buildDataExport(exportId: number, client = db, now = new Date()): Promise<boolean> {
+export async function storeDataExport(
+  exportId: number,
+  renderCsv: (rows: CsvRow[]) => string,
+  client = db,
+  now = new Date(),
+): Promise<boolean> {
   const row = await client.dataExport.findUnique({ where: { id: exportId } });
   if (row?.status !== "pending") return false;
   const data = await loadPersonData(client, row.team_id, row.user_id);
@@ -92,7 +100,7 @@ export async function buildDataExport(exportId: number, client = db, now = new D
     data: {
       status: "ready",
       archive,
-      reports_csv: toCsv(reportsCsvRows(data)),
+      reports_csv: renderCsv(reportsCsvRows(data)),
       ready_at: now,
       expires_at: new Date(now.getTime() + DATA_EXPORT_TTL_MS),
     },

@@ -250,8 +250,10 @@ export async function storeParticipationCounts(occurrenceId: number, client: Tx 
  * (`checkinSql`) LEFT JOINed to the page of counts `p` (columns of `occurrenceCountsSql`), so an
  * invisible checkin gives no row and a visible one without occurrences one row of nulls; `select`
  * picks the output columns from `p` (and `tail` adds LATERAL joins over it), date desc, id desc.
+ * The page of `listParticipation` and of the v2 wire rendering (lib/api/v2/participation.ts
+ * `listParticipationWires`).
  */
-function participationPageSql(
+export function participationPageSql(
   actor: Actor,
   kind: CheckinKind,
   id: number,
@@ -311,7 +313,7 @@ export async function listParticipation(
  * The exact integer rounding floor((20000 r + e) / (2 e)) is NOT the same for every input: at
  * exact halves where r / e is not a binary fraction, JS's rounded product can fall just below the
  * half (r = 57, e = 800: y = 712.4999999999999, so JS gives 0.0712 where half-up gives 0.0713).
- * tests/participation-wire.test.ts compares both for every 0 <= r <= e <= 400 and e = 800.
+ * lib/api/v2/participation.test.ts compares both for every 0 <= r <= e <= 400 and e = 800.
  * 0 when e = 0.
  */
 export function participationRateSql(responded: Prisma.Sql, expected: Prisma.Sql): Prisma.Sql {
@@ -319,51 +321,4 @@ export function participationRateSql(responded: Prisma.Sql, expected: Prisma.Sql
   return Prisma.sql`(CASE WHEN (${expected}) > 0
     THEN (floor(${y}) + CASE WHEN ${y} - floor(${y}) >= 0.5::float8 THEN 1::float8 ELSE 0::float8 END) / 10000::float8
     ELSE 0::float8 END)`;
-}
-
-/**
- * An occurrence of a participation page as its v2 wire JSON (spec §2.6): the keyset position
- * (`date` "YYYY-MM-DD", occurrence `id`) and `json`, the exact text of
- * `JSON.stringify(serializeStandupParticipation(entry))` / `serializePollParticipation(entry)`
- * (lib/api/v2/participation.ts).
- */
-export type ParticipationWireRow = { date: string; id: number; json: string };
-
-/**
- * `listParticipation` with each entry as its finished v2 wire JSON text, built by PostgreSQL in
- * the same one statement (same visibility gate, counts, range, keyset and `limit + 1` rows): the
- * keys in the serializers' order (standup_id | poll_id, is_poll, date, expected, responded,
- * participation_rate, and for standups excluded {vacation}), compact (`row_to_json` over LATERAL
- * rows; the bigint counts print as plain numbers), the rate by `participationRateSql`. The routes
- * send these texts as they are (issue 14). tests/participation-wire.test.ts compares both
- * renderings byte for byte.
- * @returns up to `limit + 1` rows, date desc, id desc.
- * @throws NotFoundError ("Standup" / "Poll") when the checkin is not visible (spec §4.2).
- */
-export async function listParticipationWires(
-  actor: Actor,
-  kind: CheckinKind,
-  id: number,
-  filters: ParticipationFilters,
-  client: Tx = db,
-): Promise<ParticipationWireRow[]> {
-  const isPoll = kind === "poll";
-  const rate = participationRateSql(Prisma.sql`p.responded`, Prisma.sql`p.expected`);
-  const entry = isPoll
-    ? Prisma.sql`SELECT p.checkin_id AS poll_id, true AS is_poll, p.date, p.expected, p.responded, ${rate} AS participation_rate`
-    : Prisma.sql`SELECT p.checkin_id AS standup_id, false AS is_poll, p.date, p.expected, p.responded, ${rate} AS participation_rate,
-        (SELECT row_to_json(x) FROM (SELECT p.vacation) x) AS excluded`;
-  const rows = await queryRows<{ date: string | null; id: number | null; json: string }>(
-    participationPageSql(
-      actor,
-      kind,
-      id,
-      filters,
-      Prisma.sql`p.date, p.id, row_to_json(w)::text AS json`,
-      Prisma.sql`, LATERAL (${entry}) w`,
-    ),
-    client,
-  );
-  if (!rows.length) throw new NotFoundError(isPoll ? "Poll" : "Standup");
-  return rows.filter((r): r is ParticipationWireRow => r.id !== null);
 }

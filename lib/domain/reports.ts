@@ -22,14 +22,7 @@ import { authorFilterSql, reportListSql, reportReadSql } from "@/lib/domain/acce
 import type { Actor } from "@/lib/domain/actor";
 import { anonymousReportShownSql } from "@/lib/domain/anonymity";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import {
-  type ReportWirePageV1,
-  type ReportWireRow,
-  reportDetailPage,
-  reportViewPage,
-  reportWirePage,
-  reportWirePageV1,
-} from "@/lib/domain/report-pages";
+import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
 import { matchingReportsSql } from "@/lib/domain/report-search";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -132,16 +125,11 @@ export async function listReports(actor: Actor, filters: ReportListFilters, clie
 }
 
 /**
- * `listReports` with each report as its v2 wire JSON text (lib/domain/report-pages.ts
- * `reportWirePage`), for GET /v2/reports.
- * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ * The SQL condition (over `r` and `c`) of the reports `filters` select for `actor` (visibility,
+ * anonymity threshold, window, filters and keyset position): the page condition of `listReports`
+ * and of the v2 list's wire page (lib/api/v2/reports.ts `listReportWires`).
  */
-export async function listReportWires(actor: Actor, filters: ReportListFilters, client: Tx = db): Promise<ReportWireRow[]> {
-  return reportWirePage(reportListFilterSql(actor, filters), filters.limit + 1, { withAnswers: filters.withAnswers }, client);
-}
-
-/** The SQL condition (over `r` and `c`) of the reports `filters` select for `actor`. */
-function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.Sql {
+export function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [
     reportListSql(actor, { teamWide: filters.teamWide }, "r", "c"),
     anonymousReportShownSql(actor, "r"),
@@ -162,20 +150,13 @@ function reportListFilterSql(actor: Actor, filters: ReportListFilters): Prisma.S
 }
 
 /**
- * One report readable by `actor` (spec §4.2 GET /v2/reports/{id}), with its answers, as its v2
- * wire JSON text (spec §2.4; lib/domain/report-pages.ts `reportWirePage`).
- * @throws NotFoundError for pending or discarded reports, other teams, draft/archived standups,
- * and reports of paused or confidential standups unless the caller owns the standup or wrote the report.
+ * The SQL condition (over `r` and `c`) of report `id` when `actor` may read it (spec §4.2 GET
+ * /v2/reports/{id}, lib/api/v2/reports.ts `getReportWire`): not pending or discarded, of the
+ * actor's team and an active standup, and of a paused or confidential standup only for the
+ * standup's owner or the report's author (`reportReadSql`), past the anonymity threshold.
  */
-export async function getReportWire(actor: Actor, id: number, client: Tx = db): Promise<string> {
-  const [row] = await reportWirePage(
-    Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")} AND ${anonymousReportShownSql(actor, "r")}`,
-    1,
-    { withAnswers: true },
-    client,
-  );
-  if (!row) throw new NotFoundError("Report");
-  return row.json;
+export function reportReadFilterSql(actor: Actor, id: number): Prisma.Sql {
+  return Prisma.sql`r.id = ${id} AND ${reportReadSql(actor, "r", "c")} AND ${anonymousReportShownSql(actor, "r")}`;
 }
 
 /** The Prisma select of a report with its channel message and author card (legacy shapes, spec §2.8). */
@@ -238,15 +219,10 @@ export async function searchReports(actor: Actor, filters: ReportSearchFilters, 
 }
 
 /**
- * `searchReports` as the JSON text of the v1 list (lib/domain/report-pages.ts `reportWirePageV1`),
- * for GET /v1/reports/ without `html`.
+ * The SQL condition (over `r` and `c`) of the reports a search selects for `actor`: the page
+ * condition of `searchReports` and of the v1 list's wire page (lib/api/v1/reports.ts `searchReportWiresV1`).
  */
-export async function searchReportWiresV1(actor: Actor, filters: ReportSearchFilters, client: Tx = db): Promise<ReportWirePageV1> {
-  return reportWirePageV1(reportSearchSql(actor, filters), filters.limit, { questionIds: filters.questionIds }, client);
-}
-
-/** The SQL condition (over `r` and `c`) of the reports a search selects for `actor`. */
-function reportSearchSql(actor: Actor, filters: ReportSearchFilters): Prisma.Sql {
+export function reportSearchSql(actor: Actor, filters: ReportSearchFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [reportListSql(actor, {}, "r", "c"), anonymousReportShownSql(actor, "r")];
   if (filters.standupId !== undefined) and.push(Prisma.sql`r.checkin_id = ${filters.standupId}`);
   if (filters.after) and.push(Prisma.sql`r.submitted_at > ${filters.after}`);

@@ -4,14 +4,14 @@
  * (`listCheckins` / `getCheckin`, which lib/domain/polls.ts calls with kind "poll"). Visibility
  * comes from lib/domain/access.ts and is applied in the queries. Lists are keyset-paginated,
  * newest first (created_at desc, id desc); the v2 reads are one statement each whatever the page
- * size (lib/domain/checkin-pages.ts; the v2 API reads get each row as its finished wire JSON text
- * through `listCheckinWires` / `getCheckinWire`), the settings reads load members/questions with
- * nested selects.
+ * size (lib/domain/checkin-pages.ts; the v2 API reads render each row as its finished wire JSON
+ * text over the same conditions, `checkinListSql` / `checkinReadSql`, in lib/api/v2/standups-sql.ts),
+ * the settings reads load members/questions with nested selects.
  */
 import { db, type Tx } from "@/lib/db";
 import { type CheckinKind, checkinSql, type StandupScope, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { type CheckinWireParts, type CheckinWireRow, checkinViewPage, checkinWirePage } from "@/lib/domain/checkin-pages";
+import { checkinViewPage } from "@/lib/domain/checkin-pages";
 import { NotFoundError } from "@/lib/domain/errors";
 import { questionTypeSelect } from "@/lib/domain/question-types";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -101,24 +101,10 @@ export async function listCheckins(actor: Actor, kind: CheckinKind, filters: Sta
 }
 
 /**
- * `listCheckins` with each standup or poll as its v2 wire JSON text with the optional `parts`
- * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups and
- * GET /v2/polls (through `checkinList` of lib/api/v2/standups.ts). `filters.withQuestions` is not
- * read: `parts.questions` says whether questions come.
- * @returns up to `limit + 1` rows (the extra one tells that more exist).
+ * The SQL condition (over `c`) of the check-ins of `kind` that `filters` select for `actor`, keyset
+ * included: the page condition of `listCheckins` and of the v2 lists' wire pages (lib/api/v2/standups-sql.ts).
  */
-export async function listCheckinWires(
-  actor: Actor,
-  kind: CheckinKind,
-  filters: StandupListFilters,
-  parts: CheckinWireParts,
-  client: Tx = db,
-): Promise<CheckinWireRow[]> {
-  return checkinWirePage(checkinListSql(actor, kind, filters), filters.limit + 1, { kind, parts }, client);
-}
-
-/** The SQL condition (over `c`) of the check-ins of `kind` that `filters` select for `actor`, keyset included. */
-function checkinListSql(actor: Actor, kind: CheckinKind, filters: StandupListFilters): Prisma.Sql {
+export function checkinListSql(actor: Actor, kind: CheckinKind, filters: StandupListFilters): Prisma.Sql {
   const and: Prisma.Sql[] = [checkinSql(actor, kind, "c"), Prisma.sql`c.state::text = ANY(${filters.states}::text[])`];
   if (filters.isAnonymous !== undefined) and.push(Prisma.sql`c.is_anonymous = ${filters.isAnonymous}`);
   if (filters.broadcastChannel !== undefined) {
@@ -147,27 +133,17 @@ export async function getCheckin(
   opts: { withQuestions: boolean },
   client: Tx = db,
 ): Promise<CheckinView> {
-  const [row] = await checkinViewPage(Prisma.sql`c.id = ${id} AND ${checkinSql(actor, kind, "c")}`, 1, opts, client);
+  const [row] = await checkinViewPage(checkinReadSql(actor, kind, id), 1, opts, client);
   if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
   return row;
 }
 
 /**
- * `getCheckin` as the v2 wire JSON text of the standup or poll with the optional `parts`
- * (lib/domain/checkin-pages.ts `checkinWirePage`; spec §2.2, §2.3), for GET /v2/standups/{id}
- * and GET /v2/polls/{id} (through `checkinRead` of lib/api/v2/standups.ts). One statement.
- * @throws NotFoundError ("Standup" / "Poll") for anything not visible.
+ * The SQL condition (over `c`) of standup or poll `id` when visible to `actor` (`checkinSql`): the
+ * condition of `getCheckin` and of the v2 `{id}` reads' wire JSON (lib/api/v2/standups-sql.ts).
  */
-export async function getCheckinWire(
-  actor: Actor,
-  kind: CheckinKind,
-  id: number,
-  parts: CheckinWireParts,
-  client: Tx = db,
-): Promise<string> {
-  const [row] = await checkinWirePage(Prisma.sql`c.id = ${id} AND ${checkinSql(actor, kind, "c")}`, 1, { kind, parts }, client);
-  if (!row) throw new NotFoundError(kind === "poll" ? "Poll" : "Standup");
-  return row.json;
+export function checkinReadSql(actor: Actor, kind: CheckinKind, id: number): Prisma.Sql {
+  return Prisma.sql`c.id = ${id} AND ${checkinSql(actor, kind, "c")}`;
 }
 
 /**

@@ -23,7 +23,7 @@
  * Cost: ONE SQL statement whatever the number of instances: the poll (gated by the visibility
  * rule in SQL), its questions, the instances and, for all instances at once, totals, choices,
  * responses and categorizations, each aggregated to JSON by PostgreSQL. GET /v2/polls/{id}/votes
- * reads the same results as finished wire JSON instead (lib/domain/poll-votes-wire.ts, same scope:
+ * reads the same results as finished wire JSON instead (lib/api/v2/votes.ts, same scope:
  * `pollVotesScopeSql`); v1 and the dashboard use `getPollVotes`.
  */
 import { db, queryRows, type Tx } from "@/lib/db";
@@ -104,7 +104,7 @@ function pollSql(actor: Actor, access: PollAccess): Prisma.Sql {
 
 /**
  * The scope of a poll's results as the two CTEs every results statement starts with (getPollVotes,
- * lib/domain/poll-votes-wire.ts `pollVotesWire`): `poll` (id, name, is_anonymous; no row when the
+ * lib/api/v2/votes.ts `pollVotesWire`): `poll` (id, name, is_anonymous; no row when the
  * poll is not readable by `actor` with `opts.access`, default "creator") and `inst` (id, date,
  * team_id, closed_at, results_version, answers_needed (lib/domain/anonymity.ts) of the instances in scope, see the module comment: the latest broadcast without bounds, else the
  * dates in [day(since), ceil-day(until)) with `until` defaulting to `opts.now` or now; newest first).

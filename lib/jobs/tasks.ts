@@ -20,7 +20,7 @@
  *   password-reset e-mail through SMTP_URL.
  * - `store_poll_results` (enqueued by the database's triggers, migration `*_poll_results`, when a
  *   poll broadcast closes and after any change to a closed broadcast's results): stores its
- *   results for GET /v2/polls/{id}/votes (lib/domain/poll-votes-wire.ts `storePollResults`);
+ *   results for GET /v2/polls/{id}/votes (lib/api/v2/votes.ts `storePollResults`);
  * - `store_participation_counts` (enqueued by the database's triggers, migration
  *   `*_participation_counts`, when an occurrence closes and after any change its counts depend on):
  *   stores its participation counts (lib/domain/participation.ts `storeParticipationCounts`).
@@ -39,19 +39,20 @@
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
 import type { Task, TaskList } from "graphile-worker";
+import { storePollResults } from "@/lib/api/v2/votes";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
 import { refreshAllCalendarFeeds, refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
-import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
+import { cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
-import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { applyRetention } from "@/lib/domain/retention";
 import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { anonymisePollVoters } from "@/lib/domain/voter-hash";
 import { backupDir, backupKeep, dataDir, deliverySettings, slackSettings } from "@/lib/env";
 import { type ImportJobPayload, runDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { categorizeAnswers, categorizeSweep, summarizeOccurrence } from "@/lib/jobs/categorize";
+import { buildDataExport } from "@/lib/jobs/data-export";
 import { deliverChatDestinationTask, deliverChatMessageTask, deliverWebhookTask, recoverStaleLocks } from "@/lib/jobs/delivery";
 import { recoverDeadWorkers } from "@/lib/jobs/heartbeat";
 import { deliverEmail, type EmailMessage } from "@/lib/mail/mailer";

@@ -13,9 +13,9 @@ import { parseWith } from "@/lib/api/query";
 import { runList } from "@/lib/api/route";
 import { reportList, reportListQuerySchema } from "@/lib/api/v2/reports";
 import { checkinListQuerySchema, toCheckinListFilters } from "@/lib/api/v2/standups";
+import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import type { Actor } from "@/lib/domain/actor";
 import { NotFoundError } from "@/lib/domain/errors";
-import { listCheckinWires } from "@/lib/domain/standups";
 import { registerTools } from "@/lib/mcp/tools";
 
 /** Name and version the server reports in `initialize`. */

@@ -19,13 +19,12 @@ import { participationList, participationQuerySchema } from "@/lib/api/v2/partic
 import { reportCreateBodySchema, submitReportResult, toSubmitReportInput } from "@/lib/api/v2/report-writes";
 import { reportList, reportListQuerySchema } from "@/lib/api/v2/reports";
 import { checkinList, checkinListQuerySchema, checkinRead, checkinReadQuerySchema, INCLUDE_VALUES } from "@/lib/api/v2/standups";
+import { getCheckinWire, listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema } from "@/lib/api/v2/vote-writes";
-import { votesQuerySchema } from "@/lib/api/v2/votes";
+import { pollVotesWire, votesQuerySchema } from "@/lib/api/v2/votes";
 import type { Actor } from "@/lib/domain/actor";
 import { type BlockerItem, listBlockers } from "@/lib/domain/blockers";
 import { InvalidParameterError } from "@/lib/domain/errors";
-import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
-import { getCheckinWire, listCheckinWires } from "@/lib/domain/standups";
 import { castVote } from "@/lib/domain/vote-writes";
 import { answerTool, toQuery } from "@/lib/mcp/results";
 

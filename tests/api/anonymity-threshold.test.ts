@@ -13,13 +13,13 @@ import { GET as exportRoute } from "@/app/exports/polls/[pollId]/results.csv/rou
 import * as v1Votes from "@/app/v1/polls/[id]/votes/route";
 import { GET as v2Votes } from "@/app/v2/polls/[pollId]/votes/route";
 import { PollResultsView } from "@/components/polls/poll-results";
+import { storePollResults } from "@/lib/api/v2/votes";
 import { db } from "@/lib/db";
 import { getAnonymityThreshold, setAnonymityThreshold } from "@/lib/domain/anonymity";
 import { listAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
 import { getPollResultsFor } from "@/lib/domain/poll-views";
-import { storePollResults } from "@/lib/domain/poll-votes-wire";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestVote } from "@/tests/poll-fixtures";

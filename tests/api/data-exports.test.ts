@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as myData } from "@/app/exports/my-data/route";
 import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
-import { buildDataExport, cleanupDataExports, DATA_EXPORT_TTL_MS, latestDataExport, requestDataExport } from "@/lib/domain/data-exports";
+import { cleanupDataExports, DATA_EXPORT_TTL_MS, latestDataExport, requestDataExport } from "@/lib/domain/data-exports";
 import { erasePerson } from "@/lib/domain/erasure";
+import { buildDataExport } from "@/lib/jobs/data-export";
 import { createTestCheckin, createTestReport, createTestTeam, jobQueued, type TestTeam } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 

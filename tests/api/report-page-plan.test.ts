@@ -1,5 +1,5 @@
 /**
- * Issue 14, read path: a report list page (lib/domain/report-pages.ts `pageCte`, used by GET
+ * Issue 14, read path: a report list page (lib/domain/report-pages.ts `reportPageCte`, used by GET
  * /v2/reports and GET /v1/reports/) reads about as many reports as it returns, in the plan
  * PostgreSQL makes for the values and in the generic plan it may cache for the named statement,
  * whatever the statistics say about the standups.

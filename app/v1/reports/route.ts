@@ -13,13 +13,14 @@ import {
   reportCreatedV1Schema,
   reportListItemV1Schema,
   reportListV1Text,
+  searchReportWiresV1,
   serializeReportCreatedV1,
   serializeReportListItemV1,
 } from "@/lib/api/v1/reports";
 import { parseV1ReportCreateBody, parseV1ReportListQuery, v1ReportListQuery, zReportCreate } from "@/lib/api/v1/requests";
 import { transaction } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
-import { getOwnReport, searchReports, searchReportWiresV1 } from "@/lib/domain/reports";
+import { getOwnReport, searchReports } from "@/lib/domain/reports";
 
 const tag = "Legacy reports (v1)";
 

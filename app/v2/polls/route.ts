@@ -8,8 +8,8 @@ import { parseWith, queryObject } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
 import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, serializePollV2, toCreatePollInput } from "@/lib/api/v2/polls";
 import { checkinList, checkinReadQuerySchema } from "@/lib/api/v2/standups";
+import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { createPoll, getPoll } from "@/lib/domain/polls";
-import { listCheckinWires } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
   GET: listRoute(

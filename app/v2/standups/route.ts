@@ -9,8 +9,9 @@ import { parseWith, queryObject } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
 import { checkinList, checkinReadQuerySchema, serializeCheckinV2, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
+import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { createStandup } from "@/lib/domain/standup-writes";
-import { getStandup, listCheckinWires } from "@/lib/domain/standups";
+import { getStandup } from "@/lib/domain/standups";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups", {
   GET: listRoute(

@@ -5,8 +5,8 @@
  *
  * The rows come from `checkinViewSelect` of lib/domain/standups.ts. GET /v2/standups, /v2/polls
  * and their `{id}` reads do not call the serializer: PostgreSQL builds the same JSON text
- * (lib/domain/checkin-pages.ts `checkinWirePage`, checked byte for byte against
- * `serializeCheckinV2` by tests/checkin-wire.test.ts) and `checkinRead` / `checkinList` send it as
+ * (lib/api/v2/standups-sql.ts `checkinWirePage`, checked byte for byte against
+ * `serializeCheckinV2` by lib/api/v2/standups.test.ts) and `checkinRead` / `checkinList` send it as
  * it is. The writes' responses and webhook events still serialize here.
  *
  * Wire decisions where the spec is silent:
@@ -23,10 +23,10 @@ import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { dataEnvelopeSchema, dataEnvelopeText, listEnvelopeSchema } from "@/lib/api/envelope";
 import { zBoolString, zCsvSet, zDate, zLimit } from "@/lib/api/query";
 import type { ListSpec, ReadSpec } from "@/lib/api/route";
+import type { CheckinWireParts, CheckinWireRow } from "@/lib/api/v2/standups-sql";
 import { zChatUserId, zCount, zId, zTimestamp } from "@/lib/api/wire";
 import type { CheckinKind } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import type { CheckinWireParts, CheckinWireRow } from "@/lib/domain/checkin-pages";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { RATING_SCALE } from "@/lib/domain/question-types";
 import type { CheckinView, StandupListFilters } from "@/lib/domain/standups";
@@ -74,7 +74,7 @@ export type CheckinListQuery = z.output<typeof checkinListQuerySchema>;
  */
 export type CheckinListFilters = StandupListFilters & { parts: CheckinWireParts };
 
-/** The optional parts of a standup's or poll's wire JSON (lib/domain/checkin-pages.ts) that an `include` set asks for (spec §4.1). */
+/** The optional parts of a standup's or poll's wire JSON (lib/api/v2/standups-sql.ts) that an `include` set asks for (spec §4.1). */
 export function checkinWireParts(include: IncludeSet): CheckinWireParts {
   return {
     questions: include.has("questions"),
@@ -138,7 +138,7 @@ export type CheckinV2Row = CheckinView;
 /**
  * The read of GET /v2/standups/{id} (`kind` "standup") and GET /v2/polls/{id} ("poll") for
  * `readRoute`: `include` query, `load(actor, kind, id, parts)` (`getCheckinWire` of
- * lib/domain/standups.ts: the item's wire JSON text with the parts `include` asks for), answered
+ * lib/api/v2/standups-sql.ts: the item's wire JSON text with the parts `include` asks for), answered
  * as `{"data":<text>}` without parsing the text.
  */
 export function checkinRead(
@@ -155,7 +155,7 @@ export function checkinRead(
 /**
  * The list of GET /v2/standups and GET /v2/polls (for `listRoute`): the list query of spec §4.1,
  * filters and cursor binding for `endpoint`, `load(actor, kind, filters, parts)` with the kind of
- * the endpoint (`listCheckinWires` of lib/domain/standups.ts: each item's wire JSON text),
+ * the endpoint (`listCheckinWires` of lib/api/v2/standups-sql.ts: each item's wire JSON text),
  * created-order keyset; the envelope is written around the texts as they are.
  */
 export function checkinList(

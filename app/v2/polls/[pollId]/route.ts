@@ -3,7 +3,7 @@ import { pollIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { pollDataV2Schema } from "@/lib/api/v2/polls";
 import { checkinRead } from "@/lib/api/v2/standups";
-import { getCheckinWire } from "@/lib/domain/standups";
+import { getCheckinWire } from "@/lib/api/v2/standups-sql";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}", {
   GET: readRoute(

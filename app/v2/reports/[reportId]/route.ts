@@ -11,11 +11,10 @@ import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, reportIdPath } from "@/lib/api/query";
 import { apiPath, served } from "@/lib/api/route";
 import { reportUpdateBodySchema, toUpdateAnswers } from "@/lib/api/v2/report-writes";
-import { reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
+import { getReportWire, reportDataV2Schema, serializeReportV2 } from "@/lib/api/v2/reports";
 import type { Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { discardReport, type UpdateReportInput, updateReportAnswers } from "@/lib/domain/report-writes";
-import { getReportWire } from "@/lib/domain/reports";
 
 type Params = { reportId: string };
 

@@ -2,7 +2,7 @@
 import { standupIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { checkinRead, standupDataV2Schema } from "@/lib/api/v2/standups";
-import { getCheckinWire } from "@/lib/domain/standups";
+import { getCheckinWire } from "@/lib/api/v2/standups-sql";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups/{standupId}", {
   GET: readRoute(

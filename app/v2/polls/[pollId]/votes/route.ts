@@ -1,6 +1,6 @@
 /**
  * GET /v2/polls/{pollId}/votes (spec §2.5, §4.2): results of the latest broadcast, or of every broadcast in [since, until),
- * sent as the JSON text PostgreSQL builds (lib/domain/poll-votes-wire.ts; the same bytes as serializePollResultsV2).
+ * sent as the JSON text PostgreSQL builds (lib/api/v2/votes.ts `pollVotesWire`; the same bytes as serializePollResultsV2).
  * POST /v2/polls/{pollId}/votes (v2 extension, issue 10): a recipient of the current broadcast votes; Idempotency-Key accepted.
  */
 import { dataEnvelopeText } from "@/lib/api/envelope";
@@ -8,8 +8,7 @@ import { apiWriteRoute } from "@/lib/api/handler";
 import { parseId, parseWith, pollIdPath } from "@/lib/api/query";
 import { apiPath, readRoute } from "@/lib/api/route";
 import { serializeVoteV2, toCastVoteInput, voteCreateBodySchema, voteDataV2Schema } from "@/lib/api/v2/vote-writes";
-import { pollResultsDataV2Schema, votesQuerySchema } from "@/lib/api/v2/votes";
-import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
+import { pollResultsDataV2Schema, pollVotesWire, votesQuerySchema } from "@/lib/api/v2/votes";
 import { castVote } from "@/lib/domain/vote-writes";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls/{pollId}/votes", {

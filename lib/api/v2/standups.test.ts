@@ -1,5 +1,5 @@
 /**
- * The v2 standup and poll JSON built in SQL (lib/domain/checkin-pages.ts `checkinWirePage`, issue
+ * The v2 standup and poll JSON built in SQL (lib/api/v2/standups-sql.ts `checkinWirePage`, issue
  * 14) is byte for byte what the TypeScript serializer gives (`JSON.stringify(serializeCheckinV2(view,
  * include))`, lib/api/v2/standups.ts) for the same rows, for standups and polls and every `include`
  * combination: key order, keys left out (poll fields, member fields, questions), timestamps,
@@ -10,11 +10,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkinWireParts, INCLUDE_VALUES, type IncludeSet, type IncludeValue, serializeCheckinV2 } from "@/lib/api/v2/standups";
+import { getCheckinWire, listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { db } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
-import { getCheckin, getCheckinWire, listCheckins, listCheckinWires, type StandupListFilters } from "@/lib/domain/standups";
+import { getCheckin, listCheckins, type StandupListFilters } from "@/lib/domain/standups";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
-import { TRICKY } from "@/tests/tricky-strings";
+import { inKolkataSession, TRICKY } from "@/tests/tricky-strings";
 
 /** Every subset of the `include` values (16). */
 const INCLUDES: IncludeSet[] = Array.from({ length: 1 << INCLUDE_VALUES.length }, (_, bits) => {
@@ -132,10 +133,7 @@ describe.each<{ kind: CheckinKind; count: number }>([
   it("prints UTC timestamps whatever the session's time zone", async () => {
     const all = new Set<IncludeValue>(INCLUDE_VALUES);
     const views = await listCheckins(admin.actor, kind, filters(all));
-    const wires = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return listCheckinWires(admin.actor, kind, filters(all), checkinWireParts(all), tx);
-    });
+    const wires = await inKolkataSession((tx) => listCheckinWires(admin.actor, kind, filters(all), checkinWireParts(all), tx));
     expect(wires.map((w) => w.json)).toEqual(views.map((v) => JSON.stringify(serializeCheckinV2(v, all))));
     expect(wires.map((w) => JSON.parse(w.json).updated)).toEqual(views.map((v) => v.updated_at.toISOString()));
     expect(wires.map((w) => w.created_at)).toEqual(views.map((v) => v.created_at.toISOString())); // the position too

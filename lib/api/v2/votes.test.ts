@@ -1,5 +1,5 @@
 /**
- * The v2 poll results JSON built in SQL (lib/domain/poll-votes-wire.ts `pollVotesWire`, issue 14)
+ * The v2 poll results JSON built in SQL (lib/api/v2/votes.ts `pollVotesWire`, issue 14)
  * is byte for byte what the TypeScript path gives (`JSON.stringify(serializePollResultsV2(await
  * getPollVotes(...)))`, lib/domain/votes.ts + lib/api/v2/votes.ts) for the same poll: anonymous and
  * named polls; multiple choice with declared, unvoted and own labels and multi-select voters; rows
@@ -11,16 +11,15 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as votesRoute } from "@/app/v2/polls/[pollId]/votes/route";
-import { serializePollResultsV2 } from "@/lib/api/v2/votes";
+import { pollVotesWire, serializePollResultsV2 } from "@/lib/api/v2/votes";
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { pollVotesWire } from "@/lib/domain/poll-votes-wire";
 import { getPollVotes, type PollVotesFilters } from "@/lib/domain/votes";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestCategorization, createTestVote } from "@/tests/poll-fixtures";
-import { TRICKY } from "@/tests/tricky-strings";
+import { inKolkataSession, TRICKY } from "@/tests/tricky-strings";
 
 /** Stored categories of a completed categorization, beyond what the categorizer writes (jsonb text). */
 const ODD_CATEGORIES = JSON.stringify([
@@ -167,10 +166,7 @@ describe("pollVotesWire", () => {
     for (const poll of [named, anon]) {
       for (const [, filters] of RANGES) {
         const expected = JSON.stringify(serializePollResultsV2(await getPollVotes(admin.actor, poll.id, filters)));
-        const wire = await db.$transaction(async (tx) => {
-          await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-          return pollVotesWire(admin.actor, poll.id, filters, {}, tx);
-        });
+        const wire = await inKolkataSession((tx) => pollVotesWire(admin.actor, poll.id, filters, {}, tx));
         expect(wire).toBe(expected);
       }
     }

@@ -1,7 +1,7 @@
 /**
  * SQL building blocks of the wire reads (issue 14: PostgreSQL returns an item's finished JSON text,
- * lib/domain/report-pages.ts, checkin-pages.ts, poll-votes-wire.ts, participation.ts), written
- * once so every wire text escapes and formats alike. Both return raw SQL: pass only trusted alias,
+ * lib/api/v1/reports.ts, lib/api/v2/reports.ts, standups-sql.ts, votes.ts), written once so every
+ * wire text escapes and formats alike. Both return raw SQL: pass only trusted alias,
  * column and ORDER BY text, never request input.
  */
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -17,7 +17,7 @@ export function jsonArraySql(alias: string, order: string): Prisma.Sql {
 
 /**
  * `jsonArraySql` as `text`: for arrays spliced into a larger text by concatenation, which
- * PostgreSQL then neither parses as json nor re-serializes (issue 14, lib/domain/poll-votes-wire.ts).
+ * PostgreSQL then neither parses as json nor re-serializes (issue 14, lib/api/v2/votes.ts).
  */
 export function jsonArrayTextSql(alias: string, order: string): Prisma.Sql {
   return Prisma.raw(`('[' || COALESCE(string_agg(row_to_json(${alias})::text, ',' ORDER BY ${order}), '') || ']')`);

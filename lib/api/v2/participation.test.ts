@@ -1,5 +1,5 @@
 /**
- * The v2 participation JSON built in SQL (lib/domain/participation.ts `listParticipationWires`,
+ * The v2 participation JSON built in SQL (lib/api/v2/participation.ts `listParticipationWires`,
  * issue 14) is byte for byte what the TypeScript serializers give
  * (`JSON.stringify(serializeStandupParticipation(entry))` / `serializePollParticipation`,
  * lib/api/v2/participation.ts) for the entries of `listParticipation`: key order, counts printed as
@@ -10,19 +10,14 @@
  * send these texts as they are; their contract is tested in tests/api/v2-participation.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { serializePollParticipation, serializeStandupParticipation } from "@/lib/api/v2/participation";
+import { listParticipationWires, serializePollParticipation, serializeStandupParticipation } from "@/lib/api/v2/participation";
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { CheckinKind } from "@/lib/domain/access";
 import { NotFoundError } from "@/lib/domain/errors";
-import {
-  listParticipation,
-  listParticipationWires,
-  type ParticipationFilters,
-  participationRate,
-  participationRateSql,
-} from "@/lib/domain/participation";
+import { listParticipation, type ParticipationFilters, participationRate, participationRateSql } from "@/lib/domain/participation";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { inKolkataSession } from "@/tests/tricky-strings";
 
 let A: TestTeam;
 let B: TestTeam;
@@ -168,10 +163,7 @@ describe("listParticipationWires", () => {
 
     it(`${kind}: the same text and dates in a session whose TimeZone is Asia/Kolkata`, async () => {
       const utc = await bothRenderings(kind, { limit: 100 });
-      const kolkata = await db.$transaction(async (tx) => {
-        await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-        return bothRenderings(kind, { since: new Date("2026-03-03T00:00:00Z"), limit: 100 }, tx);
-      });
+      const kolkata = await inKolkataSession((tx) => bothRenderings(kind, { since: new Date("2026-03-03T00:00:00Z"), limit: 100 }, tx));
       expect(kolkata.wires).toEqual(kolkata.expected);
       expect(kolkata.wires).toEqual(utc.wires.filter((w) => w.date >= "2026-03-03"));
     });

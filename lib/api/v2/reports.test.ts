@@ -1,20 +1,21 @@
 /**
- * The v2 report JSON built in SQL (lib/domain/report-pages.ts `reportWirePage`, issue 14) is byte
+ * The v2 report JSON built in SQL (`reportWirePage`, issue 14) is byte
  * for byte what the TypeScript serializer gives (`JSON.stringify(serializeReportV2(view))`,
  * lib/api/v2/reports.ts) for the same reports: key order, anonymity, timestamps, answer order and
  * JSON string escaping, with and without answers, whatever the session's time zone. The routes
  * (GET /v2/reports, GET /v2/reports/{id}) send these texts as they are; their contract is tested
  * in tests/api/v2-reports.test.ts. The same holds for the v1 list item built in SQL
- * (`reportWirePageV1` + `reportListItemV1Text`, GET /v1/reports/ without html) against
+ * (lib/api/v1/reports.ts `reportWirePageV1` + `reportListV1Text`, GET /v1/reports/ without html) against
  * `JSON.stringify(serializeReportListItemV1(row))`, Gravatar URLs of unusual e-mails included.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { reportListV1Text, serializeReportListItemV1 } from "@/lib/api/v1/reports";
-import { serializeReportV2 } from "@/lib/api/v2/reports";
+import { reportListV1Text, reportWirePageV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
+import { reportWirePage, serializeReportV2 } from "@/lib/api/v2/reports";
 import { db } from "@/lib/db";
-import { reportDetailPage, reportViewPage, reportWirePage, reportWirePageV1 } from "@/lib/domain/report-pages";
+import { reportDetailPage, reportViewPage } from "@/lib/domain/report-pages";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { createTestCheckin, createTestReport, createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
+import { inKolkataSession } from "@/tests/tricky-strings";
 
 /** Answer texts that JSON escaping must get right: quotes, backslashes, control characters, non-BMP. */
 const TRICKY = [
@@ -105,10 +106,7 @@ describe("reportWirePage", () => {
 
   it("prints UTC timestamps whatever the session's time zone", async () => {
     const views = await reportViewPage(where, 100, { withAnswers: false });
-    const wires = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return reportWirePage(where, 100, { withAnswers: false }, tx);
-    });
+    const wires = await inKolkataSession((tx) => reportWirePage(where, 100, { withAnswers: false }, tx));
     expect(wires.map((w) => JSON.parse(w.json).posted_at)).toEqual(views.map((v) => v.submitted_at.toISOString()));
     expect(wires.map((w) => w.submitted_at)).toEqual(views.map((v) => v.submitted_at.toISOString())); // the position too
   });
@@ -162,10 +160,7 @@ describe("reportWirePageV1", () => {
 
   it("prints Unix seconds whatever the session's time zone", async () => {
     const { expected } = await v1Texts(where);
-    const page = await db.$transaction(async (tx) => {
-      await tx.$executeRaw`SET LOCAL TimeZone = 'Asia/Kolkata'`;
-      return reportWirePageV1(where, 100, {}, tx);
-    });
+    const page = await inKolkataSession((tx) => reportWirePageV1(where, 100, {}, tx));
     expect(reportListV1Text(page)).toBe(expected);
   });
 });
