@@ -176,6 +176,24 @@ describe("CalDAV accounts", () => {
     await db.calendarFeed.delete({ where: { id: wrong.id } });
   });
 
+  it("a slow server times out and oversized answers are cut off (over the whole account), keeping the absences", async () => {
+    const before = await calendarDays(member.id);
+    await db.calendarFeed.update({ where: { id: feedId }, data: { etag: null } });
+    const small = await refreshCalendarFeed(feedId, { ...allow, maxBytes: 2000 });
+    expect(small).toMatchObject({ status: "error", error: "calendar data larger than 2000 bytes" });
+    server.setReportDelay(2000);
+    try {
+      const t0 = Date.now();
+      const slow = await refreshCalendarFeed(feedId, { ...allow, timeoutMs: 300 });
+      expect(slow).toMatchObject({ status: "error", error: "no answer within 300 ms" });
+      expect(Date.now() - t0).toBeLessThan(1800);
+    } finally {
+      server.setReportDelay(0);
+    }
+    expect(await calendarDays(member.id)).toEqual(before);
+    expect((await db.calendarFeed.findUniqueOrThrow({ where: { id: feedId } })).last_error).toBe("no answer within 300 ms");
+  });
+
   it("refuses a private CalDAV address unless allowed, when saved and when refreshed", async () => {
     await expect(addCalDavAccount(member.actor, { serverUrl: server.url, username: "alice", password: PASSWORD })).rejects.toThrow(
       /serverUrl: .*loopback/,

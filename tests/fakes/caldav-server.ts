@@ -11,7 +11,8 @@
  * - REPORT calendar-query on a calendar → multistatus of its objects with `getetag` (per content)
  *   and `calendar-data`. The time range the client sent is recorded; every object is returned
  *   (a superset, which clients must accept).
- * Every request is recorded (method, path, depth, whether authorized, status).
+ * `setReportDelay(ms)` makes REPORT answers wait (a slow server). Every request is recorded
+ * (method, path, depth, whether authorized, status).
  */
 import { createHash } from "node:crypto";
 import http from "node:http";
@@ -32,6 +33,8 @@ export type CalDavServer = {
   requests: CalDavRequest[];
   /** Sets (or replaces) a calendar's objects, each an iCalendar text; its ctag and ETags follow the content. */
   setCalendar: (name: string, objects: Record<string, string>) => void;
+  /** Delays every REPORT answer by `ms` (0: none). */
+  setReportDelay: (ms: number) => void;
   close: () => Promise<void>;
 };
 
@@ -57,6 +60,7 @@ function response(href: string, props: string): string {
 export async function startCalDavServer(opts: { username: string; password: string }): Promise<CalDavServer> {
   const calendars = new Map<string, Map<string, string>>();
   const requests: CalDavRequest[] = [];
+  let reportDelayMs = 0;
   const principal = `/dav/principals/${opts.username}/`;
   const home = `/dav/calendars/${opts.username}/`;
   const expected = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString("base64")}`;
@@ -120,7 +124,9 @@ export async function startCalDavServer(opts: { username: string; password: stri
         const items = [...objects].map(([file, text]) =>
           response(`${home}${name}/${file}`, `<d:getetag>${esc(tag(text))}</d:getetag><c:calendar-data>${esc(text)}</c:calendar-data>`),
         );
-        return send(207, multistatus(items));
+        if (reportDelayMs > 0) setTimeout(() => send(207, multistatus(items)), reportDelayMs).unref();
+        else send(207, multistatus(items));
+        return;
       }
       return send(405);
     });
@@ -131,6 +137,9 @@ export async function startCalDavServer(opts: { username: string; password: stri
     url: `http://127.0.0.1:${port}`,
     requests,
     setCalendar: (name, objects) => calendars.set(name, new Map(Object.entries(objects))),
+    setReportDelay: (ms) => {
+      reportDelayMs = ms;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
