@@ -17,7 +17,7 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { runningDatabaseUrl } from "../../lib/runtime/embedded-postgres";
 import { stopProcess } from "../../lib/runtime/processes";
 import { type IcsServer, ics, startIcsServer, vevent } from "../../tests/fakes/ics-server";
@@ -50,6 +50,15 @@ const heading = (date: string) => {
   return `${d.toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" })} ${d.toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" })}`;
 };
 
+/** Signs in to this spec's service (the demo accounts share the dashboard password). */
+async function signInHere(page: Page, email: string): Promise<void> {
+  await page.goto(`${base}/sign-in`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(creds.dashboard.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/overview$/);
+}
+
 test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.beforeAll(async () => {
@@ -81,11 +90,7 @@ test.afterAll(async () => {
 test("a member whose calendar says 'Vacation' Monday–Wednesday is not asked those days and appears excused", async ({ page, request }) => {
   const member = creds.api_keys.member;
   // The member adds the secret address of their calendar; the worker refreshes it at once.
-  await page.goto(`${base}/sign-in`);
-  await page.getByLabel("Email").fill(member.email);
-  await page.getByLabel("Password").fill(creds.dashboard.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/overview$/);
+  await signInHere(page, member.email);
   await page.goto(`${base}/profile`);
   const form = page.getByTestId("calendar-feed-form");
   await form.getByLabel("ICS address").fill(`${fake.url}${feedPath}`);
@@ -141,11 +146,7 @@ test("a member whose calendar says 'Vacation' Monday–Wednesday is not asked th
 
   // The standup page's member states (the latest three runs): excused (calendar) while away.
   await page.context().clearCookies();
-  await page.goto(`${base}/sign-in`);
-  await page.getByLabel("Email").fill(creds.dashboard.email);
-  await page.getByLabel("Password").fill(creds.dashboard.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/overview$/);
+  await signInHere(page, creds.dashboard.email);
   await page.goto(`${base}/standups/${standupId}`);
   const stateOf = (date: string) =>
     page
