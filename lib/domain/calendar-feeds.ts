@@ -268,6 +268,7 @@ export async function setAbsenceWords(actor: Actor, input: { words: string }, tx
   if (words.length > MAX_WORDS) throw new InvalidParameterError(`words: ${MAX_WORDS} at most`);
   const list = words.length ? words : DEFAULT_ABSENCE_WORDS;
   await tx.team.update({ where: { id: actor.teamId }, data: { calendar_absence_words: list } });
+  await forgetFeedTags(actor, tx);
   return list;
 }
 
@@ -284,5 +285,11 @@ export async function getBusyAllDay(actor: Actor, tx: Tx = db): Promise<boolean>
 export async function setBusyAllDay(actor: Actor, input: { enabled: boolean }, tx: Tx = db): Promise<boolean> {
   if (!actor.isAdmin) throw new ForbiddenError("Only team admins can change the calendar words");
   await tx.team.update({ where: { id: actor.teamId }, data: { calendar_busy_all_day: input.enabled === true } });
+  await forgetFeedTags(actor, tx);
   return input.enabled === true;
+}
+
+/** Forgets the ETags of the team's person feeds, so that the next refresh reads them again under the new rules (not a 304). */
+async function forgetFeedTags(actor: Actor, tx: Tx): Promise<void> {
+  await tx.calendarFeed.updateMany({ where: { team_id: actor.teamId, kind: "absences" }, data: { etag: null } });
 }

@@ -6,8 +6,9 @@
  * (X-MICROSOFT-CDO-BUSYSTATUS:OOF), becomes an out-of-office absence with source "calendar" and the
  * feed's id; so does every busy all-day event (TRANSP:OPAQUE, or Outlook's BUSY) when the team chose
  * so (`calendar_busy_all_day`); cancelled events never count. A CalDAV account is read through
- * lib/calendar/caldav-fetch.ts (tsdav) and its events go through the same reading and rules. A team's holidays feed: every event's days become team
- * holidays (a typed-in holiday on the same date wins). Each refresh replaces what the feed provided
+ * lib/calendar/caldav-fetch.ts (tsdav) and its events go through the same reading and rules. A
+ * team's holidays feed: every event's days become team holidays (a typed-in holiday on the same
+ * date wins). Each refresh replaces what the feed provided
  * from 7 days ago on (older entries stay as history); manual absences and holidays are never touched.
  * An unchanged feed (304 to our ETag) changes nothing; a failing one keeps its previous entries
  * and records the reason (`last_error`).
