@@ -1,7 +1,7 @@
 import { feedStatus } from "@/components/calendars/calendar-feeds-card";
 import { ActionForm, type ActionState } from "@/components/ui/action-form";
 import { Badge, Card } from "@/components/ui/card";
-import { InputField, TextareaField } from "@/components/ui/form";
+import { Checkbox, InputField, TextareaField } from "@/components/ui/form";
 import type { CalendarFeedView } from "@/lib/domain/calendar-feeds";
 
 type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
@@ -9,18 +9,21 @@ type Action = (prev: ActionState, form: FormData) => Promise<ActionState>;
 /**
  * Team → Holidays, "Calendars" (issue 48): the team's public-holidays ICS feed (masked, with its
  * status; admins subscribe, replace or remove it) and the words that mark an absence in people's
- * calendars (admins edit them; members read them).
+ * calendars (admins edit them; members read them), and whether busy (TRANSP:OPAQUE) all-day events
+ * excuse people too (admins choose; default off).
  */
 export function HolidayFeedCard({
   feed,
   words,
+  busyAllDay,
   isAdmin,
   actions,
 }: {
   feed: CalendarFeedView | null;
   words: string[];
+  busyAllDay: boolean;
   isAdmin: boolean;
-  actions: { set: Action; remove: Action; setWords: Action };
+  actions: { set: Action; remove: Action; setWords: Action; setBusyAllDay: Action };
 }) {
   return (
     <Card title="Calendars">
@@ -79,6 +82,18 @@ export function HolidayFeedCard({
           </ActionForm>
         ) : (
           <p className="text-slate-600">Words that mark an absence in people’s calendars: {words.join(", ")}.</p>
+        )}
+        {isAdmin ? (
+          <ActionForm action={actions.setBusyAllDay} submitLabel="Save" pendingLabel="Saving…" testId="busy-all-day-form">
+            <Checkbox
+              id="hf-busy"
+              name="busyAllDay"
+              label="Busy all-day events (shown as busy, TRANSP:OPAQUE) also excuse people, whatever their title"
+              defaultChecked={busyAllDay}
+            />
+          </ActionForm>
+        ) : (
+          busyAllDay && <p className="text-slate-600">Busy all-day events also excuse people.</p>
         )}
       </div>
     </Card>

@@ -21,7 +21,7 @@ export type IcsFetchResult =
   | { status: "error"; message: string };
 
 /** A redirect status. */
-function isRedirect(status: number): boolean {
+export function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
@@ -71,7 +71,7 @@ export async function fetchIcs(url: string, opts: IcsFetchOptions): Promise<IcsF
 }
 
 /** The body as UTF-8 text, or null once more than `maxBytes` arrived (the rest is not read). */
-async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
+export async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];

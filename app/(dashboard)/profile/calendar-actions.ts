@@ -1,7 +1,15 @@
 "use server";
 
 import type { ActionState } from "@/components/ui/action-form";
-import { addCalendarFeed, removeCalendarFeed, removeHolidayFeed, setAbsenceWords, setHolidayFeed } from "@/lib/domain/calendar-feeds";
+import {
+  addCalDavAccount,
+  addCalendarFeed,
+  removeCalendarFeed,
+  removeHolidayFeed,
+  setAbsenceWords,
+  setBusyAllDay,
+  setHolidayFeed,
+} from "@/lib/domain/calendar-feeds";
 import { DomainError } from "@/lib/domain/errors";
 import { actorFormAction, field } from "../form-action";
 import { webhookUrlMessage } from "../people-messages";
@@ -23,6 +31,33 @@ export async function addCalendarFeedAction(_prev: ActionState, form: FormData):
     const refused = await savingFeed("ICS address", () => addCalendarFeed(actor, { url: field(form, "url") }));
     if (refused) return refused;
     return { ok: "Calendar added. It is read within a minute, then every 30 minutes." };
+  });
+}
+
+/**
+ * Adds a CalDAV account (fields `serverUrl`, `username`, `password`) to the signed-in person's
+ * calendars (issue 48); the address and password are stored sealed and never shown again.
+ */
+export async function addCalDavAccountAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return actorFormAction(["/profile"], async (actor) => {
+    try {
+      await addCalDavAccount(actor, {
+        serverUrl: field(form, "serverUrl"),
+        username: field(form, "username"),
+        password: field(form, "password"),
+      });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const message = webhookUrlMessage(
+        err.message.replace(/^serverUrl: /, "url: "),
+        "CalDAV server address",
+        "which calendars are not read from",
+      );
+      if (message && /^serverUrl: /.test(err.message)) return { error: message };
+      if (/^(username|password)/.test(err.message)) return { error: `CalDAV account: ${err.message}.` };
+      throw err;
+    }
+    return { ok: "CalDAV account added. Its calendars are read within a minute, then every 30 minutes." };
   });
 }
 
@@ -56,5 +91,13 @@ export async function setAbsenceWordsAction(_prev: ActionState, form: FormData):
   return actorFormAction(["/team/holidays"], async (actor) => {
     const words = await setAbsenceWords(actor, { words: field(form, "words") });
     return { ok: `Calendar words saved: ${words.join(", ")}.` };
+  });
+}
+
+/** Chooses whether busy (TRANSP:OPAQUE) all-day events excuse people (checkbox `busyAllDay`; admins only). */
+export async function setBusyAllDayAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return actorFormAction(["/team/holidays"], async (actor) => {
+    const on = await setBusyAllDay(actor, { enabled: form.get("busyAllDay") === "on" });
+    return { ok: on ? "Busy all-day events now excuse people." : "Only the words above mark an absence now." };
   });
 }

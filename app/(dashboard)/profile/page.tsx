@@ -21,7 +21,7 @@ import {
   requestMyDataAction,
   updateProfileAction,
 } from "./actions";
-import { addCalendarFeedAction, removeCalendarFeedAction } from "./calendar-actions";
+import { addCalDavAccountAction, addCalendarFeedAction, removeCalendarFeedAction } from "./calendar-actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Profile" };
@@ -125,7 +125,12 @@ export default async function ProfilePage() {
             <InputField id="oa-note" label="Note (optional)" name="note" maxLength={200} />
           </ActionForm>
         </Card>
-        <CalendarFeedsCard feeds={calendarFeeds} add={addCalendarFeedAction} remove={removeCalendarFeedAction} />
+        <CalendarFeedsCard
+          feeds={calendarFeeds}
+          add={addCalendarFeedAction}
+          addCalDav={addCalDavAccountAction}
+          remove={removeCalendarFeedAction}
+        />
         <Card title="My data">
           <p className="mb-3 text-sm text-slate-700">
             Download everything the service holds about you: profile, memberships, participation, reports with answers, votes, absences, API

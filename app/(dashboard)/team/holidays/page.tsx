@@ -7,11 +7,11 @@ import { InputField } from "@/components/ui/form";
 import { Td } from "@/components/ui/table";
 import { TableCard } from "@/components/ui/table-card";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
-import { getAbsenceWords, getHolidayFeed } from "@/lib/domain/calendar-feeds";
+import { getAbsenceWords, getBusyAllDay, getHolidayFeed } from "@/lib/domain/calendar-feeds";
 import { listHolidays } from "@/lib/domain/holidays";
 import { localDateOf } from "@/lib/domain/schedule";
 import { requireUser } from "../../load";
-import { removeHolidayFeedAction, setAbsenceWordsAction, setHolidayFeedAction } from "../../profile/calendar-actions";
+import { removeHolidayFeedAction, setAbsenceWordsAction, setBusyAllDayAction, setHolidayFeedAction } from "../../profile/calendar-actions";
 import { addHolidayAction, removeHolidayAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +21,12 @@ export const metadata: Metadata = { title: "Team holidays" };
 export default async function HolidaysPage() {
   const user = await requireUser();
   const today = localDateOf(new Date(), user.timezone);
-  const [holidays, feed, words] = await Promise.all([listHolidays(user, { from: today }), getHolidayFeed(user), getAbsenceWords(user)]);
+  const [holidays, feed, words, busyAllDay] = await Promise.all([
+    listHolidays(user, { from: today }),
+    getHolidayFeed(user),
+    getAbsenceWords(user),
+    getBusyAllDay(user),
+  ]);
   return (
     <>
       <PageHeader
@@ -83,8 +88,14 @@ export default async function HolidaysPage() {
         <HolidayFeedCard
           feed={feed}
           words={words}
+          busyAllDay={busyAllDay}
           isAdmin={user.isAdmin}
-          actions={{ set: setHolidayFeedAction, remove: removeHolidayFeedAction, setWords: setAbsenceWordsAction }}
+          actions={{
+            set: setHolidayFeedAction,
+            remove: removeHolidayFeedAction,
+            setWords: setAbsenceWordsAction,
+            setBusyAllDay: setBusyAllDayAction,
+          }}
         />
       </div>
     </>
