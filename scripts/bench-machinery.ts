@@ -4,8 +4,8 @@
  * docs/scaling.md "Performance machinery").
  *
  * Starts a throwaway embedded PostgreSQL, applies the migrations and generates `npm run
- * X
- * each piece and each endpoint it serves, alternates load runs — with, without, without, with, … —
+ * bench:data`'s team (lib/bench/generate.ts) at BENCH_REPORTS (default 20,000: the generator's
+ * shortest history, about 47,000 reports), then, for each piece and each endpoint it serves, alternates load runs — with, without, without, with, … —
  * BENCH_ROUNDS times (default 5; the order flips every round so neither side always runs first).
  * A run keeps BENCH_CONNECTIONS callers (default 16) busy for BENCH_SECONDS (default 2) calling the
  * real route handler in process (`lib/bench/targets.ts`'s way: the server's part of a request
