@@ -15,7 +15,8 @@
  *
  * The switches are bench-only: `newPrismaClient`'s `machinery` options (lib/db.ts) for the
  * pipelined connections, the direct pool path of `queryRows`, the transaction-connection link and
- * named statements; `API_KEY_CACHE_TTL_MS=0` for the API-key cache; for the stored participation
+ * named statements; `API_KEY_CACHE_TTL_MS=0` for the API-key cache; `setRateLimitBatching(false)`
+ * (lib/api/rate-limit.ts) for the batched quota counts; for the stored participation
  * counts and poll results (what most of the triggers maintain), the stored rows made stale (their
  * version moved away and back) so the same read counts live; for the SQL JSON renderings, the
  * TypeScript path the wire tests compare them with (rows + `serialize…` + JSON.stringify).
@@ -34,6 +35,7 @@ import { POST as postReport, GET as v2Reports } from "@/app/v2/reports/route";
 import { GET as standupParticipation } from "@/app/v2/standups/[standupId]/participation/route";
 import { GET as oneStandup } from "@/app/v2/standups/[standupId]/route";
 import { GET as standups } from "@/app/v2/standups/route";
+import { setRateLimitBatching } from "@/lib/api/rate-limit";
 import { serializeReportListItemV1 } from "@/lib/api/v1/reports";
 import { serializeStandupParticipation } from "@/lib/api/v2/participation";
 import { reportListQuerySchema, serializeReportV2, toReportListFilters } from "@/lib/api/v2/reports";
@@ -323,6 +325,12 @@ try {
       piece: "API-key cache (api-key-cache.ts)",
       with: { enter: cacheTtl("5000") },
       without: { enter: cacheTtl("0") },
+      cases: reads.slice(0, 2),
+    },
+    {
+      piece: "batched API-key quota counts (rate-limit-batch.ts)",
+      with: { enter: () => setRateLimitBatching(true) },
+      without: { enter: () => setRateLimitBatching(false) },
       cases: reads.slice(0, 2),
     },
     {
