@@ -62,6 +62,9 @@ const pendingTransaction = processState("__checkinPendingTransaction", () => new
  * A pg pool that tells `transaction` which connection Prisma's adapter took for it (see
  * `pendingTransaction`) and when it gave it back (the checkout's `release`, which pg-pool sets
  * anew on every checkout). Callback-style `connect` (what `pool.query` uses) is left alone.
+ * This relies on `@prisma/adapter-pg` internals (no public API gives a transaction's connection):
+ * tests/db-adapter-pin.test.ts pins the adapter version and that shape; docs/scaling.md
+ * "Performance machinery" gives what it gains.
  */
 class TransactionAwarePool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded connect() signature is re-exposed unchanged.
