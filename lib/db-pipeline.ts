@@ -36,7 +36,7 @@ type Link = {
   connecting: Promise<unknown>;
 };
 
-/** The socket of a pg client (pg's `Connection.stream`, a net.Socket for TCP and Unix sockets). */
+/** The socket of a pg client (pg's internal `Connection.stream`, a net.Socket; pinned by tests/db-adapter-pin.test.ts). */
 function socketOf(client: pg.Client): { cork(): void; uncork(): void; connecting?: boolean; writable?: boolean } {
   return (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
 }

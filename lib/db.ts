@@ -26,10 +26,18 @@ const globalForDb = globalThis as unknown as { __checkinPrisma?: PrismaClient };
  * `queryRows` in every route chunk but the one that created the client miss its pool and fall back
  * to Prisma's slower raw path.
  */
-const poolOfClient = processState(
-  "__checkinPoolOfClient",
-  () => new WeakMap<object, { pool: pg.Pool; named: boolean; pipeline: PipelinedConnections | null }>(),
-);
+const poolOfClient = processState("__checkinPoolOfClient", () => new WeakMap<object, ClientPlumbing>());
+/**
+ * What `queryRows` and `transaction` use of a client made by `newPrismaClient`: its pg pool, whether
+ * statements are named, its pipelined connections, and the two direct paths (see `ClientMachinery`).
+ */
+type ClientPlumbing = {
+  pool: pg.Pool;
+  named: boolean;
+  pipeline: PipelinedConnections | null;
+  directReads: boolean;
+  transactionLink: boolean;
+};
 /**
  * The pg connection of an interactive transaction opened by `transaction`, while Prisma holds it
  * for that transaction (`open` turns false when Prisma releases it: commit, rollback or timeout).
@@ -54,6 +62,9 @@ const pendingTransaction = processState("__checkinPendingTransaction", () => new
  * A pg pool that tells `transaction` which connection Prisma's adapter took for it (see
  * `pendingTransaction`) and when it gave it back (the checkout's `release`, which pg-pool sets
  * anew on every checkout). Callback-style `connect` (what `pool.query` uses) is left alone.
+ * This relies on `@prisma/adapter-pg` internals (no public API gives a transaction's connection):
+ * tests/db-adapter-pin.test.ts pins the adapter version and that shape; docs/scaling.md
+ * "Performance machinery" gives what it gains.
  */
 class TransactionAwarePool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloaded connect() signature is re-exposed unchanged.
@@ -181,6 +192,19 @@ const PIPELINE_MAX_IN_FLIGHT = 8;
 export const PIPELINE_APPLICATION_NAME = "checkin-pipeline";
 
 /**
+ * Switches of `newPrismaClient` for the performance machinery of this module, each on by default
+ * (the server never sets them): `npm run bench:machinery` (scripts/bench-machinery.ts) builds a
+ * client with one piece off beside one with everything on and measures both in one run.
+ * - `named`: named statements (default `preparedStatements()`);
+ * - `pipeline`: pipelined connections for reads outside transactions (default `databasePipeline()`);
+ * - `directReads`: `queryRows` outside a transaction straight on the pg pool (false: through the
+ *   client's `$queryRaw`);
+ * - `transactionLink`: `queryRows(q, tx)` inside `transaction` straight on the transaction's
+ *   connection (false: through `tx.$queryRaw`).
+ */
+export type ClientMachinery = { named?: boolean; pipeline?: boolean; directReads?: boolean; transactionLink?: boolean };
+
+/**
  * A new Prisma client on `url` configured as the shared one: the `pg` adapter over a pool of
  * `databasePoolSize()` connections kept warm for 60 s, with named statements when
  * `preparedStatements()` allows them; `queryRows` uses the same pool, and for reads outside
@@ -188,7 +212,8 @@ export const PIPELINE_APPLICATION_NAME = "checkin-pipeline";
  * (closed by `$disconnect`). `onStatement` sees every statement sent (tests and benchmarks count and
  * EXPLAIN them).
  */
-export function newPrismaClient(url: string, opts: { onStatement?: StatementHook } = {}): PrismaClient {
+export function newPrismaClient(url: string, opts: { onStatement?: StatementHook; machinery?: ClientMachinery } = {}): PrismaClient {
+  const machinery = opts.machinery ?? {};
   const pool = new TransactionAwarePool({
     connectionString: url,
     max: databasePoolSize(),
@@ -196,18 +221,25 @@ export function newPrismaClient(url: string, opts: { onStatement?: StatementHook
     idleTimeoutMillis: 60_000,
     Client: opts.onStatement ? observingClient(opts.onStatement) : SerialClient,
   });
-  const named = preparedStatements();
-  const pipeline = databasePipeline()
-    ? new PipelinedConnections(
-        { connectionString: url, application_name: PIPELINE_APPLICATION_NAME },
-        PIPELINED_CONNECTIONS,
-        PIPELINE_MAX_IN_FLIGHT,
-        opts.onStatement ? observingClient(opts.onStatement, pg.Client) : pg.Client,
-      )
-    : null;
+  const named = machinery.named ?? preparedStatements();
+  const pipeline =
+    (machinery.pipeline ?? databasePipeline())
+      ? new PipelinedConnections(
+          { connectionString: url, application_name: PIPELINE_APPLICATION_NAME },
+          PIPELINED_CONNECTIONS,
+          PIPELINE_MAX_IN_FLIGHT,
+          opts.onStatement ? observingClient(opts.onStatement, pg.Client) : pg.Client,
+        )
+      : null;
   const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(named ? { statementNameGenerator: statementName } : {}) });
   const client = new PrismaClient({ adapter });
-  poolOfClient.set(client, { pool, named, pipeline });
+  poolOfClient.set(client, {
+    pool,
+    named,
+    pipeline,
+    directReads: machinery.directReads ?? true,
+    transactionLink: machinery.transactionLink ?? true,
+  });
   // Prisma ends the pool only when it has connected its adapter (a first Prisma query), and never
   // the pipelined connections: `$disconnect` closes whatever is still open.
   const disconnect = client.$disconnect.bind(client);
@@ -318,7 +350,7 @@ export function queryRows<T>(query: Prisma.Sql, client: Tx = db): Promise<T[]> {
     if (link && !link.open)
       throw new Error("Transaction already closed: a query ran after its transaction ended (committed, rolled back or timed out)");
     const direct = link ? poolOfClient.get(getDb()) : poolOfClient.get(shared ? getDb() : client);
-    if (!direct) return client.$queryRaw<T[]>(query).then((rows) => rows); // `.then` runs the lazy PrismaPromise now
+    if (!direct || (!link && !direct.directReads)) return client.$queryRaw<T[]>(query).then((rows) => rows); // `.then` runs the lazy PrismaPromise now
     const { name, text, pipelinable } = direct.named ? namedStatement(query) : { name: "", text: query.text, pipelinable: false };
     const config = {
       name: name || undefined,
@@ -355,7 +387,7 @@ export function transaction<T>(fn: (t: Tx) => Promise<T>, options?: TransactionO
   const pending: { link?: TransactionConnection } = {};
   return pendingTransaction.run(pending, () =>
     db.$transaction((t) => {
-      if (pending.link) connectionOfTx.set(t, pending.link);
+      if (pending.link && poolOfClient.get(getDb())?.transactionLink !== false) connectionOfTx.set(t, pending.link);
       return fn(t);
     }, options),
   );

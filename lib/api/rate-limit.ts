@@ -80,7 +80,13 @@ export function apiKeyRatePolicy(): RateLimitPolicy {
   return { name: "api-key", points: apiPerMinuteSetting(), windowSeconds: 60 };
 }
 
-type State = { pool: pg.Pool | null; limiters: Map<string, RateLimiterAbstract>; counters: Map<string, BatchedCounter> };
+type State = {
+  pool: pg.Pool | null;
+  limiters: Map<string, RateLimiterAbstract>;
+  counters: Map<string, BatchedCounter>;
+  /** Set by `setRateLimitBatching(false)` (benchmarks only): `batched` counts go to the store one by one. */
+  unbatched?: boolean;
+};
 function state(): State {
   return processState<State>("__checkinRateLimit", () => ({ pool: null, limiters: new Map(), counters: new Map() }));
 }
@@ -161,8 +167,18 @@ function batchedResult(policy: RateLimitPolicy, { consumed, resetAt }: WindowCou
  */
 export function consumeBatchedRateLimitNow(policy: RateLimitPolicy, subject: string): RateLimitResult | undefined {
   if (policy.points <= 0) return unlimited(policy);
+  if (state().unbatched) return undefined;
   const counted = counterFor(policy).consumeNow(subject);
   return counted && batchedResult(policy, counted);
+}
+
+/**
+ * Turns the batched counting of this process on (the default) or off, so that `npm run
+ * bench:machinery` measures the API quota with and without lib/api/rate-limit-batch.ts in one run.
+ * Off, a `batched` count is one upsert in the store per request. Not for the server.
+ */
+export function setRateLimitBatching(on: boolean): void {
+  state().unbatched = !on;
 }
 
 /**
@@ -176,7 +192,7 @@ export async function consumeRateLimit(
   opts: { batched?: boolean } = {},
 ): Promise<RateLimitResult> {
   if (policy.points <= 0) return unlimited(policy);
-  if (opts.batched) return batchedResult(policy, await counterFor(policy).consume(subject));
+  if (opts.batched && !state().unbatched) return batchedResult(policy, await counterFor(policy).consume(subject));
   try {
     return toResult(policy, await limiterFor(policy).consume(subject, 1), true);
   } catch (rejected) {
