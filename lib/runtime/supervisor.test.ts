@@ -88,7 +88,9 @@ describe("npm start's supervisor", () => {
     });
     await waitFor("the service is ready", 120_000, () => (/Team Check-in Service is ready|Job worker only/.test(output) ? true : null));
     // The start-up prints the time of each phase (issue 49).
-    expect(output).toMatch(/Started in \d+\.\d s \(database \d+\.\d s, migrations \d+\.\d s, seed \d+\.\d s, (worker and web server|worker) \d+\.\d s\)/);
+    expect(output).toMatch(
+      /Started in \d+\.\d s \(database \d+\.\d s, migrations \d+\.\d s, seed \d+\.\d s, (worker and web server|worker) \d+\.\d s\)/,
+    );
     const service = servicePid(dir) as number;
     const postmaster = () => Number(fs.readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
     const pgPid = postmaster();
