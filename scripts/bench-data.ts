@@ -29,12 +29,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { encodeCursor } from "@/lib/api/cursor";
 import { pageOf } from "@/lib/api/envelope";
-import {
-  listParticipationWires,
-  participationCursorPosition,
-  participationQuerySchema,
-  toParticipationFilters,
-} from "@/lib/api/v2/participation";
+import { participationCursorPosition, participationQuerySchema, toParticipationFilters } from "@/lib/api/v2/participation";
 import { getReportWire, listReportWires, reportCursorPosition, reportListQuerySchema, toReportListFilters } from "@/lib/api/v2/reports";
 import { checkinCursorPosition, checkinListQuerySchema, checkinWireParts, toCheckinListFilters } from "@/lib/api/v2/standups";
 import { listCheckinWires } from "@/lib/api/v2/standups-sql";
@@ -48,7 +43,7 @@ import { runTargets } from "@/lib/bench/targets";
 import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { storeParticipationCounts } from "@/lib/domain/participation";
+import { listParticipation, storeParticipationCounts } from "@/lib/domain/participation";
 import { type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
@@ -322,16 +317,16 @@ try {
   {
     const standupId = 1;
     const first = toParticipationFilters(participationQuerySchema.parse({}), "v2.standups.participation", standupId);
-    const all = await listParticipationWires(lead, "standup", standupId, { ...first.filters, limit: 100_000 }, plain);
+    const all = await listParticipation(lead, "standup", standupId, { ...first.filters, limit: 100_000 }, plain);
     const depth = Math.max(1, Math.floor(all.length * 0.95));
     const cursor = encodeCursor(participationCursorPosition(all[depth - 1]), first.binding);
     const deep = toParticipationFilters(participationQuerySchema.parse({ cursor }), "v2.standups.participation", standupId);
-    const list = (filters: typeof first.filters, client: Client) => listParticipationWires(lead, "standup", standupId, filters, client);
+    const list = (filters: typeof first.filters, client: Client) => listParticipation(lead, "standup", standupId, filters, client);
     const pages = { total: all.length, depth, first: first.filters, deep: deep.filters };
     rows.push(await keysetListRow("standups/{id}/participation (live)", pages, list));
     // 365 occurrences × 100 members, every occurrence counted from its rows (nothing stored yet).
     const year = { since: new Date(now.getTime() - 366 * DAY), limit: 100 };
-    const bigLive = await timeIt(() => listParticipationWires(lead, "standup", gen.BIG_STANDUP_ID, year, plain), Math.min(REPS, 20));
+    const bigLive = await timeIt(() => listParticipation(lead, "standup", gen.BIG_STANDUP_ID, year, plain), Math.min(REPS, 20));
     rows.push(latencyRow("participation 365 × 100, limit 100 (live)", { first: bigLive, sql5: "1", sql100: "1" }));
     // Then stored as the `store_participation_counts` job stores each occurrence when it closes
     // (lib/domain/participation.ts); the issue-14 figures below read this state.
@@ -345,9 +340,9 @@ try {
       `\nStored the participation counts of ${closedOccurrences.rows.length} closed occurrences in ${ms((performance.now() - ts) / 1000, 2)} s (store_participation_counts)`,
     );
     rows.push(await keysetListRow("standups/{id}/participation (stored)", pages, list));
-    const bigStored = await timeIt(() => listParticipationWires(lead, "standup", gen.BIG_STANDUP_ID, year, plain), REPS);
+    const bigStored = await timeIt(() => listParticipation(lead, "standup", gen.BIG_STANDUP_ID, year, plain), REPS);
     rows.push(latencyRow("participation 365 × 100, limit 100 (stored)", { first: bigStored, sql5: "1", sql100: "1" }));
-    const stmts = await capture((cl) => listParticipationWires(lead, "standup", standupId, deep.filters, cl));
+    const stmts = await capture((cl) => listParticipation(lead, "standup", standupId, deep.filters, cl));
     for (const s of stmts) explains.push({ name: "participation", page: "deep", plan: await explain(raw, s), statements: stmts.length });
   }
 

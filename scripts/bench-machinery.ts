@@ -37,7 +37,6 @@ import { GET as oneStandup } from "@/app/v2/standups/[standupId]/route";
 import { GET as standups } from "@/app/v2/standups/route";
 import { setRateLimitBatching } from "@/lib/api/rate-limit";
 import { searchReportWiresV1, serializeReportListItemV1 } from "@/lib/api/v1/reports";
-import { listParticipationWires, serializeStandupParticipation } from "@/lib/api/v2/participation";
 import { getReportWire, listReportWires, reportListQuerySchema, serializeReportV2, toReportListFilters } from "@/lib/api/v2/reports";
 import { checkinListQuerySchema, checkinWireParts, serializeCheckinV2, toCheckinListFilters } from "@/lib/api/v2/standups";
 import { listCheckinWires } from "@/lib/api/v2/standups-sql";
@@ -50,7 +49,7 @@ import { type ClientMachinery, newPrismaClient } from "@/lib/db";
 import { reportReadSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { anonymousReportShownSql } from "@/lib/domain/anonymity";
-import { listParticipation, storeParticipationCounts } from "@/lib/domain/participation";
+import { storeParticipationCounts } from "@/lib/domain/participation";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import { listReports, searchReports } from "@/lib/domain/reports";
 import { listCheckins } from "@/lib/domain/standups";
@@ -187,7 +186,6 @@ try {
   const standupFilters = toCheckinListFilters(standupQuery, "v2.standups").filters;
   const include = standupQuery.include;
   const v1Filters = { limit: 30 };
-  const participationFilters = { limit: 30 };
   const year = { since: new Date(now.getTime() - 364 * DAY), until: now };
   let sqlRendering = true;
   const rendered =
@@ -233,16 +231,6 @@ try {
       call: rendered(
         async () => (await searchReportWiresV1(lead, v1Filters)).json,
         async () => JSON.stringify((await searchReports(lead, v1Filters)).map((r) => serializeReportListItemV1(r))),
-      ),
-    },
-    {
-      endpoint: "GET /v2/standups/{id}/participation (participation.ts)",
-      call: rendered(
-        async () => (await listParticipationWires(lead, "standup", gen.BIG_STANDUP_ID, participationFilters)).map((r) => r.json).join(","),
-        async () =>
-          (await listParticipation(lead, "standup", gen.BIG_STANDUP_ID, participationFilters))
-            .map((e) => JSON.stringify(serializeStandupParticipation(e)))
-            .join(","),
       ),
     },
     {

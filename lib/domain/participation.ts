@@ -250,8 +250,7 @@ export async function storeParticipationCounts(occurrenceId: number, client: Tx 
  * (`checkinSql`) LEFT JOINed to the page of counts `p` (columns of `occurrenceCountsSql`), so an
  * invisible checkin gives no row and a visible one without occurrences one row of nulls; `select`
  * picks the output columns from `p` (and `tail` adds LATERAL joins over it), date desc, id desc.
- * The page of `listParticipation` and of the v2 wire rendering (lib/api/v2/participation.ts
- * `listParticipationWires`).
+ * The page of `listParticipation`.
  */
 export function participationPageSql(
   actor: Actor,
