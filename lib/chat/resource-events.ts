@@ -7,13 +7,13 @@
 import { serializePollV2 } from "@/lib/api/v2/polls";
 import { serializeReportV2 } from "@/lib/api/v2/reports";
 import { INCLUDE_VALUES } from "@/lib/api/v2/standups";
-import { emitEvent } from "@/lib/chat/events";
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { isAnonymousReportHeld } from "@/lib/domain/anonymous-release";
 import { getPoll } from "@/lib/domain/polls";
 import { loadReportView } from "@/lib/domain/report-writes";
 import type { ReportView } from "@/lib/domain/reports";
+import { emitEvent } from "@/lib/domain/webhook-events";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**

@@ -11,8 +11,8 @@
  * disabled with the reason. Redirects are not followed (a 3xx is a failure).
  */
 import { Webhook } from "standardwebhooks";
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
 import type { Db } from "@/lib/db";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
 const TIMEOUT_MS = 15_000;

@@ -4,13 +4,13 @@
  * standup's other ad-hoc reports of the same UTC day, as `anonymousReportShownSql`), an anonymous
  * report's broadcast stays `held` in the outbox and its `report.submitted` webhook is not sent
  * (nor `report.updated` / `report.deleted` for it). When the run reaches k, the held broadcasts of
- * its anonymous reports are released together in a random order (lib/chat/outbox.ts
+ * its anonymous reports are released together in a random order (lib/domain/outbox-reports.ts
  * `releaseHeldBroadcasts`) and `report.submitted` is sent for each of them, in a random order, with
  * the report as stored (coarse times). Past k, an anonymous report is posted and sent at once.
  */
 import { randomInt } from "node:crypto";
-import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
+import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/domain/outbox";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The run of report `r` as SQL over `x`: same occurrence, or (ad hoc) same standup and UTC day. */

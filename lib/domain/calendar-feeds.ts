@@ -3,14 +3,15 @@
  * secret address, Outlook published calendars, Nextcloud, Fastmail) on their Profile; a team admin
  * may subscribe the team to one public-holidays ICS feed and choose the words that mark an absence.
  * Feed URLs are secret addresses: stored as given (like webhook secrets), checked against the
- * webhook address policy (lib/chat/webhook-url.ts) when saved, and only ever shown masked
+ * webhook address policy (lib/domain/webhook-url.ts) when saved, and only ever shown masked
  * (`maskFeedUrl`). Refreshing (the `refresh_calendars` job) lives in lib/domain/calendar-refresh.ts.
  * CalDAV accounts are not supported (ICS feeds only).
  */
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 import { deliverySettings } from "@/lib/env";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 

@@ -6,7 +6,6 @@
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
 
-import { broadcastPollRun } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -14,6 +13,7 @@ import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
+import { broadcastPollRun } from "@/lib/domain/outbox";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { parseDays, parseStandupTime } from "@/lib/domain/standup-config";

@@ -17,8 +17,9 @@
  * `reportWirePage` goes one step further for the v2 API reads: PostgreSQL returns each report as
  * its finished wire JSON text (spec §2.4), so Node neither parses nor re-serializes the rows.
  */
-import { liveReportBroadcastSql } from "@/lib/chat/outbox";
+
 import { db, queryRows, type Tx } from "@/lib/db";
+import { liveReportBroadcastSql } from "@/lib/domain/outbox";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { isoTimestampSql, jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";

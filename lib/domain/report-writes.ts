@@ -1,7 +1,7 @@
 /**
  * Report writes shared by v2 (POST/PATCH/DELETE /v2/reports, spec §4.2) and v1 (POST /v1/reports/,
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
- * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
+ * passed) together with its broadcast outbox row (lib/domain/outbox-reports.ts).
  *
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc report
@@ -10,7 +10,7 @@
  * (lib/domain/question-types.ts: multiple choice, rating, number, multi-select, optional; 400
  * INVALID_PARAMETER naming the question).
  */
-import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/chat/outbox";
+
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport, reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -18,6 +18,7 @@ import { settleAnonymousReport } from "@/lib/domain/anonymous-release";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/domain/outbox";
 import { normalizeAnswers } from "@/lib/domain/question-types";
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";

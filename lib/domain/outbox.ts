@@ -14,9 +14,9 @@
  * Message bodies are plain text (no markup). `ts` (spec `chat_ts`) comes from `newChatTs()`.
  */
 import { randomInt } from "node:crypto";
-import { newChatTs } from "@/lib/chat/ts";
 import { queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
+import { newChatTs } from "@/lib/domain/chat-ts";
 import { NotFoundError } from "@/lib/domain/errors";
 import { timeInZone } from "@/lib/domain/message-times";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
