@@ -11,7 +11,7 @@ import { drainDestination, MAX_DELIVERY_ATTEMPTS } from "@/lib/chat/destination-
 import { retryFailedMessage } from "@/lib/chat/retry";
 import { db } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
-import { broadcastPollRun } from "@/lib/domain/outbox";
+import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { discardReport, submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";

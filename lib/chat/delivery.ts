@@ -25,6 +25,7 @@
  * delivered the message, so messages delivered before Slack was connected are never replayed into Slack.
  */
 import type { ChatAdapter, OutgoingMessage } from "@/lib/chat/adapter";
+import { builtinAdapter } from "@/lib/chat/builtin";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { createEmailAdapter, type EmailAdapter } from "@/lib/chat/email";
 import { PermanentDeliveryError, RetryLaterError } from "@/lib/chat/errors";
@@ -33,7 +34,6 @@ import { createSlackAdapter, type SlackAdapter } from "@/lib/chat/slack";
 import { pollBlocks, questionBlocks } from "@/lib/chat/slack-blocks";
 import { type Db, db as defaultDb } from "@/lib/db";
 import { createAnswerToken } from "@/lib/domain/answer-token";
-import { builtinAdapter } from "@/lib/domain/channel-feed";
 import type { NotificationChannel } from "@/lib/generated/prisma/client";
 
 export type DeliveryDeps = {

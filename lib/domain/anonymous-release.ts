@@ -10,7 +10,7 @@
  */
 import { randomInt } from "node:crypto";
 import { queryRows, type Tx } from "@/lib/db";
-import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/domain/outbox";
+import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/domain/outbox-reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The run of report `r` as SQL over `x`: same occurrence, or (ad hoc) same standup and UTC day. */

@@ -1,28 +1,17 @@
 /**
- * The built-in chat adapter and its channel feed. The built-in "platform" is the database itself:
- * the outbox rows ARE the channel messages, so `builtinAdapter` has nothing to send — it accepts
- * every call and answers the outbox row's own `ts` as the platform id — and the dashboard reads
- * the feed below. This keeps the whole loop working offline (ARCHITECTURE §4).
+ * The channel feed of the built-in chat "platform" (lib/chat/builtin.ts): the outbox rows ARE the
+ * channel messages, and the dashboard reads them here. This keeps the whole loop working offline
+ * (ARCHITECTURE §4).
  *
  * The feed: what was broadcast to the team's channels (reports, polls,
  * reminders), read from the `chat_messages` outbox, newest first with keyset paging. Direct
  * questions (recipient set, no channel) are not part of a channel feed. Messages about a
  * confidential standup are shown only to its creator; deleted messages are hidden.
  */
-import type { ChatAdapter } from "@/lib/chat/adapter";
 import { db, type Tx } from "@/lib/db";
 import { channelMessageWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import type { Prisma } from "@/lib/generated/prisma/client";
-
-/** The built-in adapter: messages already live in `chat_messages`; nothing leaves the service. */
-export const builtinAdapter: ChatAdapter = {
-  name: "builtin",
-  post: async (_channel, message) => ({ externalTs: message.ts }),
-  update: async () => {},
-  delete: async () => {},
-  directMessage: async (_user, message) => ({ externalTs: message.ts }),
-};
 
 export type ChannelSummary = { id: number; chatId: string; name: string; topic: string | null; memberCount: number };
 

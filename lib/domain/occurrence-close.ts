@@ -14,7 +14,7 @@ import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { answersNeeded, DEFAULT_ANONYMITY_THRESHOLD } from "@/lib/domain/anonymity";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
 import { onPollClosed } from "@/lib/domain/categories";
-import { postPollResults } from "@/lib/domain/outbox";
+import { postPollResults } from "@/lib/domain/outbox-polls";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { onOccurrenceClosed } from "@/lib/domain/summaries";
 import { emitOccurrenceEvent } from "@/lib/domain/webhook-events";

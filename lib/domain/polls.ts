@@ -13,7 +13,7 @@ import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
-import { broadcastPollRun } from "@/lib/domain/outbox";
+import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { parseDays, parseStandupTime } from "@/lib/domain/standup-config";

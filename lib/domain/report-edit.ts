@@ -24,7 +24,7 @@
 import { queryRows, type Tx } from "@/lib/db";
 import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
-import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/domain/outbox";
+import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/domain/outbox-reports";
 import { answerRuleJsonSql, answersUpsertSql, type ChoiceRule } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";

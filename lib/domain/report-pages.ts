@@ -19,7 +19,7 @@
  */
 
 import { db, queryRows, type Tx } from "@/lib/db";
-import { liveReportBroadcastSql } from "@/lib/domain/outbox";
+import { liveReportBroadcastSql } from "@/lib/domain/outbox-reports";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { isoTimestampSql, jsonArraySql } from "@/lib/domain/wire-sql";
 import { Prisma } from "@/lib/generated/prisma/client";

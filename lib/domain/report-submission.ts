@@ -28,7 +28,7 @@ import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { askingScheduleOf, runsOn, slotTimezone } from "@/lib/domain/asking-times";
 import type { ResolvableStandup } from "@/lib/domain/occurrence-resolution";
-import { reportBroadcastInsertSql } from "@/lib/domain/outbox";
+import { reportBroadcastInsertSql } from "@/lib/domain/outbox-reports";
 import type { AnswerRule } from "@/lib/domain/question-types";
 import type { ReportView } from "@/lib/domain/reports";
 import { localDateOf } from "@/lib/domain/schedule";

@@ -18,7 +18,7 @@ import { settleAnonymousReport } from "@/lib/domain/anonymous-release";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
-import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/domain/outbox";
+import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/domain/outbox-reports";
 import { normalizeAnswers } from "@/lib/domain/question-types";
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { reportViewPage } from "@/lib/domain/report-pages";

@@ -26,7 +26,7 @@ import {
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
 import { openOccurrence, recordMembers } from "@/lib/domain/occurrences";
-import { broadcastPollRun } from "@/lib/domain/outbox";
+import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { sendDueReminders } from "@/lib/domain/reminders";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
