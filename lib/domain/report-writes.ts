@@ -21,6 +21,7 @@ import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution"
 import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/domain/outbox-reports";
 import { normalizeAnswers } from "@/lib/domain/question-types";
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
+import { emitReportEvent, emitReportViewEvent } from "@/lib/domain/report-events";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
   answeredTarget,
@@ -188,8 +189,7 @@ async function submitIn(t: Tx, actor: Actor, input: SubmitReportInput, plan: Sub
       }
       // A named answer may bring a run with held anonymous reports to k: they go out now.
       if (ctx.recent_anonymous) await settleAnonymousReport(t, written.reportId, write.now);
-      if (ctx.listening)
-        await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
+      if (ctx.listening) await emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
       return result;
     }
     // The guard failed (a concurrent submission or asking changed the member's reports): resolve.
@@ -267,9 +267,8 @@ async function submitResolved(
   }
   await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
   const message = await broadcastReport(t, reportId, now);
-  // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
   await settleAnonymousReport(t, reportId, now);
-  if (!isAnonymous) await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
+  if (!isAnonymous) await emitReportEvent(t, "report.submitted", reportId);
   const view = await loadReportView(reportId, t);
   return {
     reportId,
@@ -338,7 +337,7 @@ export async function updateReportAnswers(actor: Actor, input: UpdateReportInput
     const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: edit.answers, now }, rendered);
     if (!ids) throw new Error(`The edit of report ${report.id} wrote nothing although it holds the row lock`);
     const view = editedView(ctx, answers, ids);
-    if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
+    if (ctx.listening) await emitReportViewEvent(t, "report.updated", actor.teamId, view);
     return { reportId: report.id, chatTs: ctx.message?.ts ?? null, view };
   });
 }
@@ -396,7 +395,8 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
-    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.deleted", report.id);
+    // A reference: the delivery renders the discarded report, as it was (its rows are kept).
+    await emitReportEvent(t, "report.deleted", report.id);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };
