@@ -238,7 +238,7 @@ export async function reportWirePageV1(
       .map((k, i) => `${i ? "," : "{"}"${k}":' || img.json`)
       .join(" || '"),
   );
-  // An anonymous report's message id is a time (lib/chat/ts.ts): not shown (issue 45, coarse times).
+  // An anonymous report's message id is a time (lib/domain/chat-ts.ts): not shown (issue 45, coarse times).
   const tsOf = "CASE WHEN p.is_anonymous THEN NULL ELSE msg.ts END";
   const rows = await queryRows<{ id: number; json: string; gravatar_email: string | null }>(
     Prisma.sql`${pageCte(

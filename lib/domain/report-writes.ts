@@ -10,7 +10,6 @@
  * (lib/domain/question-types.ts: multiple choice, rating, number, multi-select, optional; 400
  * INVALID_PARAMETER naming the question).
  */
-
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport, reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";

@@ -131,7 +131,7 @@ function answersOf(row: ReportDetailView, html: boolean): V1ReportAnswer[] {
 /** Serializes a v1 report list item; `member` is omitted for anonymous reports (`reportAuthor`, lib/domain/access.ts); `html` renders answers as safe HTML. */
 export function serializeReportListItemV1(row: ReportDetailView, opts: { html?: boolean } = {}): V1ReportListItem {
   const member = reportAuthor(row, row.user);
-  // An anonymous report's message id is a time (lib/chat/ts.ts): not shown (issue 45, coarse times).
+  // An anonymous report's message id is a time (lib/domain/chat-ts.ts): not shown (issue 45, coarse times).
   const ts = row.is_anonymous ? null : (row.chat_messages[0]?.ts ?? null);
   const out: V1ReportListItem = {
     id: row.id,
