@@ -117,7 +117,7 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
       list.push({ name: "POST /v2/reports", kind: "write", req: { path: "/v2/reports", method: "POST", body: JSON.stringify(body) } });
       // Every edit changes the report's text (two texts in turn), so each one is a real edit: its
       // broadcast goes back to pending and is delivered again. An edit that leaves the text as it
-      // is sends nothing (lib/chat/outbox.ts reportBroadcastEditSql).
+      // is sends nothing (lib/domain/outbox-reports.ts reportBroadcastEditSql).
       const questionId = standup.questions[0].id;
       const patchOf = (text: string) => ({ answers: [{ question_id: questionId, text }] });
       const patch = patchOf("Edited by the benchmark");

@@ -6,9 +6,9 @@
  * webhook of an anonymous poll shows suppressed results below k and the counts at k.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listChannelFeed } from "@/lib/chat/builtin";
 import { db } from "@/lib/db";
 import { setAnonymityThreshold } from "@/lib/domain/anonymity";
+import { listChannelFeed } from "@/lib/domain/channel-feed";
 import { closePollNow } from "@/lib/domain/poll-lifecycle";
 import { submitReport } from "@/lib/domain/report-writes";
 import { createWebhook } from "@/lib/domain/webhooks";

@@ -37,7 +37,7 @@ export function absenceMessage(message: string): { field: AbsenceField; message:
 }
 
 /**
- * A refused webhook URL (lib/chat/webhook-url.ts `webhookUrlProblem`, prefixed `url: ` by
+ * A refused webhook URL (lib/domain/webhook-url.ts `webhookUrlProblem`, prefixed `url: ` by
  * lib/domain/webhooks.ts) as the "Endpoint URL" field shows it. `field` and `refusal` name the field
  * and what a private address means for other forms using the same address rule (calendar feeds).
  */

@@ -8,8 +8,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ChannelMessage } from "@/components/chat/channel-message";
 import { MrkdwnText } from "@/components/chat/mrkdwn-text";
-import type { FeedMessage } from "@/lib/chat/builtin";
 import { parseMrkdwn } from "@/lib/chat/mrkdwn";
+import type { FeedMessage } from "@/lib/domain/channel-feed";
 
 const html = (text: string) => renderToStaticMarkup(createElement(MrkdwnText, { text }));
 

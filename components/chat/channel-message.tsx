@@ -2,7 +2,7 @@ import { MrkdwnText } from "@/components/chat/mrkdwn-text";
 import { formatDateTime } from "@/components/format";
 import { buttonClass } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
-import type { FeedMessage } from "@/lib/chat/builtin";
+import type { FeedMessage } from "@/lib/domain/channel-feed";
 
 /** What each kind of message is called in the feed (never the internal name, e.g. `poll_results`). */
 export const MESSAGE_KIND_LABEL: Record<FeedMessage["kind"], string> = {

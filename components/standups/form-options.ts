@@ -1,6 +1,6 @@
-import { listTeamChannels } from "@/lib/chat/builtin";
 import { listTeamMembers } from "@/lib/domain/absences";
 import type { Actor } from "@/lib/domain/actor";
+import { listTeamChannels } from "@/lib/domain/channel-feed";
 import { timezoneOptions } from "@/lib/domain/timezones";
 
 /** IANA timezones for a picker, UTC first, canonical names included (`timezoneOptions` of lib/domain/timezones.ts). */

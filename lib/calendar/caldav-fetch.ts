@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { calendarQuery, createAccount, type DAVCalendar, type DAVResponse, fetchCalendars, getBasicAuthHeaders } from "tsdav";
 import { ICS_FETCH_TIMEOUT_MS, ICS_MAX_BYTES, type IcsFetchOptions, isRedirect, readCapped } from "@/lib/calendar/ics-fetch";
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 
 const MAX_REDIRECTS = 3;
 /** Most calendars of one account that are read. */

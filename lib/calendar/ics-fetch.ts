@@ -1,10 +1,10 @@
 /**
  * Fetching an ICS calendar feed (issue 48 "Calendars excuse people"): one conditional GET
  * (`If-None-Match` with the ETag of the previous fetch), a time limit, a size cap counted while
- * streaming, and the webhook address policy (lib/chat/webhook-url.ts: no loopback, private or
+ * streaming, and the webhook address policy (lib/domain/webhook-url.ts: no loopback, private or
  * link-local targets unless `WEBHOOKS_ALLOW_PRIVATE=true`), checked again on every redirect hop.
  */
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 
 /** Default time limit of one feed fetch, milliseconds. */
 export const ICS_FETCH_TIMEOUT_MS = 10_000;

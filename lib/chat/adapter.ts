@@ -1,11 +1,11 @@
 /**
- * The seam between the chat outbox (lib/chat/outbox.ts: `chat_messages` rows written in the same
+ * The seam between the chat outbox (lib/domain/outbox.ts: `chat_messages` rows written in the same
  * transaction as the data) and a chat platform. A delivery job reads pending rows and hands each
  * to the team's adapter: a new channel message → `post`, a changed one → `update`, one marked
  * deleted → `delete`, a direct question → `directMessage`. Adapters never touch the database;
  * the job records the outcome (`delivery_state`, `external_ts`, attempts).
  *
- * Implementations: the built-in adapter (lib/chat/builtin.ts: the database channel feed shown in
+ * Implementations: the built-in adapter (lib/chat/builtin.ts; lib/domain/channel-feed.ts is the feed shown in
  * the dashboard, the offline default); platform adapters (Slack, e-mail) come with delivery.
  */
 

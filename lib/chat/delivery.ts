@@ -25,7 +25,6 @@
  * delivered the message, so messages delivered before Slack was connected are never replayed into Slack.
  */
 import type { ChatAdapter, OutgoingMessage } from "@/lib/chat/adapter";
-import { createAnswerToken } from "@/lib/chat/answer-link";
 import { builtinAdapter } from "@/lib/chat/builtin";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { createEmailAdapter, type EmailAdapter } from "@/lib/chat/email";
@@ -34,6 +33,7 @@ import { escapeSlackText } from "@/lib/chat/mrkdwn";
 import { createSlackAdapter, type SlackAdapter } from "@/lib/chat/slack";
 import { pollBlocks, questionBlocks } from "@/lib/chat/slack-blocks";
 import { type Db, db as defaultDb } from "@/lib/db";
+import { createAnswerToken } from "@/lib/domain/answer-token";
 import type { NotificationChannel } from "@/lib/generated/prisma/client";
 
 export type DeliveryDeps = {

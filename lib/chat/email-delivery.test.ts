@@ -5,10 +5,10 @@
  * built-in feed and is written to the server log.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAnswerToken } from "@/lib/chat/answer-link";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
 import { openAnswerLink, submitWithAnswerLink } from "@/lib/domain/answer-links";
+import { createAnswerToken } from "@/lib/domain/answer-token";
 import { runDueOccurrences } from "@/lib/domain/scheduler";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type SmtpSink, startSmtpSink } from "@/tests/fakes/smtp";

@@ -28,7 +28,7 @@ export async function retryFailedMessage(actor: Actor, messageId: number, tx: Tx
 /**
  * Retries a `failed` webhook delivery of the actor's team (issue 44, Settings → System): back to
  * `pending` with no attempts, no error and no wait, and a new `deliver_webhook` job (same job key
- * and attempts as the first one, lib/chat/events.ts `enqueueDelivery`) in the same transaction.
+ * and attempts as the first one, lib/domain/webhook-events.ts `enqueueDelivery`) in the same transaction.
  * The delivery keeps its `webhook-id`, so a receiver that got it before can de-duplicate it.
  * @throws ForbiddenError when `actor` is not a team admin; NotFoundError when no failed delivery of
  * the team has this id; ConflictError when its endpoint is disabled (enable it first).

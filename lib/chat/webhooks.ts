@@ -1,6 +1,8 @@
 /**
  * Sending outgoing webhooks (Standard Webhooks, issue 9). `sendWebhookDelivery` runs one attempt
- * of a `webhook_deliveries` row: POST of the stored `{type, timestamp, data}` JSON with headers
+ * of a `webhook_deliveries` row: POST of its `{type, timestamp, data}` JSON (an event about a
+ * report or poll is rendered at the first attempt and stored, lib/api/v2/webhook-data.ts; every
+ * attempt sends the stored payload, so retries resend the same bytes) with headers
  * `webhook-id` (the delivery's message id, the same on every retry), `webhook-timestamp` (unix
  * seconds of this attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
  * computed by the `standardwebhooks` library from the endpoint's `whsec_` secret).
@@ -11,8 +13,9 @@
  * disabled with the reason. Redirects are not followed (a 3xx is a failure).
  */
 import { Webhook } from "standardwebhooks";
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+import { deliveryPayload } from "@/lib/api/v2/webhook-data";
 import type { Db } from "@/lib/db";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
 const TIMEOUT_MS = 15_000;
@@ -36,7 +39,11 @@ export async function sendWebhookDelivery(
       state: true,
       attempts: true,
       message_id: true,
+      event_type: true,
+      created_at: true,
       payload: true,
+      resource_kind: true,
+      resource_id: true,
       endpoint: { select: { id: true, url: true, secret: true, disabled_at: true } },
     },
   });
@@ -50,7 +57,15 @@ export async function sendWebhookDelivery(
     return { result: "failed", error: "endpoint disabled" };
   }
   const attempt = d.attempts + 1;
-  const body = JSON.stringify(d.payload);
+  const payload = await deliveryPayload(db, d);
+  if (payload === null) {
+    // Its report or poll was deleted before the first attempt (an erasure with retention mode
+    // "delete", a team's removal): nothing to send, and no fault of the endpoint.
+    const gone = `the ${d.resource_kind} ${d.resource_id} no longer exists`;
+    await db.webhookDelivery.update({ where: { id: d.id }, data: { state: "failed", last_error: gone, next_attempt_at: null } });
+    return { result: "failed", error: gone };
+  }
+  const body = JSON.stringify(payload);
   let status: number | null = null;
   let error: string | null = null;
   const problem = await webhookUrlProblem(d.endpoint.url, { allowPrivate: opts.allowPrivate });

@@ -12,7 +12,6 @@
  *   the document).
  */
 
-import type { WebhookEventType } from "@/lib/chat/events";
 import { ConfigDocumentError } from "@/lib/config/errors";
 import { type ConfigPlan, canonicalConfig, planConfig } from "@/lib/config/plan";
 import { type ConfigRefs, resolveConfigRefs } from "@/lib/config/references";
@@ -30,6 +29,7 @@ import { parseQuestionType, type QuestionType } from "@/lib/domain/question-type
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { looksLikeBlockerQuestion } from "@/lib/domain/standup-config";
 import { createStandup } from "@/lib/domain/standup-writes";
+import type { WebhookEventType } from "@/lib/domain/webhook-events";
 import { createWebhook, deleteWebhook, updateWebhook } from "@/lib/domain/webhooks";
 import { type AnswerType, Prisma } from "@/lib/generated/prisma/client";
 

@@ -5,7 +5,6 @@
  * path in the document, so one run lists them all.
  */
 
-import { WEBHOOK_EVENT_TYPES } from "@/lib/chat/events";
 import { ConfigDocumentError } from "@/lib/config/errors";
 import { defaultAnswerType } from "@/lib/config/plan";
 import type { ConfigProblem, QuestionDoc, TeamConfig } from "@/lib/config/schema";
@@ -17,6 +16,7 @@ import { channelByName, usersByEmail } from "@/lib/domain/exact-lookup";
 import { MAX_POLL_DURATION_MINUTES } from "@/lib/domain/polls";
 import { parseQuestionType, type QuestionType } from "@/lib/domain/question-types";
 import { isValidTimezone } from "@/lib/domain/schedule";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhook-events";
 import { AnswerType } from "@/lib/generated/prisma/client";
 
 /** Resolved references: channel row ids by lower-cased name, user ids by lower-cased e-mail. */

@@ -14,7 +14,7 @@
  * The poll rule is applied where results are computed — lib/domain/votes.ts `getPollVotes` (v1, the
  * dashboard, the CSV export) and lib/api/v2/votes.ts `pollVotesWire` (GET
  * /v2/polls/{id}/votes) with the same `answersNeeded` in SQL (`answersNeededSql`) — and in the
- * chat results message (lib/domain/occurrence-close.ts) and the `poll.closed` webhook (lib/chat/events.ts).
+ * chat results message (lib/domain/occurrence-close.ts) and the `poll.closed` webhook (lib/domain/webhook-events.ts).
  *
  * Elsewhere: anonymous reports' broadcasts and `report.*` webhooks are held below k
  * (lib/domain/anonymous-release.ts); their times are stored coarse (migration

@@ -4,13 +4,14 @@
  * standup's other ad-hoc reports of the same UTC day, as `anonymousReportShownSql`), an anonymous
  * report's broadcast stays `held` in the outbox and its `report.submitted` webhook is not sent
  * (nor `report.updated` / `report.deleted` for it). When the run reaches k, the held broadcasts of
- * its anonymous reports are released together in a random order (lib/chat/outbox.ts
+ * its anonymous reports are released together in a random order (lib/domain/outbox-reports.ts
  * `releaseHeldBroadcasts`) and `report.submitted` is sent for each of them, in a random order, with
  * the report as stored (coarse times). Past k, an anonymous report is posted and sent at once.
  */
 import { randomInt } from "node:crypto";
-import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/chat/outbox";
 import { queryRows, type Tx } from "@/lib/db";
+import { holdReportBroadcast, releaseHeldBroadcasts } from "@/lib/domain/outbox-reports";
+import { emitResourceEvent } from "@/lib/domain/webhook-events";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The run of report `r` as SQL over `x`: same occurrence, or (ad hoc) same standup and UTC day. */
@@ -21,11 +22,11 @@ function sameGroupSql(): Prisma.Sql {
 }
 
 /** A report's anonymity group: whether it is anonymous, how many people answered its run, k, and the run's other anonymous reports. */
-type Group = { is_anonymous: boolean; answered: number; threshold: number; others: number[] };
+type Group = { team_id: number; is_anonymous: boolean; answered: number; threshold: number; others: number[] };
 
 async function groupOf(tx: Tx, reportId: number): Promise<Group | null> {
   const [g] = await queryRows<Group>(
-    Prisma.sql`SELECT r.is_anonymous, t.anonymity_threshold AS threshold,
+    Prisma.sql`SELECT r.team_id, r.is_anonymous, t.anonymity_threshold AS threshold,
         (SELECT count(DISTINCT x.user_id)::int FROM reports x WHERE ${sameGroupSql()}) AS answered,
         ARRAY(SELECT x.id FROM reports x WHERE ${sameGroupSql()} AND x.is_anonymous AND x.id <> r.id) AS others
       FROM reports r JOIN teams t ON t.id = r.team_id WHERE r.id = ${reportId}`,
@@ -36,7 +37,7 @@ async function groupOf(tx: Tx, reportId: number): Promise<Group | null> {
 
 /**
  * Whether report `reportId` is an anonymous report still held back (its run below k): its
- * `report.*` webhooks are then not sent (lib/chat/resource-events.ts).
+ * `report.*` webhooks are then not sent (lib/domain/report-events.ts).
  */
 export async function isAnonymousReportHeld(tx: Tx, reportId: number): Promise<boolean> {
   const g = await groupOf(tx, reportId);
@@ -60,7 +61,8 @@ export async function settleAnonymousReport(tx: Tx, reportId: number, now: Date 
     return true;
   }
   if (!g.is_anonymous && (g.answered !== g.threshold || !g.others.length)) return false;
-  const { emitReportEvent } = await import("@/lib/chat/resource-events");
+  // Not held (the run has k answers): the events go out as references (lib/domain/report-events.ts).
+  const emit = (id: number) => emitResourceEvent(tx, g.team_id, "report.submitted", { kind: "report", id }, now);
   if (g.answered === g.threshold) {
     // This answer reached k: everything held of the run goes out now, an anonymous report's own post with it.
     if (g.is_anonymous) await holdReportBroadcast(tx, reportId);
@@ -69,10 +71,10 @@ export async function settleAnonymousReport(tx: Tx, reportId: number, now: Date 
       .sort((a, b) => a.key - b.key)
       .map((x) => x.id);
     await releaseHeldBroadcasts(tx, ids, now);
-    for (const id of ids) await emitReportEvent(tx, "report.submitted", id);
+    for (const id of ids) await emit(id);
     return false;
   }
-  await emitReportEvent(tx, "report.submitted", reportId);
+  await emit(reportId);
   return false;
 }
 
@@ -95,7 +97,6 @@ export async function releaseRunsReachingThreshold(tx: Tx, teamId: number, fromK
     .sort((a, b) => a.key - b.key)
     .map((x) => x.id);
   await releaseHeldBroadcasts(tx, ids, now);
-  const { emitReportEvent } = await import("@/lib/chat/resource-events");
-  for (const id of ids) await emitReportEvent(tx, "report.submitted", id);
+  for (const id of ids) await emitResourceEvent(tx, teamId, "report.submitted", { kind: "report", id }, now);
   return ids.length;
 }

@@ -1,13 +1,14 @@
 /**
  * Answering by e-mail link (issue 9): a member without a chat identity gets a signed,
- * single-purpose link (lib/chat/answer-link.ts) that opens the answer form of one occurrence
+ * single-purpose link (lib/domain/answer-token.ts) that opens the answer form of one occurrence
  * without signing in. `openAnswerLink` checks the token, that the member is still active and
  * asked in that occurrence, and that the occurrence is still open; `submitWithAnswerLink` submits
  * through `submitReport`, the same domain function as `POST /v2/reports`.
  */
-import { verifyAnswerToken } from "@/lib/chat/answer-link";
+
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { verifyAnswerToken } from "@/lib/domain/answer-token";
 import { NotFoundError } from "@/lib/domain/errors";
 import { type FormQuestion, questionTypeSelect, toFormQuestion } from "@/lib/domain/question-types";
 import { type AnswerInput, submitReport } from "@/lib/domain/report-writes";

@@ -7,12 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { OccurrenceEventData } from "@/lib/chat/events";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { addHoliday } from "@/lib/domain/holidays";
 import { refreshNextRunAt, runSchedulerTick } from "@/lib/domain/scheduler";
 import { castVote } from "@/lib/domain/vote-writes";
+import type { OccurrenceEventData } from "@/lib/domain/webhook-events";
 import { createTestUser, dispatchJobOutbox } from "@/tests/fixtures";
 
 /** One scheduler tick at `now`, scoped to this file's team. */

@@ -12,9 +12,9 @@
  * Times: `now` and `due_at` are UTC instants.
  */
 
-import { type DirectMessage, queueDirectMessages } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { timeForReader } from "@/lib/domain/message-times";
+import { type DirectMessage, queueDirectMessages } from "@/lib/domain/outbox";
 import { linkBaseUrl } from "@/lib/env";
 
 /** Limits a scheduler pass to one team (tests); the service runs every pass over all teams. */

@@ -5,15 +5,16 @@
  * A person may instead add a CalDAV account (server address, user name, password or app password).
  * Feed URLs are secret addresses and CalDAV passwords are credentials: both are stored sealed
  * (lib/domain/secret-box.ts, AES-256-GCM under the service secret), checked against the webhook
- * address policy (lib/chat/webhook-url.ts) when saved, and only ever shown as `display_url`
+ * address policy (lib/domain/webhook-url.ts) when saved, and only ever shown as `display_url`
  * (scheme, host and "…"). Rows from before sealing are sealed by `sealPlainFeedUrls` (each refresh
  * of all feeds). Refreshing (the `refresh_calendars` job) lives in lib/domain/calendar-refresh.ts.
  */
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { isSealed, openSecret, sealSecret } from "@/lib/domain/secret-box";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 import { deliverySettings } from "@/lib/env";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 

@@ -1,14 +1,14 @@
 /**
  * Integration tests (real PostgreSQL) of the dashboard's own domain modules: participation
  * aggregates and heatmap (dashboard.ts), absences (absences.ts), API key management
- * (api-key-admin.ts), pause/resume (standup-writes.ts) and the channel feed (lib/chat/builtin.ts).
+ * (api-key-admin.ts), pause/resume (standup-writes.ts) and the channel feed (lib/domain/channel-feed.ts).
  */
 import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { listChannelFeed } from "@/lib/chat/builtin";
 import { db } from "@/lib/db";
 import { addAbsence, listTeamMembers, removeAbsence } from "@/lib/domain/absences";
 import { createApiKeyForActor, listApiKeys, revokeApiKey } from "@/lib/domain/api-key-admin";
+import { listChannelFeed } from "@/lib/domain/channel-feed";
 import { addDaysIso, getOverview, getStandupHeatmap, getStandupParticipation, getStandupSummaries } from "@/lib/domain/dashboard";
 import { ForbiddenError, NotFoundError } from "@/lib/domain/errors";
 import { setStandupState } from "@/lib/domain/standup-writes";

@@ -20,11 +20,11 @@
  * The erasure itself is audited as `user.erase` (target `user:<id>`, no identifier in the details).
  */
 
-import { removeReportBroadcast } from "@/lib/chat/outbox";
 import { inTransaction, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { removeReportBroadcast } from "@/lib/domain/outbox-reports";
 import { deactivatePerson } from "@/lib/domain/people";
 import { anonymousVoteIdsOf } from "@/lib/domain/voter-hash";
 import { Prisma } from "@/lib/generated/prisma/client";

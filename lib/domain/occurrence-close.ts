@@ -10,14 +10,14 @@
  * Rows are claimed with `FOR UPDATE SKIP LOCKED`, so several app instances never close one twice.
  */
 
-import { emitOccurrenceEvent } from "@/lib/chat/events";
-import { postPollResults } from "@/lib/chat/outbox";
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { answersNeeded, DEFAULT_ANONYMITY_THRESHOLD } from "@/lib/domain/anonymity";
 import { inBatches, type TickScope } from "@/lib/domain/asking";
 import { onPollClosed } from "@/lib/domain/categories";
+import { postPollResults } from "@/lib/domain/outbox-polls";
 import { currentQuestionsSelect } from "@/lib/domain/standups";
 import { onOccurrenceClosed } from "@/lib/domain/summaries";
+import { emitOccurrenceEvent } from "@/lib/domain/webhook-events";
 
 const BATCH = 200;
 

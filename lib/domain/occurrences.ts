@@ -9,7 +9,7 @@
  * instant (`scheduledAt`, `closesAt`, `now`) is UTC. All functions run inside the caller's
  * transaction (`tx`).
  */
-import { emitOccurrenceEvent } from "@/lib/chat/events";
+
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { absenceKindsOn } from "@/lib/domain/absences";
 import { editableStandup, standupWhere } from "@/lib/domain/access";
@@ -19,6 +19,7 @@ import { askingScheduleOf, askingScheduleSelect, windowEnd } from "@/lib/domain/
 import { InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserEmails, resolveUserIds, type UserRef } from "@/lib/domain/members";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
+import { emitOccurrenceEvent } from "@/lib/domain/webhook-events";
 
 /** A checkin as occurrences need it: its id and team. */
 export type CheckinRef = { id: number; team_id: number };

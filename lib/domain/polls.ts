@@ -6,14 +6,15 @@
  * of lib/domain/standups.ts) so the v2 standup serializer renders polls too.
  */
 
-import { broadcastPollRun } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
+import { checkinViewPage } from "@/lib/domain/checkin-pages";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
+import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
 import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { parseDays, parseStandupTime } from "@/lib/domain/standup-config";
@@ -26,7 +27,8 @@ import {
   type StandupListFilters,
   userCardSelect,
 } from "@/lib/domain/standups";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { emitResourceEvent } from "@/lib/domain/webhook-events";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Filters of GET /v2/polls: the same as GET /v2/standups (spec §4.1). */
 export type PollListFilters = StandupListFilters;
@@ -46,6 +48,16 @@ export async function listPolls(actor: Actor, filters: PollListFilters, client: 
  */
 export async function getPoll(actor: Actor, id: number, opts: { withQuestions: boolean }, client: Tx = db): Promise<CheckinView> {
   return getCheckin(actor, "poll", id, opts, client);
+}
+
+/**
+ * One poll by id, whatever its state and whoever reads (its current questions included): the
+ * poll as its `poll.created` webhook renders it at the delivery's first attempt
+ * (lib/api/v2/webhook-data.ts). One statement. @returns null when no poll has this id.
+ */
+export async function loadPollView(id: number, client: Tx = db): Promise<CheckinView | null> {
+  const [row] = await checkinViewPage(Prisma.sql`c.id = ${id} AND c.kind = 'poll'`, 1, { withQuestions: true }, client);
+  return row ?? null;
 }
 
 /** One question of a poll made by `createPoll` with `questions` (the dashboard form). */
@@ -225,7 +237,7 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
 
     if (schedule) {
       const nextRunAt = await refreshNextRunAt(poll.id, t, now);
-      await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
+      await emitResourceEvent(t, actor.teamId, "poll.created", { kind: "poll", id: poll.id }, now);
       return { id: poll.id, occurrenceId: null, chatTs: null, closesAt: null, nextRunAt };
     }
 
@@ -242,8 +254,8 @@ export async function createPoll(actor: Actor, input: CreatePollInput, tx?: Tx):
       question: false,
     });
     const message = await broadcastPollRun(t, { pollId: poll.id, occurrenceId: occurrence.id }, now);
-    // Loaded on use: lib/chat/resource-events renders the v2 poll, whose serializer imports this module.
-    await (await import("@/lib/chat/resource-events")).emitPollCreated(t, actor, poll.id);
+    // A reference: the delivery renders the v2 poll (questions included) at its first attempt.
+    await emitResourceEvent(t, actor.teamId, "poll.created", { kind: "poll", id: poll.id }, now);
     return { id: poll.id, occurrenceId: occurrence.id, chatTs: message?.ts ?? null, closesAt, nextRunAt: null };
   };
   return inTransaction(tx, run);

@@ -16,14 +16,15 @@
  *   (current ones and archived ones it already answered, with text and position), its stored
  *   answers, its live broadcast message, whether a webhook listens to `report.updated`, `xmin`.
  * - `writeEdit`: one CTE chain: upsert the answers, stamp the report's `updated_at`, re-render the
- *   live broadcast row (lib/chat/outbox.ts `reportBroadcastEditSql`; its delivery job comes from
+ *   live broadcast row (lib/domain/outbox-reports.ts `reportBroadcastEditSql`; its delivery job comes from
  *   the `chat_messages` trigger).
  * - `editedView`: the report's v2 view from those rows, as `loadReportView` would read it back.
  */
-import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/chat/outbox";
+
 import { queryRows, type Tx } from "@/lib/db";
 import { ownSubmittedReportSql } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { liveReportBroadcastSql, reportBroadcastEditSql } from "@/lib/domain/outbox-reports";
 import { answerRuleJsonSql, answersUpsertSql, type ChoiceRule } from "@/lib/domain/report-submission";
 import type { ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";

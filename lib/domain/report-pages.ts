@@ -18,8 +18,9 @@
  * JSON text over the same page (`reportPageCte`): lib/api/v2/reports.ts `reportWirePage`,
  * lib/api/v1/reports.ts `reportWirePageV1`.
  */
-import { liveReportBroadcastSql } from "@/lib/chat/outbox";
+
 import { db, queryRows, type Tx } from "@/lib/db";
+import { liveReportBroadcastSql } from "@/lib/domain/outbox-reports";
 import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 

@@ -5,11 +5,11 @@
  * transaction (the deleted message was removed from the channel).
  */
 
-import { broadcastReport, holdReportBroadcast } from "@/lib/chat/outbox";
 import { inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { isAnonymousReportHeld } from "@/lib/domain/anonymous-release";
 import { NotFoundError } from "@/lib/domain/errors";
+import { broadcastReport, holdReportBroadcast } from "@/lib/domain/outbox-reports";
 
 /** How long after a delete the author can still undo it (minutes). */
 export const UNDO_WINDOW_MINUTES = 10;

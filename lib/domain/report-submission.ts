@@ -23,11 +23,12 @@
  * 'pending'` waits for a concurrent writer and re-checks. Both run in the caller's transaction, or
  * on their own when the write is one statement that nothing else must commit with (`submitReport`).
  */
-import { reportBroadcastInsertSql } from "@/lib/chat/outbox";
+
 import { queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { askingScheduleOf, runsOn, slotTimezone } from "@/lib/domain/asking-times";
 import type { ResolvableStandup } from "@/lib/domain/occurrence-resolution";
+import { reportBroadcastInsertSql } from "@/lib/domain/outbox-reports";
 import type { AnswerRule } from "@/lib/domain/question-types";
 import type { ReportView } from "@/lib/domain/reports";
 import { localDateOf } from "@/lib/domain/schedule";

@@ -1,7 +1,7 @@
 /**
  * Report writes shared by v2 (POST/PATCH/DELETE /v2/reports, spec §4.2) and v1 (POST /v1/reports/,
  * spec §4.3): submit, edit answers, discard. Each runs in one transaction (the caller's when
- * passed) together with its broadcast outbox row (lib/chat/outbox.ts).
+ * passed) together with its broadcast outbox row (lib/domain/outbox-reports.ts).
  *
  * Occurrence rule (issue 10): lib/domain/occurrence-resolution.ts — the member's oldest answerable
  * pending report, else today's occurrence when the standup runs today, else an ad-hoc report
@@ -10,7 +10,6 @@
  * (lib/domain/question-types.ts: multiple choice, rating, number, multi-select, optional; 400
  * INVALID_PARAMETER naming the question).
  */
-import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/chat/outbox";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { lockOwnSubmittedReport, reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -18,8 +17,10 @@ import { settleAnonymousReport } from "@/lib/domain/anonymous-release";
 import { MAX_DB_ID } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { resolveSubmissionOccurrence } from "@/lib/domain/occurrence-resolution";
+import { broadcastReport, removeReportBroadcast, renderReportText } from "@/lib/domain/outbox-reports";
 import { normalizeAnswers } from "@/lib/domain/question-types";
 import { type EditContext, editedView, mergedAnswers, readEditContext, writeEdit } from "@/lib/domain/report-edit";
+import { emitReportEvent, emitReportViewEvent } from "@/lib/domain/report-events";
 import { reportViewPage } from "@/lib/domain/report-pages";
 import {
   answeredTarget,
@@ -187,8 +188,7 @@ async function submitIn(t: Tx, actor: Actor, input: SubmitReportInput, plan: Sub
       }
       // A named answer may bring a run with held anonymous reports to k: they go out now.
       if (ctx.recent_anonymous) await settleAnonymousReport(t, written.reportId, write.now);
-      if (ctx.listening)
-        await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
+      if (ctx.listening) await emitReportViewEvent(t, "report.submitted", actor.teamId, result.view);
       return result;
     }
     // The guard failed (a concurrent submission or asking changed the member's reports): resolve.
@@ -266,9 +266,8 @@ async function submitResolved(
   }
   await upsertAnswers(t, actor.teamId, reportId, input.answers, now);
   const message = await broadcastReport(t, reportId, now);
-  // Loaded on use (lib/chat/events renders the v2 report through modules that import this one).
   await settleAnonymousReport(t, reportId, now);
-  if (!isAnonymous) await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.submitted", reportId);
+  if (!isAnonymous) await emitReportEvent(t, "report.submitted", reportId);
   const view = await loadReportView(reportId, t);
   return {
     reportId,
@@ -337,7 +336,7 @@ export async function updateReportAnswers(actor: Actor, input: UpdateReportInput
     const ids = await writeEdit(t, { teamId: actor.teamId, reportId: report.id, answers: edit.answers, now }, rendered);
     if (!ids) throw new Error(`The edit of report ${report.id} wrote nothing although it holds the row lock`);
     const view = editedView(ctx, answers, ids);
-    if (ctx.listening) await (await import("@/lib/chat/resource-events")).emitReportViewEvent(t, "report.updated", actor.teamId, view);
+    if (ctx.listening) await emitReportViewEvent(t, "report.updated", actor.teamId, view);
     return { reportId: report.id, chatTs: ctx.message?.ts ?? null, view };
   });
 }
@@ -395,7 +394,8 @@ export async function discardReport(actor: Actor, input: { reportId: number }, t
   return inTransaction(tx, async (t) => {
     const now = new Date();
     const report = await lockOwnSubmittedReport(t, actor, input.reportId);
-    await (await import("@/lib/chat/resource-events")).emitReportEvent(t, "report.deleted", report.id);
+    // A reference: the delivery renders the discarded report, as it was (its rows are kept).
+    await emitReportEvent(t, "report.deleted", report.id);
     await t.report.update({ where: { id: report.id }, data: { status: "discarded", discarded_at: now } });
     await removeReportBroadcast(t, report.id, now);
     return { reportId: report.id };

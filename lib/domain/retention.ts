@@ -17,11 +17,11 @@
  * in one transaction after the batches. Backups age out by their own retention (operations).
  */
 
-import { emitEvent } from "@/lib/chat/events";
 import { type Db, db as defaultDb, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
 import { ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
+import { emitEvent } from "@/lib/domain/webhook-events";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** Rows changed per statement (and per transaction) by `applyRetention`. */

@@ -8,8 +8,8 @@ process.env.PUBLIC_URL = "https://checkin.example.test";
 
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { newChatTs } from "@/lib/chat/ts";
 import { db } from "@/lib/db";
+import { newChatTs } from "@/lib/domain/chat-ts";
 import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
@@ -211,7 +211,7 @@ describe("newChatTs", () => {
 
   it("keeps one sequence across copies of the module (Next.js bundles one per route chunk)", async () => {
     vi.resetModules();
-    const copy = (await import("@/lib/chat/ts")).newChatTs;
+    const copy = (await import("@/lib/domain/chat-ts")).newChatTs;
     expect(copy).not.toBe(newChatTs);
     const now = new Date("2026-01-05T09:00:01.456Z");
     const ids = Array.from({ length: 2000 }, (_, i) => (i % 2 ? copy(now) : newChatTs(now)));

@@ -10,7 +10,7 @@
  * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
  * checkin's timezone; poll `duration` is in minutes.
  */
-import { broadcastPollRun } from "@/lib/chat/outbox";
+
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
 import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
 import {
@@ -26,6 +26,7 @@ import {
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
 import { openOccurrence, recordMembers } from "@/lib/domain/occurrences";
+import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { sendDueReminders } from "@/lib/domain/reminders";
 import type { Prisma } from "@/lib/generated/prisma/client";
 

@@ -10,12 +10,12 @@
  */
 import type { LlmConfig } from "@/lib/categorize/llm";
 import { type SummaryAnswer, type SummarySections, summarize } from "@/lib/categorize/summary";
-import { broadcastDigest } from "@/lib/chat/outbox";
 import { db, type Tx } from "@/lib/db";
 import { reportAuthor, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { answersNeeded } from "@/lib/domain/anonymity";
 import { NotFoundError } from "@/lib/domain/errors";
+import { broadcastDigest } from "@/lib/domain/outbox";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** graphile-worker task identifier of a summary run. */

@@ -3,15 +3,15 @@
  * remove the endpoints of their team, read an endpoint's delivery log and send it a test event.
  * Everyone else gets NOT_FOUND (v2 never reveals what it will not show). The signing secret
  * (`whsec_` + base64 of 24 random bytes, Standard Webhooks) is returned by `createWebhook` only.
- * URLs pass lib/chat/webhook-url.ts (http/https; no private or link-local targets unless
+ * URLs pass lib/domain/webhook-url.ts (http/https; no private or link-local targets unless
  * WEBHOOKS_ALLOW_PRIVATE=true).
  */
 import { randomBytes } from "node:crypto";
-import { enqueueDelivery, TEST_EVENT_TYPE, type WebhookEventType } from "@/lib/chat/events";
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
+import { enqueueDelivery, TEST_EVENT_TYPE, type WebhookEventType } from "@/lib/domain/webhook-events";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 import { deliverySettings } from "@/lib/env";
 
 export const webhookSelect = {

@@ -2,8 +2,9 @@
  * Writes a DemoPlan into the database in batches (createMany / createManyAndReturn, at most
  * CHUNK rows per statement), resolving the plan's string keys to the generated ids.
  */
-import { recordHistoricalMessages } from "@/lib/chat/outbox";
+
 import type { Tx } from "@/lib/db";
+import { recordHistoricalMessages } from "@/lib/domain/outbox";
 import { seedCategoryRows } from "@/lib/seed/categories";
 import type { DateKey } from "@/lib/seed/dates";
 import { dbDate } from "@/lib/seed/dates";

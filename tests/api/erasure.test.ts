@@ -28,6 +28,7 @@ import {
 } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { createTestVote } from "@/tests/poll-fixtures";
+import { firstAttemptDeliveries } from "@/tests/webhook-deliveries";
 
 let T: TestTeam;
 let person: TestUser;
@@ -100,6 +101,8 @@ describe("erasePerson (issue 45)", () => {
     await dispatchJobOutbox();
     await enqueueJob(db, "send_email", { to: person.email, body: ANSWER }, { jobKey: `erase-b-${tag}` });
     const needles = [person.email, person.realname, person.username, person.chat_id, ANSWER, VOTE_TEXT];
+    // The report.submitted webhook's payload exists once its first attempt rendered it (issue 51).
+    await firstAttemptDeliveries({ team_id: T.id });
     // Seeded where the issue says copies live: before the erasure they are found.
     const before = await findEverywhere(ANSWER);
     expect(Object.keys(before)).toEqual(

@@ -11,9 +11,9 @@ import { GET as getReportRoute, PATCH as patchReportRoute } from "@/app/v2/repor
 import { POST as postReportRoute } from "@/app/v2/reports/route";
 import { GET as getStandupRoute } from "@/app/v2/standups/[standupId]/route";
 import { POST as postStandupRoute } from "@/app/v2/standups/route";
-import { createAnswerToken } from "@/lib/chat/answer-link";
 import { db } from "@/lib/db";
 import { openAnswerLink, submitWithAnswerLink } from "@/lib/domain/answer-links";
+import { createAnswerToken } from "@/lib/domain/answer-token";
 import { getParticipationReport } from "@/lib/domain/participation-report";
 import { authSecret } from "@/lib/env";
 import { createTestOccurrence, type StandardTeams, standardTeams } from "@/tests/fixtures";

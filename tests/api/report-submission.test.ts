@@ -6,7 +6,7 @@
  * the report changed in between, in three in one (lock, read, write: lib/domain/report-edit.ts).
  * Checked over the real route handlers and a real PostgreSQL:
  * - the answer is the report as `GET /v2/reports/{id}` reads it back, byte for byte, the broadcast
- *   text is the rendered report, and a webhook's `report.submitted` carries the same report;
+ *   text is the rendered report, and a webhook's `report.submitted` carries the same report (as its first attempt renders it);
  * - the read and the write are the only statements (no BEGIN/COMMIT) for an unkeyed submission to an
  *   ad-hoc occurrence; joining today's scheduled occurrence adds the roster row and a transaction;
  * - the write's guards, with a second connection holding the rows: a pending report another
@@ -27,6 +27,7 @@ import { readEditContext, writeEdit } from "@/lib/domain/report-edit";
 import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
 import { installQueryCounter } from "@/tests/query-count";
+import { firstAttemptDeliveries } from "@/tests/webhook-deliveries";
 
 const queries = installQueryCounter();
 
@@ -152,7 +153,7 @@ describe("POST /v2/reports in two statements", () => {
       for (const other of [A.users[1], A.users[3]]) expect((await submit(other, standup.id, answers)).status).toBe(200);
       const got = await readBack(A.admin, res.body.data.id);
       expect(JSON.stringify(res.body.data)).toBe(JSON.stringify(got.body.data));
-      const deliveries = (await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } })).filter(
+      const deliveries = (await firstAttemptDeliveries({ endpoint_id: endpoint.id })).filter(
         (d) => (d.payload as { data: { id: number } }).data.id === res.body.data.id,
       );
       expect(deliveries).toHaveLength(1);
@@ -248,7 +249,7 @@ describe("PATCH /v2/reports/{id} in two statements, or three in a transaction", 
       const got = await readBack(ada, id);
       expect(JSON.stringify(res?.body.data)).toBe(JSON.stringify(got.body.data));
       expect(res?.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual([`first ${q3.id}`, "", "second"]);
-      const deliveries = await db.webhookDelivery.findMany({ where: { endpoint_id: endpoint.id } });
+      const deliveries = await firstAttemptDeliveries({ endpoint_id: endpoint.id });
       expect(deliveries.map((d) => d.event_type)).toEqual(["report.updated"]);
       expect((deliveries[0].payload as { data: unknown }).data).toStrictEqual(res?.body.data);
     } finally {

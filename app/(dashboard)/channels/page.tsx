@@ -4,7 +4,7 @@ import { ChannelMessage } from "@/components/chat/channel-message";
 import { buttonClass } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/form";
-import { listChannelFeed, listTeamChannels } from "@/lib/chat/builtin";
+import { listChannelFeed, listTeamChannels } from "@/lib/domain/channel-feed";
 import { requireUser } from "../load";
 import { retryDeliveryAction } from "./actions";
 

@@ -23,10 +23,10 @@ import { z } from "zod";
 import { renderAnswerHtml } from "@/lib/api/v1/html";
 import { profileImgOf, roleOf, zRole } from "@/lib/api/v1/users";
 import { zChatUserId, zId } from "@/lib/api/wire";
-import { liveReportBroadcastSql } from "@/lib/chat/outbox";
 import { db, queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { liveReportBroadcastSql } from "@/lib/domain/outbox-reports";
 import { reportPageCte } from "@/lib/domain/report-pages";
 import { type ReportDetailView, type ReportSearchFilters, reportSearchSql } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -137,7 +137,7 @@ function answersOf(row: ReportDetailView, html: boolean): V1ReportAnswer[] {
 /** Serializes a v1 report list item; `member` is omitted for anonymous reports (`reportAuthor`, lib/domain/access.ts); `html` renders answers as safe HTML. */
 export function serializeReportListItemV1(row: ReportDetailView, opts: { html?: boolean } = {}): V1ReportListItem {
   const member = reportAuthor(row, row.user);
-  // An anonymous report's message id is a time (lib/chat/ts.ts): not shown (issue 45, coarse times).
+  // An anonymous report's message id is a time (lib/domain/chat-ts.ts): not shown (issue 45, coarse times).
   const ts = row.is_anonymous ? null : (row.chat_messages[0]?.ts ?? null);
   const out: V1ReportListItem = {
     id: row.id,

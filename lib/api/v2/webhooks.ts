@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { type CursorPosition, decodeCursor } from "@/lib/api/cursor";
 import { zLimit } from "@/lib/api/query";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/chat/events";
 import { InvalidParameterError } from "@/lib/domain/errors";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhook-events";
 import type { WebhookDeliveryView, WebhookView } from "@/lib/domain/webhooks";
 
 const zEvents = z

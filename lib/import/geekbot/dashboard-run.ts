@@ -7,11 +7,11 @@
  * The source URL passes the webhook URL rule (no private addresses unless webhooks may use them).
  */
 
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { ConflictError, ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 import { deliverySettings } from "@/lib/env";
 import { SourceAuthError, SourceUnavailableError } from "@/lib/import/geekbot/client";
 import { formatSummary } from "@/lib/import/geekbot/context";

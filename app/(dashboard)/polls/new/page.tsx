@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PollForm } from "@/components/polls/poll-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { listTeamChannels } from "@/lib/chat/builtin";
+import { listTeamChannels } from "@/lib/domain/channel-feed";
 import { requireUser } from "../../load";
 import { createPollAction } from "../actions";
 

@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
-import type { WebhookEventType } from "@/lib/chat/events";
 import { DomainError } from "@/lib/domain/errors";
+import type { WebhookEventType } from "@/lib/domain/webhook-events";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
 import { actorFormAction } from "../../form-action";
 import { webhookUrlMessage } from "../../people-messages";

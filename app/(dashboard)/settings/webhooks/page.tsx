@@ -4,7 +4,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { CreateWebhookForm } from "@/components/webhooks/create-webhook-form";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/chat/events";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/domain/webhook-events";
 import { listWebhookDeliveries, listWebhooks } from "@/lib/domain/webhooks";
 import { requireUser } from "../../load";
 import { createWebhookAction, deleteWebhookAction, testWebhookAction, toggleWebhookAction } from "./actions";

@@ -1,18 +1,18 @@
 /**
- * The one emitter of outgoing webhook events (issue 9 "Outgoing webhooks"). `emitEvent` writes one
- * `webhook_deliveries` row per enabled endpoint of the team subscribed to `type` and enqueues its
- * `deliver_webhook` job, all in the caller's transaction: a committed change always has its
- * events, a rolled-back one has none. Delivery (signing, retries) is lib/chat/webhooks.ts.
+ * The one writer of outgoing webhook events (issue 9 "Outgoing webhooks"): one `webhook_deliveries`
+ * row per enabled endpoint of the team subscribed to the event's type, with its `deliver_webhook`
+ * job, all in the caller's transaction: a committed change always has its events, a rolled-back
+ * one has none. Delivery (rendering, signing, retries) is lib/chat/webhooks.ts.
  *
- * This module imports no serializer or domain module, so the domain may import it statically; the
- * events whose `data` is a v2 resource (report, poll) are built in lib/chat/resource-events.ts.
- *
- * Payload (Standard Webhooks): `{type, timestamp, data}` where `data` is the v2 resource
- * (e.g. the v2 report of spec §2.4 for `report.*`); `timestamp` is the event time (ISO 8601 UTC).
+ * An event about a report or a poll is a reference (issue 51): `{type, resource kind, resource
+ * id}` and the event time (`created_at`); the delivery renders its `data`, the v2 resource, at its
+ * first attempt and stores the payload, so every retry sends the same bytes
+ * (lib/api/v2/webhook-data.ts). Other events (occurrence.*, retention.applied, webhook.test) store
+ * their payload `{type, timestamp, data}` here; `timestamp` is the event time (ISO 8601 UTC).
  */
 import { randomBytes } from "node:crypto";
 import type { Tx } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma, WebhookResourceKind } from "@/lib/generated/prisma/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 
 /** Event types an endpoint may subscribe to. */
@@ -37,33 +37,67 @@ export function newWebhookMessageId(): string {
   return `msg_${randomBytes(18).toString("base64url")}`;
 }
 
+/** A resource whose v2 rendering is an event's `data`, rendered at the delivery's first attempt. */
+export type WebhookResource = { kind: WebhookResourceKind; id: number };
+
+/** What an event carries: inline `data` (plain JSON), or a `resource` rendered at delivery. */
+export type WebhookEventBody = { data: unknown } | { resource: WebhookResource };
+
 /**
- * Enqueues `type` with `data` for every enabled endpoint of the team subscribed to it.
- * @param data the v2 resource (plain JSON).
+ * Enqueues `type` with inline `data` for every enabled endpoint of the team subscribed to it.
+ * @param data the event's data (plain JSON), stored as it is.
  * @returns the number of deliveries enqueued (0 when no endpoint listens).
  */
-export async function emitEvent(tx: Tx, teamId: number, type: WebhookEventType, data: unknown, now: Date = new Date()): Promise<number> {
+export function emitEvent(tx: Tx, teamId: number, type: WebhookEventType, data: unknown, now: Date = new Date()): Promise<number> {
+  return emitToEndpoints(tx, teamId, type, { data }, now);
+}
+
+/**
+ * Enqueues `type` about `resource` (a reference: its `data` is the v2 resource as it is at the
+ * delivery's first attempt) for every enabled endpoint of the team subscribed to it.
+ * @returns the number of deliveries enqueued (0 when no endpoint listens).
+ */
+export function emitResourceEvent(
+  tx: Tx,
+  teamId: number,
+  type: WebhookEventType,
+  resource: WebhookResource,
+  now: Date = new Date(),
+): Promise<number> {
+  return emitToEndpoints(tx, teamId, type, { resource }, now);
+}
+
+async function emitToEndpoints(tx: Tx, teamId: number, type: WebhookEventType, body: WebhookEventBody, now: Date): Promise<number> {
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { team_id: teamId, disabled_at: null, events: { has: type } },
     select: { id: true },
   });
-  for (const e of endpoints) await enqueueDelivery(tx, { teamId, endpointId: e.id, type, data, now });
+  for (const e of endpoints) await enqueueDelivery(tx, { teamId, endpointId: e.id, type, ...body, now });
   return endpoints.length;
 }
 
-/** Writes one delivery row and its job (job_key per delivery). */
+/**
+ * Writes one delivery row and its job (job_key per delivery): the payload `{type, timestamp,
+ * data}` of inline data, or the reference of a resource (payload rendered at the first attempt).
+ * `now` (default: the current time) is the event time, stored as `created_at`.
+ */
 export async function enqueueDelivery(
   tx: Tx,
-  input: { teamId: number; endpointId: number; type: string; data: unknown; now?: Date },
+  input: { teamId: number; endpointId: number; type: string; now?: Date } & WebhookEventBody,
 ): Promise<{ id: number; messageId: string }> {
-  const payload = { type: input.type, timestamp: (input.now ?? new Date()).toISOString(), data: input.data };
+  const now = input.now ?? new Date();
+  const event =
+    "resource" in input
+      ? { resource_kind: input.resource.kind, resource_id: input.resource.id }
+      : { payload: { type: input.type, timestamp: now.toISOString(), data: input.data } as Prisma.InputJsonValue };
   const row = await tx.webhookDelivery.create({
     data: {
       team_id: input.teamId,
       endpoint_id: input.endpointId,
       message_id: newWebhookMessageId(),
       event_type: input.type,
-      payload: payload as Prisma.InputJsonValue,
+      ...event,
+      created_at: now,
     },
     select: { id: true, message_id: true },
   });

@@ -1,10 +1,10 @@
 /**
- * The webhook URL policy (lib/chat/webhook-url.ts) on IP literals, no DNS: IPv6 forms that embed
+ * The webhook URL policy (lib/domain/webhook-url.ts) on IP literals, no DNS: IPv6 forms that embed
  * an IPv4 address (issue 40) — IPv4-mapped is judged as its IPv4 address, every other embedding
  * form (IPv4-compatible, IPv4-translated, NAT64, 6to4, Teredo) is refused whatever it embeds.
  */
 import { describe, expect, it } from "vitest";
-import { webhookUrlProblem } from "@/lib/chat/webhook-url";
+import { webhookUrlProblem } from "@/lib/domain/webhook-url";
 
 const problem = (url: string) => webhookUrlProblem(url, { allowPrivate: false });
 
