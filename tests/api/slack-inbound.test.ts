@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
-import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
+import { createTestCheckin, createTestOccurrence, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
 let fake: FakeSlack;
@@ -23,19 +22,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-function signed(route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) {
-  const ts = String(opts.at ?? Math.floor(Date.now() / 1000));
-  return route(
-    new Request(`http://localhost${path}`, {
-      method: "POST",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(opts.secret ?? SECRET, ts, body) },
-      body,
-    }),
-  );
-}
+const signed = (route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) =>
+  postSignedToSlack(route, path, body, { secret: SECRET, ...opts });
 
 const interaction = (payload: unknown, opts = {}) =>
-  signed(interactionsRoute, "/integrations/slack/interactions", new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), opts);
+  signed(interactionsRoute, "/integrations/slack/interactions", slackInteractionBody(payload), opts);
 
 describe("Slack inbound requests", () => {
   it("answers the Events API url_verification challenge", async () => {
@@ -59,14 +50,7 @@ describe("Slack inbound requests", () => {
       questions: [{ text: "What did you do?" }, { text: "Mood?", choices: ["good", "meh"] }],
     });
     const member = team.users[1];
-    const occurrence = await db.occurrence.create({
-      data: {
-        team_id: team.id,
-        checkin_id: standup.id,
-        date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
-        scheduled_at: new Date(),
-      },
-    });
+    const occurrence = await createTodayOccurrence(standup);
     const click = await interaction({
       type: "block_actions",
       trigger_id: "12345.67890",

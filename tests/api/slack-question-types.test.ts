@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
-import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
+import { createTestCheckin, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-question-types";
 let fake: FakeSlack;
@@ -24,17 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-function interaction(payload: unknown) {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const ts = String(Math.floor(Date.now() / 1000));
-  return interactionsRoute(
-    new Request("http://localhost/integrations/slack/interactions", {
-      method: "POST",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(SECRET, ts, body) },
-      body,
-    }),
-  );
-}
+const interaction = (payload: unknown) =>
+  postSignedToSlack(interactionsRoute, "/integrations/slack/interactions", slackInteractionBody(payload), { secret: SECRET });
 
 type Block = {
   block_id: string;
@@ -63,14 +53,7 @@ describe("Slack answer modal: question types", () => {
     });
     await db.question.update({ where: { id: extra.id }, data: { optional: true } });
     const member = team.users[1];
-    const occurrence = await db.occurrence.create({
-      data: {
-        team_id: team.id,
-        checkin_id: standup.id,
-        date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
-        scheduled_at: new Date(),
-      },
-    });
+    const occurrence = await createTodayOccurrence(standup);
 
     const click = await interaction({
       type: "block_actions",

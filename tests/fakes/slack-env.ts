@@ -3,6 +3,7 @@
  * call the Slack routes or run the Slack sync in-process.
  */
 import type { DeliveryConfig } from "@/lib/chat/config";
+import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
@@ -21,6 +22,31 @@ export async function pointSlackEnvAtFake(fake: FakeSlack, teamId: number, signi
     SLACK_API_URL: fake.apiUrl,
     SLACK_TEAM: team.chat_id,
   });
+}
+
+/**
+ * Calls a Slack route handler (`route`, served at `path`) in-process with `body` signed the way Slack
+ * signs it: with `secret` at `at` (Unix seconds, default now).
+ */
+export function postSignedToSlack(
+  route: (r: Request) => Promise<Response>,
+  path: string,
+  body: string,
+  opts: { secret: string; at?: number },
+): Promise<Response> {
+  const ts = String(opts.at ?? Math.floor(Date.now() / 1000));
+  return route(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(opts.secret, ts, body) },
+      body,
+    }),
+  );
+}
+
+/** The form body Slack posts an interactivity `payload` in (`payload=<JSON>`). */
+export function slackInteractionBody(payload: unknown): string {
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
 /** The delivery config of a worker that delivers to `fake` for the team with chat id `teamChatId` (no SMTP, private webhook targets allowed). */
