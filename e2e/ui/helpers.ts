@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { freePort } from "../../lib/runtime/processes";
+import { freePort, stopProcess } from "../../lib/runtime/processes";
 
 export type DemoCredentials = {
   dashboard: { email: string; password: string };
@@ -158,4 +158,43 @@ export async function spawnService(opts: {
     }
   };
   return { server, dataDir, base, startedAt, ready };
+}
+
+/** The service of a spec that runs its own (`ownService`); its fields are set once `beforeAll` has run. */
+export type OwnService = { base: string; dataDir: string; startedAt: number };
+
+/**
+ * Gives the calling spec file its own service (`spawnService`, data folder `checkin-<name>-XXXXXX`),
+ * its tests run in order: `beforeAll` runs `before` (e.g. start a fake the env points at), spawns the
+ * service with `env` minus `unset` and waits up to `readyMs` for it to be ready ("<name> service" in
+ * the error); `afterAll` stops it, runs `after`, writes its output to test-results/<name>-server.log
+ * and removes its data folder.
+ */
+export function ownService(opts: {
+  name: string;
+  env: (base: string) => Record<string, string>;
+  unset: string[];
+  readyMs: number;
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}): OwnService {
+  const own: OwnService = { base: "", dataDir: "", startedAt: 0 };
+  const output: string[] = [];
+  let server: ChildProcess | null = null;
+  test.describe.configure({ mode: "serial", timeout: 240_000 });
+  test.beforeAll(async () => {
+    test.setTimeout(opts.readyMs + 20_000);
+    await opts.before?.();
+    const service = await spawnService({ tmpPrefix: `checkin-${opts.name}-`, env: opts.env, unset: opts.unset, output });
+    ({ server } = service);
+    Object.assign(own, { base: service.base, dataDir: service.dataDir, startedAt: service.startedAt });
+    await service.ready(`the ${opts.name} service`, opts.readyMs);
+  });
+  test.afterAll(async () => {
+    if (server) await stopProcess(server, 60_000);
+    await opts.after?.();
+    if (output.length) fs.writeFileSync(path.join("test-results", `${opts.name}-server.log`), output.join(""));
+    if (own.dataDir) fs.rmSync(own.dataDir, { recursive: true, force: true });
+  });
+  return own;
 }
