@@ -8,7 +8,7 @@ import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
+import { openAnswerModal, pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestOccurrence, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
@@ -51,17 +51,13 @@ describe("Slack inbound requests", () => {
     });
     const member = team.users[1];
     const occurrence = await createTodayOccurrence(standup);
-    const click = await interaction({
-      type: "block_actions",
-      trigger_id: "12345.67890",
-      user: { id: member.chat_id },
-      actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
+    const view = await openAnswerModal(interaction, fake, {
+      userChatId: member.chat_id,
+      occurrenceId: occurrence.id,
+      triggerId: "12345.67890",
     });
-    expect(click.status).toBe(200);
-    const view = fake.views.at(-1);
-    expect(view?.trigger_id).toBe("12345.67890");
-    expect(view?.view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
-    const blocks = view?.view.blocks as Array<{ block_id: string; element: { type: string } }>;
+    expect(view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
+    const blocks = view.blocks as Array<{ block_id: string; element: { type: string } }>;
     expect(blocks.map((b) => [b.block_id, b.element.type])).toEqual([
       [`q${standup.questions[0].id}`, "plain_text_input"],
       [`q${standup.questions[1].id}`, "static_select"],

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
 import { db } from "@/lib/db";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
+import { openAnswerModal, pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-question-types";
@@ -55,16 +55,12 @@ describe("Slack answer modal: question types", () => {
     const member = team.users[1];
     const occurrence = await createTodayOccurrence(standup);
 
-    const click = await interaction({
-      type: "block_actions",
-      trigger_id: "777.888",
-      user: { id: member.chat_id },
-      actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
+    const view = await openAnswerModal(interaction, fake, {
+      userChatId: member.chat_id,
+      occurrenceId: occurrence.id,
+      triggerId: "777.888",
     });
-    expect(click.status).toBe(200);
-    const view = fake.views.at(-1);
-    expect(view?.trigger_id).toBe("777.888");
-    const blocks = view?.view.blocks as Block[];
+    const blocks = view.blocks as Block[];
     expect(blocks.map((b) => [b.block_id, b.element.type, b.optional])).toEqual([
       [`q${mood.id}`, "radio_buttons", false],
       [`q${hours.id}`, "number_input", false],

@@ -2,6 +2,7 @@
  * Points the app's Slack settings at a fake Slack Web API (tests/fakes/slack.ts) for the tests that
  * call the Slack routes or run the Slack sync in-process.
  */
+import { expect } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
@@ -47,6 +48,29 @@ export function postSignedToSlack(
 /** The form body Slack posts an interactivity `payload` in (`payload=<JSON>`). */
 export function slackInteractionBody(payload: unknown): string {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/**
+ * Clicks the Answer button of run `occurrenceId` as the Slack user `userChatId`: posts the
+ * block_actions interaction with `triggerId` through `interaction` (a signed post to the
+ * interactivity route), expects 200 and that `fake` opened a view with that trigger, and returns
+ * that view (the answer modal).
+ */
+export async function openAnswerModal(
+  interaction: (payload: unknown) => Promise<Response>,
+  fake: FakeSlack,
+  click: { userChatId: string; occurrenceId: number; triggerId: string },
+): Promise<FakeSlack["views"][number]["view"]> {
+  const res = await interaction({
+    type: "block_actions",
+    trigger_id: click.triggerId,
+    user: { id: click.userChatId },
+    actions: [{ action_id: "open_report_form", value: String(click.occurrenceId) }],
+  });
+  expect(res.status).toBe(200);
+  const opened = fake.views.at(-1);
+  expect(opened?.trigger_id).toBe(click.triggerId);
+  return opened?.view as FakeSlack["views"][number]["view"];
 }
 
 /** The delivery config of a worker that delivers to `fake` for the team with chat id `teamChatId` (no SMTP, private webhook targets allowed). */
