@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { freePort, stopProcess } from "../../lib/runtime/processes";
 
 export type DemoCredentials = {
@@ -23,6 +23,20 @@ export const BASE_URL = (process.env.BASE_URL ?? "http://localhost:3000").replac
 export function demoCredentials(): DemoCredentials {
   const dir = process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data");
   return JSON.parse(fs.readFileSync(path.join(dir, "demo-credentials.json"), "utf8")) as DemoCredentials;
+}
+
+/** The demo member's dashboard account: their e-mail and the demo password. */
+export function demoMemberAccount(): { email: string; password: string } {
+  const creds = demoCredentials();
+  return { email: creds.api_keys.member.email, password: creds.dashboard.password };
+}
+
+/** A page in a new browser context, signed in as the demo member; close its `context` when done. */
+export async function demoMemberPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, demoMemberAccount());
+  return { context, page };
 }
 
 /** Signs in with the demo admin (or the given account) and waits for the overview. */

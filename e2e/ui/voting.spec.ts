@@ -1,12 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, expectAccessibleScreenshot, expectNoSeriousA11yViolations, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoMemberPage, expectAccessibleScreenshot, expectNoSeriousA11yViolations, signIn, uniqueSuffix } from "./helpers";
 
 test("an admin creates a poll, a member votes from My check-ins and changes the vote, the creator sees live results", async ({
   page,
   browser,
 }) => {
   test.setTimeout(180_000);
-  const creds = demoCredentials();
   const name = `E2E vote ${uniqueSuffix()}`;
 
   // The admin creates a multiple-choice + open-ended poll in #general (every member is there).
@@ -38,9 +37,7 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   await expect(page.getByTestId("poll-status")).toContainText("0 of");
 
   // A member finds it in My check-ins, not voted yet.
-  const memberContext = await browser.newContext();
-  const member = await memberContext.newPage();
-  await signIn(member, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  const { context: memberContext, page: member } = await demoMemberPage(browser);
   await member.goto(`${BASE_URL}/my-checkins`);
   const card = member.getByTestId("my-poll").filter({ hasText: name });
   await expect(card).toHaveCount(1);
