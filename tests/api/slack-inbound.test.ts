@@ -7,19 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
 import { db } from "@/lib/db";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { openAnswerModal, pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestOccurrence, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { openAnswerModal, postSignedToSlack, slackInteractionBody, teamOnFakeSlack } from "@/tests/fakes/slack-env";
+import { createTestCheckin, createTestOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
 let fake: FakeSlack;
 let team: TestTeam;
 
-beforeAll(async () => {
-  team = await createTestTeam({ members: 2 });
-  fake = await startFakeSlack();
-  await pointSlackEnvAtFake(fake, team.id, SECRET);
-});
+beforeAll(async () => ({ team, fake } = await teamOnFakeSlack(SECRET)));
 afterAll(() => fake?.close());
 
 const signed = (route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) =>
@@ -50,12 +46,7 @@ describe("Slack inbound requests", () => {
       questions: [{ text: "What did you do?" }, { text: "Mood?", choices: ["good", "meh"] }],
     });
     const member = team.users[1];
-    const occurrence = await createTodayOccurrence(standup);
-    const view = await openAnswerModal(interaction, fake, {
-      userChatId: member.chat_id,
-      occurrenceId: occurrence.id,
-      triggerId: "12345.67890",
-    });
+    const { occurrence, view } = await openAnswerModal(interaction, fake, { user: member, checkin: standup, triggerId: "12345.67890" });
     expect(view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
     const blocks = view.blocks as Array<{ block_id: string; element: { type: string } }>;
     expect(blocks.map((b) => [b.block_id, b.element.type])).toEqual([

@@ -8,19 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
 import { db } from "@/lib/db";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { openAnswerModal, pointSlackEnvAtFake, postSignedToSlack, slackInteractionBody } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { openAnswerModal, postSignedToSlack, slackInteractionBody, teamOnFakeSlack } from "@/tests/fakes/slack-env";
+import { createTestCheckin, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-question-types";
 let fake: FakeSlack;
 let team: TestTeam;
 
-beforeAll(async () => {
-  team = await createTestTeam({ members: 2 });
-  fake = await startFakeSlack();
-  await pointSlackEnvAtFake(fake, team.id, SECRET);
-});
+beforeAll(async () => ({ team, fake } = await teamOnFakeSlack(SECRET)));
 afterAll(() => fake?.close());
 
 const interaction = (payload: unknown) =>
@@ -53,13 +49,7 @@ describe("Slack answer modal: question types", () => {
     });
     await db.question.update({ where: { id: extra.id }, data: { optional: true } });
     const member = team.users[1];
-    const occurrence = await createTodayOccurrence(standup);
-
-    const view = await openAnswerModal(interaction, fake, {
-      userChatId: member.chat_id,
-      occurrenceId: occurrence.id,
-      triggerId: "777.888",
-    });
+    const { occurrence, view } = await openAnswerModal(interaction, fake, { user: member, checkin: standup, triggerId: "777.888" });
     const blocks = view.blocks as Block[];
     expect(blocks.map((b) => [b.block_id, b.element.type, b.optional])).toEqual([
       [`q${mood.id}`, "radio_buttons", false],

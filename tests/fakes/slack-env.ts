@@ -8,7 +8,7 @@ import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import type { TestTeam } from "@/tests/fixtures";
+import { createTestTeam, createTodayOccurrence, type TestTeam } from "@/tests/fixtures";
 
 /**
  * Sets SLACK_SIGNING_SECRET (`signingSecret`), SLACK_BOT_TOKEN and SLACK_API_URL (those of `fake`)
@@ -23,6 +23,14 @@ export async function pointSlackEnvAtFake(fake: FakeSlack, teamId: number, signi
     SLACK_API_URL: fake.apiUrl,
     SLACK_TEAM: team.chat_id,
   });
+}
+
+/** A new test team of `members` members and a fake Slack (default workspace) the app's Slack settings point at, signing with `signingSecret`; close `fake` in afterAll. */
+export async function teamOnFakeSlack(signingSecret: string, members = 2): Promise<{ team: TestTeam; fake: FakeSlack }> {
+  const team = await createTestTeam({ members });
+  const fake = await startFakeSlack();
+  await pointSlackEnvAtFake(fake, team.id, signingSecret);
+  return { team, fake };
 }
 
 /**
@@ -51,26 +59,27 @@ export function slackInteractionBody(payload: unknown): string {
 }
 
 /**
- * Clicks the Answer button of run `occurrenceId` as the Slack user `userChatId`: posts the
- * block_actions interaction with `triggerId` through `interaction` (a signed post to the
- * interactivity route), expects 200 and that `fake` opened a view with that trigger, and returns
- * that view (the answer modal).
+ * Opens today's run of `checkin` (`createTodayOccurrence`) and clicks its Answer button as `user`:
+ * posts the block_actions interaction with `triggerId` through `interaction` (a signed post to the
+ * interactivity route), expects 200 and that `fake` opened a view with that trigger. Returns the
+ * run and that view (the answer modal).
  */
 export async function openAnswerModal(
   interaction: (payload: unknown) => Promise<Response>,
   fake: FakeSlack,
-  click: { userChatId: string; occurrenceId: number; triggerId: string },
-): Promise<FakeSlack["views"][number]["view"]> {
+  click: { user: { chat_id: string }; checkin: { id: number; team_id: number }; triggerId: string },
+) {
+  const occurrence = await createTodayOccurrence(click.checkin);
   const res = await interaction({
     type: "block_actions",
     trigger_id: click.triggerId,
-    user: { id: click.userChatId },
-    actions: [{ action_id: "open_report_form", value: String(click.occurrenceId) }],
+    user: { id: click.user.chat_id },
+    actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
   });
   expect(res.status).toBe(200);
   const opened = fake.views.at(-1);
   expect(opened?.trigger_id).toBe(click.triggerId);
-  return opened?.view as FakeSlack["views"][number]["view"];
+  return { occurrence, view: opened?.view as FakeSlack["views"][number]["view"] };
 }
 
 /** The delivery config of a worker that delivers to `fake` for the team with chat id `teamChatId` (no SMTP, private webhook targets allowed). */
