@@ -25,6 +25,19 @@ export function demoCredentials(): DemoCredentials {
   return JSON.parse(fs.readFileSync(path.join(dir, "demo-credentials.json"), "utf8")) as DemoCredentials;
 }
 
+/**
+ * Signs in as the demo admin, opens the new-poll form and fills its name ("`prefix` <suffix>") and
+ * first question with `question`; returns the name.
+ */
+export async function startNewPoll(page: Page, prefix: string, question: string): Promise<string> {
+  const name = `${prefix} ${uniqueSuffix()}`;
+  await signIn(page);
+  await page.goto(`${BASE_URL}/polls/new`);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Question", { exact: true }).fill(question);
+  return name;
+}
+
 /** The demo member's dashboard account: their e-mail and the demo password. */
 export function demoMemberAccount(): { email: string; password: string } {
   const creds = demoCredentials();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoMemberPage, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoMemberPage, startNewPoll } from "./helpers";
 
 /** Issue 41 item 10: polls have a lifecycle (edit, close now, pause, delete) and recipients find them under Polls. */
 test("the creator edits, closes, pauses and deletes a poll; a recipient finds it under Polls; results show shares", async ({
@@ -7,11 +7,7 @@ test("the creator edits, closes, pauses and deletes a poll; a recipient finds it
   browser,
 }) => {
   test.setTimeout(180_000);
-  const name = `E2E lifecycle ${uniqueSuffix()}`;
-  await signIn(page);
-  await page.goto(`${BASE_URL}/polls/new`);
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Question", { exact: true }).fill("Tea or coffee?");
+  const name = await startNewPoll(page, "E2E lifecycle", "Tea or coffee?");
   await page.getByLabel("Choices (one per line, at least two)").fill("Tea\nCoffee");
   await page.getByLabel("Channel", { exact: true }).selectOption({ label: "#general" });
   await page.getByLabel("Open for (minutes, optional)").fill("60");
