@@ -4,65 +4,52 @@
  * several teams, --team <numeric team id> chooses one. Exits 1 with a clear message otherwise.
  * The example URL is PUBLIC_URL, else the running service's address (lib/runtime/cli.ts).
  */
-import { parseArgs } from "node:util";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { disconnectDb, getDb } from "@/lib/db";
+import { getDb } from "@/lib/db";
 import { usersByEmail } from "@/lib/domain/exact-lookup";
-import { setDatabaseUrl } from "@/lib/env";
-import { cliBaseUrl } from "@/lib/runtime/cli";
-import { connectOrStart } from "@/lib/runtime/embedded-postgres";
+import { cliBaseUrl, exitWithUsage, parseCommandLine, runWithDatabase } from "@/lib/runtime/cli";
 
 const USAGE = 'Usage: npm run api-key -- --email someone@example.com [--name "CI"] [--team <team id>]';
 
-let values: { email?: string; name?: string; team?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({
+const { values } = parseCommandLine(
+  USAGE,
+  {
     options: {
       email: { type: "string" },
       name: { type: "string" },
       team: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
-    strict: true,
-  }));
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(1);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+  },
+  1,
+);
 const email = values.email?.trim();
-if (!email) {
-  console.error(`Missing --email.\n${USAGE}`);
-  process.exit(1);
-}
+if (!email) exitWithUsage(USAGE, "Missing --email.", 1);
 const teamId = values.team === undefined ? undefined : Number(values.team);
 if (teamId !== undefined && !(Number.isInteger(teamId) && teamId > 0)) {
   console.error(`--team must be a numeric team id, got ${JSON.stringify(values.team)}.`);
   process.exit(1);
 }
 
-const database = await connectOrStart("api-key", () => {});
-let exitCode = 0;
-try {
-  setDatabaseUrl(database.url);
-  const db = getDb();
-  const found = await usersByEmail([email], { teamId, activeOnly: true }, db);
-  const users = await db.user.findMany({
-    where: { id: { in: found.map((u) => u.id) }, deactivated_at: null },
-    select: { id: true, chat_id: true, email: true, realname: true, team: { select: { id: true, name: true } } },
-    orderBy: { team_id: "asc" },
-  });
-  if (users.length === 0) {
-    console.error(`No active user with email ${email}${teamId ? ` in team ${teamId}` : ""}.`);
-    exitCode = 1;
-  } else if (users.length > 1) {
-    console.error(`${email} belongs to ${users.length} teams; choose one with --team <id>:`);
-    for (const u of users) console.error(`  --team ${u.team.id}   ${u.team.name} (${u.realname}, ${u.chat_id})`);
-    exitCode = 1;
-  } else {
+await runWithDatabase(
+  "api-key",
+  async () => {
+    const db = getDb();
+    const found = await usersByEmail([email], { teamId, activeOnly: true }, db);
+    const users = await db.user.findMany({
+      where: { id: { in: found.map((u) => u.id) }, deactivated_at: null },
+      select: { id: true, chat_id: true, email: true, realname: true, team: { select: { id: true, name: true } } },
+      orderBy: { team_id: "asc" },
+    });
+    if (users.length === 0) {
+      console.error(`No active user with email ${email}${teamId ? ` in team ${teamId}` : ""}.`);
+      return 1;
+    }
+    if (users.length > 1) {
+      console.error(`${email} belongs to ${users.length} teams; choose one with --team <id>:`);
+      for (const u of users) console.error(`  --team ${u.team.id}   ${u.team.name} (${u.realname}, ${u.chat_id})`);
+      return 1;
+    }
     const user = users[0] as (typeof users)[number];
     const name = values.name?.trim() || `CLI key ${new Date().toISOString().slice(0, 10)}`;
     const { key, prefix } = await createApiKey(db, { teamId: user.team.id, userId: user.id, name });
@@ -72,12 +59,6 @@ try {
     console.log("");
     console.log("It is shown only once; store it now.");
     console.log(`Try: curl -H "Authorization: ${key}" ${cliBaseUrl()}/v1/me`);
-  }
-} catch (err) {
-  console.error("Could not create the API key:", err);
-  exitCode = 1;
-} finally {
-  await disconnectDb();
-  await database.stop();
-}
-process.exit(exitCode);
+  },
+  (err) => console.error("Could not create the API key:", err),
+);

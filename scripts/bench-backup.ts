@@ -19,13 +19,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { generateBenchData } from "@/lib/bench/generate";
 import { disconnectDb, getDb } from "@/lib/db";
 import { setDatabaseUrl } from "@/lib/env";
 import { backupNow } from "@/lib/runtime/backup";
 import { type EmbeddedDatabase, startEmbeddedPostgres as startDatabase } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { queryOnce, withPgClient } from "@/lib/runtime/pg-once";
 import { restoreDatabase } from "@/lib/runtime/restore";
 import { exportTeam } from "@/lib/runtime/team-archive";
 import { importTeam } from "@/lib/runtime/team-archive-import";
@@ -90,16 +90,6 @@ const started = performance.now();
 const log = (l: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${l}`);
 const mb = (b: number) => (b / 1e6).toFixed(1);
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<T>(text)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
 /** Seconds `fn` takes, with its result. */
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const t = performance.now();
@@ -131,8 +121,8 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
     "restoreSeconds" | "copySeconds" | "replaySeconds" | "restoredReports" | "exportBytes" | "exportSeconds" | "importSeconds"
   >;
   try {
-    await query(database.url, "CHECKPOINT");
-    const [size] = await query<{ db: string; reports: string }>(
+    await queryOnce(database.url, "CHECKPOINT");
+    const [size] = await queryOnce<{ db: string; reports: string }>(
       database.url,
       "SELECT pg_database_size(current_database())::text AS db, (SELECT count(*) FROM reports)::text AS reports",
     );
@@ -156,7 +146,7 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
   log(`${label}: restored in ${r.seconds.toFixed(1)} s; checking it and exporting team 1`);
   const restored = await startEmbeddedPostgres({ dir: restoredDir, purpose: `bench-backup ${label} restored`, archive: false });
   try {
-    const [count] = await query<{ n: string }>(restored.url, "SELECT count(*)::text AS n FROM reports");
+    const [count] = await queryOnce<{ n: string }>(restored.url, "SELECT count(*)::text AS n FROM reports");
     const file = path.join(restoredDir, "team-1.tar.gz");
     const e = await exportTeam({ url: restored.url, file, team: "1" });
     log(
@@ -164,7 +154,7 @@ async function measure(label: string, fill: (url: string) => Promise<void>): Pro
     );
     let importSeconds: number | null = null;
     if (!values["skip-import"]) {
-      await query(restored.url, "CREATE DATABASE imported");
+      await queryOnce(restored.url, "CREATE DATABASE imported");
       const url = new URL(restored.url);
       url.pathname = "/imported";
       await applyMigrations(url.toString());
@@ -197,14 +187,8 @@ async function seedDemo(url: string): Promise<void> {
 }
 
 async function generateLarge(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const g = await generateBenchData(client, { reports: REPORTS, log: (l) => log(`  ${l}`) });
-    for (const [step, s] of Object.entries(g.seconds)) log(`  generate: ${step} ${s.toFixed(1)} s`);
-  } finally {
-    await client.end();
-  }
+  const g = await withPgClient(url, (client) => generateBenchData(client, { reports: REPORTS, log: (l) => log(`  ${l}`) }));
+  for (const [step, s] of Object.entries(g.seconds)) log(`  generate: ${step} ${s.toFixed(1)} s`);
 }
 
 const results: Figures[] = [];

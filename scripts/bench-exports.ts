@@ -8,23 +8,16 @@
  *
  * Env: BENCH_REPORTS (team-A report target, default 150000; sets the history length).
  */
-import fs from "node:fs";
-import pg from "pg";
 import { csvResponse } from "@/lib/api/csv";
 import * as gen from "@/lib/bench/generate";
 import { printTable } from "@/lib/bench/stats";
 import type { Actor } from "@/lib/domain/actor";
 import { type CsvExport, exportParticipation, exportReports } from "@/lib/domain/exports";
-import { setDatabaseUrl } from "@/lib/env";
-import { applyMigrations } from "@/lib/runtime/migrate";
-import { startThrowawayPostgres } from "@/scripts/throwaway";
+import { runOnBenchData } from "@/scripts/lib/bench-run";
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 150_000);
 const DAY = 86_400_000;
 const MB = 1024 * 1024;
-
-const { dir, database } = await startThrowawayPostgres("bench-exports");
-const raw = new pg.Client({ connectionString: database.url });
 
 /** Streams one export to nowhere, sampling memory at every chunk. */
 async function measure(name: string, exp: CsvExport): Promise<string[]> {
@@ -60,18 +53,7 @@ async function measure(name: string, exp: CsvExport): Promise<string[]> {
   ];
 }
 
-let exitCode = 0;
-try {
-  setDatabaseUrl(database.url);
-  await applyMigrations(database.url);
-  await raw.connect();
-  console.log(`Generating data (BENCH_REPORTS=${REPORTS})…`);
-  const g = await gen.generateBenchData(raw, { reports: REPORTS, log: console.log });
-  console.log(
-    `\nData: ${g.days} days of history; ${Object.entries(g.counts)
-      .map(([k, v]) => `${k} ${v.toLocaleString("en-US")}`)
-      .join(", ")}`,
-  );
+await runOnBenchData("bench-exports", REPORTS, async () => {
   const lead: Actor = {
     teamId: gen.TEAM_A,
     userId: gen.LEAD_USER_ID,
@@ -98,12 +80,4 @@ try {
   );
   console.log("");
   printTable(["export", "rows", "MB", "s", "rows/s", "heap MB before/peak/after", "RSS MB before/peak/after"], rows);
-} catch (err) {
-  console.error(err);
-  exitCode = 1;
-} finally {
-  await raw.end().catch(() => {});
-  await database.stop().catch(() => {});
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-process.exit(exitCode);
+});

@@ -7,16 +7,13 @@
  * (source reads included: both sides share this process and its CPU, so the number is a floor).
  * Numbers only, no pass/fail. Run it on a quiet machine.
  */
-import fs from "node:fs";
-import pg from "pg";
+import type pg from "pg";
 import { createApiKey } from "@/lib/auth/api-keys";
 import * as gen from "@/lib/bench/generate";
-import { disconnectDb, getDb } from "@/lib/db";
-import { setDatabaseUrl } from "@/lib/env";
+import { getDb } from "@/lib/db";
 import { formatSummary } from "@/lib/import/geekbot/context";
 import { importFromGeekbot } from "@/lib/import/geekbot/run";
-import { applyMigrations } from "@/lib/runtime/migrate";
-import { startThrowawayPostgres } from "@/scripts/throwaway";
+import { runOnBenchData } from "@/scripts/lib/bench-run";
 import { startApiServer } from "@/tests/fakes/api-server";
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
@@ -51,20 +48,7 @@ function compareTeams(source: Record<string, number>, target: Record<string, num
   return `Comparison (source → target): ${parts.join(", ")}`;
 }
 
-const { dir, database } = await startThrowawayPostgres("bench-import");
-const raw = new pg.Client({ connectionString: database.url });
-let exitCode = 0;
-try {
-  setDatabaseUrl(database.url);
-  await applyMigrations(database.url);
-  await raw.connect();
-  console.log(`Generating data (BENCH_REPORTS=${REPORTS})…`);
-  const g = await gen.generateBenchData(raw, { reports: REPORTS, log: console.log });
-  console.log(
-    `Data: ${g.days} days; ${Object.entries(g.counts)
-      .map(([k, v]) => `${k} ${v.toLocaleString("en-US")}`)
-      .join(", ")}`,
-  );
+await runOnBenchData("bench-import", REPORTS, async (raw) => {
   const db = getDb();
   const { key } = await createApiKey(db, { teamId: gen.TEAM_A, userId: gen.LEAD_USER_ID, name: "bench:import" });
   await db.user.update({ where: { id: gen.LEAD_USER_ID }, data: { is_admin: true, role: "admin" } });
@@ -105,13 +89,4 @@ try {
   } finally {
     await server.close();
   }
-} catch (err) {
-  console.error(err);
-  exitCode = 1;
-} finally {
-  await disconnectDb().catch(() => {});
-  await raw.end().catch(() => {});
-  await database.stop().catch(() => {});
-  fs.rmSync(dir, { recursive: true, force: true });
-}
-process.exit(exitCode);
+});

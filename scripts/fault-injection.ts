@@ -30,8 +30,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
 import { type LaunchedService, launchService, servicePid, waitForServer } from "@/lib/runtime/launch";
+import { queryOnce } from "@/lib/runtime/pg-once";
 import { childPids, freePort, stopProcess } from "@/lib/runtime/processes";
 import { startFakeSlack } from "@/tests/fakes/slack";
 
@@ -68,14 +69,9 @@ function databaseUrl(dir: string): string {
   return `postgresql://checkin:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/postgres`;
 }
 
-async function query<T extends pg.QueryResultRow>(dir: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl(dir) });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
+/** The rows of one statement on the running service's database of data folder `dir`. */
+function query<T extends pg.QueryResultRow>(dir: string, text: string, values: unknown[] = []): Promise<T[]> {
+  return queryOnce<T>(databaseUrl(dir), text, values);
 }
 
 async function main(): Promise<number> {
@@ -388,49 +384,34 @@ async function createReportStandup(base: string, key: string, name: string, chan
 async function killChildren(dataDir: string, base: string, log: (line: string) => void): Promise<{ worker: number; web: number }> {
   const service = servicePid(dataDir);
   if (!service) throw new Error("no service process");
-  const [worker] = childPids(service, "worker-process.ts");
-  let workerBack = Number.POSITIVE_INFINITY;
-  if (worker) {
-    process.kill(worker, "SIGKILL");
+  /** SIGKILLs the service's child named `name`; seconds until `isBack(new child pid)` (Infinity when not within 30 s). */
+  const killAndWait = async (name: string, isBack: (next: number) => Promise<boolean>): Promise<{ pid?: number; back: number }> => {
+    const [pid] = childPids(service, name);
+    if (!pid) return { pid, back: Number.POSITIVE_INFINITY };
+    process.kill(pid, "SIGKILL");
     const at = Date.now();
     while (Date.now() - at < 30_000) {
-      const [next] = childPids(service, "worker-process.ts");
-      const beat = next
-        ? await query<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM worker_heartbeats WHERE pid = $1", [next]).catch(() => [
-            { n: 0 },
-          ])
-        : [{ n: 0 }];
-      if (next && next !== worker && beat[0].n > 0) {
-        workerBack = (Date.now() - at) / 1000;
-        break;
-      }
+      const [next] = childPids(service, name);
+      if (next && next !== pid && (await isBack(next))) return { pid, back: (Date.now() - at) / 1000 };
       await sleep(100);
     }
-  }
-  log(`SIGKILL of the job worker (pid ${worker}): a new one runs after ${workerBack.toFixed(1)} s`);
-  const [web] = childPids(service, "next");
-  let webBack = Number.POSITIVE_INFINITY;
-  if (web) {
-    process.kill(web, "SIGKILL");
-    const at = Date.now();
-    while (Date.now() - at < 30_000) {
-      const [next] = childPids(service, "next");
-      const up =
-        next &&
-        next !== web &&
-        (await fetch(`${base}/`, { redirect: "manual", signal: AbortSignal.timeout(1000) }).then(
-          () => true,
-          () => false,
-        ));
-      if (up) {
-        webBack = (Date.now() - at) / 1000;
-        break;
-      }
-      await sleep(100);
-    }
-  }
-  log(`SIGKILL of the web server (pid ${web}): serving again after ${webBack.toFixed(1)} s`);
-  return { worker: workerBack, web: webBack };
+    return { pid, back: Number.POSITIVE_INFINITY };
+  };
+  const worker = await killAndWait("worker-process.ts", async (next) => {
+    const beat = await query<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM worker_heartbeats WHERE pid = $1", [next]).catch(
+      () => [{ n: 0 }],
+    );
+    return beat[0].n > 0;
+  });
+  log(`SIGKILL of the job worker (pid ${worker.pid}): a new one runs after ${worker.back.toFixed(1)} s`);
+  const web = await killAndWait("next", () =>
+    fetch(`${base}/`, { redirect: "manual", signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    ),
+  );
+  log(`SIGKILL of the web server (pid ${web.pid}): serving again after ${web.back.toFixed(1)} s`);
+  return { worker: worker.back, web: web.back };
 }
 
 function bump(map: Map<string, number>, key: string): void {

@@ -6,22 +6,17 @@
  * Exits 1 with a clear message on bad input, a refused key (nothing written) or a failing source.
  */
 import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { disconnectDb } from "@/lib/db";
-import { setDatabaseUrl } from "@/lib/env";
 import { SourceAuthError, SourceResponseError, SourceUnavailableError } from "@/lib/import/geekbot/client";
 import { formatSummary } from "@/lib/import/geekbot/context";
 import { GEEKBOT_API_URL, importFromGeekbot } from "@/lib/import/geekbot/run";
-import { connectOrStart } from "@/lib/runtime/embedded-postgres";
+import { exitWithUsage, parseCommandLine, runWithDatabase } from "@/lib/runtime/cli";
 
 const USAGE = `Usage: npm run import -- geekbot --key <admin API key of the source, or - to read it from stdin> --team <local team id>
          [--base-url ${GEEKBOT_API_URL}] [--dry-run] [--since YYYY-MM-DD]`;
 
-let parsed: ReturnType<
-  typeof parseArgs<{ options: Record<string, { type: "string" | "boolean"; short?: string }>; allowPositionals: true }>
->;
-try {
-  parsed = parseArgs({
+const parsed = parseCommandLine(
+  USAGE,
+  {
     options: {
       key: { type: "string" },
       team: { type: "string" },
@@ -31,21 +26,11 @@ try {
       help: { type: "boolean", short: "h" },
     },
     allowPositionals: true,
-    strict: true,
-  });
-} catch (err) {
-  console.error(`${(err as Error).message}\n${USAGE}`);
-  process.exit(1);
-}
-const values = parsed.values as { key?: string; team?: string; "base-url"?: string; "dry-run"?: boolean; since?: string; help?: boolean };
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const fail = (message: string): never => {
-  console.error(`${message}\n${USAGE}`);
-  process.exit(1);
-};
+  },
+  1,
+);
+const values = parsed.values;
+const fail = (message: string): never => exitWithUsage(USAGE, message, 1);
 if (parsed.positionals[0] !== "geekbot")
   fail(`Unknown source ${JSON.stringify(parsed.positionals[0] ?? "")}: only "geekbot" is supported.`);
 // `--key -` reads the key from standard input (keeps it out of the shell history and `ps`).
@@ -61,31 +46,27 @@ if (values.since !== undefined) {
   if (!since || Number.isNaN(since.getTime())) fail(`--since must be a date YYYY-MM-DD, got ${JSON.stringify(values.since)}.`);
 }
 
-const database = await connectOrStart("import", () => {});
-let exitCode = 0;
-try {
-  setDatabaseUrl(database.url);
-  const result = await importFromGeekbot({
-    baseUrl,
-    key,
-    teamId,
-    dryRun: values["dry-run"] ?? false,
-    since,
-    log: (line) => console.log(line),
-    onRetry: ({ path, status, waitMs }) =>
-      console.log(`  source answered ${status ?? "no response"} on ${path}: retrying in ${(waitMs / 1000).toFixed(1)} s`),
-  });
-  for (const line of formatSummary(result, { dryRun: result.dryRun })) console.log(line);
-  console.log(`  source requests: ${result.http.requests} (${result.http.retries} retries, ${result.http.rateLimited} rate-limited)`);
-} catch (err) {
-  if (err instanceof SourceAuthError) console.error(`${err.message}\nNothing was written.`);
-  else if (err instanceof SourceUnavailableError)
-    console.error(`Stopped: ${err.message}\nWhat was imported is kept; run the same command again to resume.`);
-  else if (err instanceof SourceResponseError) console.error(`Stopped: ${err.message}`);
-  else console.error(`Import failed: ${(err as Error).message}`);
-  exitCode = 1;
-} finally {
-  await disconnectDb();
-  await database.stop();
-}
-process.exit(exitCode);
+await runWithDatabase(
+  "import",
+  async () => {
+    const result = await importFromGeekbot({
+      baseUrl,
+      key,
+      teamId,
+      dryRun: values["dry-run"] ?? false,
+      since,
+      log: (line) => console.log(line),
+      onRetry: ({ path, status, waitMs }) =>
+        console.log(`  source answered ${status ?? "no response"} on ${path}: retrying in ${(waitMs / 1000).toFixed(1)} s`),
+    });
+    for (const line of formatSummary(result, { dryRun: result.dryRun })) console.log(line);
+    console.log(`  source requests: ${result.http.requests} (${result.http.retries} retries, ${result.http.rateLimited} rate-limited)`);
+  },
+  (err) => {
+    if (err instanceof SourceAuthError) console.error(`${err.message}\nNothing was written.`);
+    else if (err instanceof SourceUnavailableError)
+      console.error(`Stopped: ${err.message}\nWhat was imported is kept; run the same command again to resume.`);
+    else if (err instanceof SourceResponseError) console.error(`Stopped: ${err.message}`);
+    else console.error(`Import failed: ${(err as Error).message}`);
+  },
+);

@@ -4,25 +4,16 @@
  * else `.data/backups`). `--at` is the machine's local time unless it ends with Z or an offset;
  * without it everything archived is replayed. Refuses while the service runs.
  */
-import { parseArgs } from "node:util";
 import { backupDir, databaseUrl, dataDir } from "@/lib/env";
+import { exitWithUsage, parseCommandLine } from "@/lib/runtime/cli";
 import { restoreDatabase } from "@/lib/runtime/restore";
 
 const usage = 'Usage: npm run restore -- [--at "YYYY-MM-DD HH:MM[:SS][Z|+HH:MM]"] [--from BACKUP_DIR]';
-let values: { at?: string; from?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({
-    options: { at: { type: "string" }, from: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
-  }));
-} catch (err) {
-  console.error(`${(err as Error).message}\n${usage}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const { values } = parseCommandLine(
+  usage,
+  { options: { at: { type: "string" }, from: { type: "string" }, help: { type: "boolean", short: "h" } } },
+  2,
+);
 if (databaseUrl()) {
   console.error(
     "DATABASE_URL is set: npm run restore restores the embedded database only; restore an external PostgreSQL with its own tooling.",
@@ -33,8 +24,7 @@ let at: Date | undefined;
 if (values.at !== undefined) {
   at = new Date(values.at.trim().replace(" ", "T"));
   if (Number.isNaN(at.getTime())) {
-    console.error(`--at "${values.at}" is not a date and time, e.g. --at "2026-11-28 10:15"\n${usage}`);
-    process.exit(2);
+    exitWithUsage(usage, `--at "${values.at}" is not a date and time, e.g. --at "2026-11-28 10:15"`, 2);
   }
 }
 const started = performance.now();

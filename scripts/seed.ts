@@ -4,9 +4,8 @@
  * for the duration of the command. Refuses when teams exist unless --reset is given.
  */
 import { parseArgs } from "node:util";
-import { disconnectDb, getDb } from "@/lib/db";
-import { setDatabaseUrl } from "@/lib/env";
-import { connectOrStart } from "@/lib/runtime/embedded-postgres";
+import { getDb } from "@/lib/db";
+import { runWithDatabase } from "@/lib/runtime/cli";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { SeedRefusedError, seedDemoData } from "@/lib/seed/index";
 
@@ -19,32 +18,28 @@ if (values.help) {
   process.exit(0);
 }
 
-const database = await connectOrStart("seed", () => {});
-let exitCode = 0;
-try {
-  setDatabaseUrl(database.url);
-  const m = await applyMigrations(database.url, (l) => console.log(l));
-  if (m.applied.length) console.log(`Applied ${m.applied.length} migration(s).`);
-  const result = await seedDemoData({ db: getDb(), log: (l) => console.log(l), reset: values.reset });
-  const c = result.counts;
-  console.log(
-    [
-      "",
-      `Teams: ${result.teams.map((t) => `${t.name} (id ${t.id}, ${t.chat_id}, ${t.users} users)`).join("; ")}`,
-      `Standups: ${c.standups}, polls: ${c.polls}, occurrences: ${c.occurrences} (${c.occurrence_members} asked members)`,
-      `Reports: ${c.reports.submitted} submitted, ${c.reports.pending} pending, ${c.reports.discarded} discarded; ${c.answers} answers`,
-      `Votes: ${c.votes}, categorizations: ${c.categorizations}, absences: ${c.absences}, chat messages: ${c.chat_messages}`,
-      "",
-      `Dashboard login: ${result.credentials.dashboard.email} (its password and the API keys are in ${result.credentialsFile})`,
-      `Try: ${result.credentials.example}`,
-    ].join("\n"),
-  );
-} catch (err) {
-  if (err instanceof SeedRefusedError) console.error(err.message);
-  else console.error("Seeding failed:", err);
-  exitCode = 1;
-} finally {
-  await disconnectDb();
-  await database.stop();
-}
-process.exit(exitCode);
+await runWithDatabase(
+  "seed",
+  async (url) => {
+    const m = await applyMigrations(url, (l) => console.log(l));
+    if (m.applied.length) console.log(`Applied ${m.applied.length} migration(s).`);
+    const result = await seedDemoData({ db: getDb(), log: (l) => console.log(l), reset: values.reset });
+    const c = result.counts;
+    console.log(
+      [
+        "",
+        `Teams: ${result.teams.map((t) => `${t.name} (id ${t.id}, ${t.chat_id}, ${t.users} users)`).join("; ")}`,
+        `Standups: ${c.standups}, polls: ${c.polls}, occurrences: ${c.occurrences} (${c.occurrence_members} asked members)`,
+        `Reports: ${c.reports.submitted} submitted, ${c.reports.pending} pending, ${c.reports.discarded} discarded; ${c.answers} answers`,
+        `Votes: ${c.votes}, categorizations: ${c.categorizations}, absences: ${c.absences}, chat messages: ${c.chat_messages}`,
+        "",
+        `Dashboard login: ${result.credentials.dashboard.email} (its password and the API keys are in ${result.credentialsFile})`,
+        `Try: ${result.credentials.example}`,
+      ].join("\n"),
+    );
+  },
+  (err) => {
+    if (err instanceof SeedRefusedError) console.error(err.message);
+    else console.error("Seeding failed:", err);
+  },
+);

@@ -8,11 +8,12 @@
  * transaction to its connection, nothing to them with `DATABASE_PIPELINE=off`.
  */
 import net from "node:net";
-import pg from "pg";
+import type pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { isPipelinable, newPrismaClient, PIPELINE_APPLICATION_NAME, queryRows, transaction } from "@/lib/db";
 import { PipelinedConnections } from "@/lib/db-pipeline";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { withPgClient } from "@/lib/runtime/pg-once";
 
 const url = process.env.DATABASE_URL as string;
 const opened: PipelinedConnections[] = [];
@@ -30,15 +31,7 @@ async function backends(admin: pg.Client, name: string): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
-async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.end();
-  }
-}
+const withAdmin = <T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> => withPgClient(url, fn);
 
 /** Counts the socket writes of every net.Socket (Node's `_writev` and `_write`) until `restore()`. */
 function countSocketWrites(): { writes: () => number; restore: () => void } {

@@ -162,6 +162,18 @@ export async function createTestOccurrence(checkin: { id: number; team_id: numbe
   });
 }
 
+/** A run of `checkin` dated today (UTC) and scheduled now, with no members (as a manual start leaves it before asking). */
+export async function createTodayOccurrence(checkin: { id: number; team_id: number }) {
+  return db.occurrence.create({
+    data: {
+      team_id: checkin.team_id,
+      checkin_id: checkin.id,
+      date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
+      scheduled_at: new Date(),
+    },
+  });
+}
+
 /**
  * Creates a report with one answer per question of the standup. Its stored `is_anonymous` is
  * `opts.is_anonymous`, defaulting to the standup's flag (what a real submission stores on an

@@ -9,18 +9,15 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { queryOnce } from "@/lib/runtime/pg-once";
+import { createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { installQueryCounter, type QueryCounter } from "@/tests/query-count";
 
 /** @returns the new database's URL. */
 export async function useIsolatedDatabase(prefix = "iso"): Promise<string> {
   const base = inject("databaseUrl");
   const name = `${prefix}_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await queryOnce(base, `CREATE DATABASE "${name}"`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   await applyMigrations(url.toString());
@@ -30,11 +27,22 @@ export async function useIsolatedDatabase(prefix = "iso"): Promise<string> {
 
 /** Runs one SQL statement (or several, `;`-separated, without parameters) on the database at `url`. */
 export async function runSql(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
+  await queryOnce(url, text);
+}
+
+/**
+ * For the query-plan tests: a database of their own (`useIsolatedDatabase(prefix)`) whose statements
+ * the shared client counts (`queries`), a team of `members` members (`T`), and `other`, a plain pg
+ * connection to it (ANALYZE, statistics, EXPLAIN); end `other` in `afterAll`. Call it in `beforeAll`.
+ */
+export async function usePlanTestDatabase(
+  prefix: string,
+  members: number,
+): Promise<{ T: TestTeam; other: pg.Client; queries: QueryCounter }> {
+  const url = await useIsolatedDatabase(prefix);
+  const queries = installQueryCounter();
+  const T = await createTestTeam({ members });
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  return { T, other, queries };
 }

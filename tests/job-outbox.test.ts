@@ -8,10 +8,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { submitReport, updateReportAnswers } from "@/lib/domain/report-writes";
+import { updateReportAnswers } from "@/lib/domain/report-writes";
 import { DISPATCH_BATCH, dispatchOutbox } from "@/lib/jobs/outbox";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 let url: string;
 let team: TestTeam;
@@ -62,10 +63,7 @@ describe("job outbox", () => {
     const listener = await listen();
     try {
       const author = team.users[1];
-      const submitted = await submitReport(author.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: "queued" })),
-      });
+      const submitted = await submitEveryAnswer(author.actor, standup, "queued");
       const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: submitted.reportId } });
       // Give a notification time to arrive: none must.
       await new Promise((r) => setTimeout(r, 300));
@@ -115,14 +113,18 @@ describe("job outbox", () => {
     }
   });
 
+  /** A job row of task 't' with `payload` (JSON text) under job key `key`, due at `runAt`, in job_key_mode `mode`. */
+  const enqueueKeyed = (payload: string, key: string, runAt: string, mode: string) =>
+    pool.query("SELECT checkin_enqueue_job('t', $1::json, run_at := $3::timestamptz, job_key := $2, job_key_mode := $4)", [
+      payload,
+      key,
+      runAt,
+      mode,
+    ]);
+
   it("rows of one job key collapse into one job as add_job's modes say (replace pushes run_at, preserve_run_at and unsafe_dedupe keep the earlier)", async () => {
     await clear();
-    const enqueue = (key: string, runAt: string, mode: string) =>
-      pool.query("SELECT checkin_enqueue_job('t', '{}'::json, run_at := $2::timestamptz, job_key := $1, job_key_mode := $3)", [
-        key,
-        runAt,
-        mode,
-      ]);
+    const enqueue = (key: string, runAt: string, mode: string) => enqueueKeyed("{}", key, runAt, mode);
     await enqueue("k:replace", "2030-01-01T00:00:00Z", "replace");
     await enqueue("k:other", "2030-01-05T00:00:00Z", "replace");
     await enqueue("k:replace", "2030-01-02T00:00:00Z", "replace");
@@ -145,11 +147,7 @@ describe("job outbox", () => {
     await clear();
     const standup = await createTestCheckin(team, { name: "Burst" });
     const author = team.users[1];
-    for (let i = 0; i < 12; i++)
-      await submitReport(author.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: `burst ${i}` })),
-      });
+    for (let i = 0; i < 12; i++) await submitEveryAnswer(author.actor, standup, `burst ${i}`);
     const key = `chat_destination:c${standup.broadcast_channel_id}`;
     const rows = await outboxRows();
     expect(rows.filter((r) => r.job_key === key)).toHaveLength(12);
@@ -169,12 +167,7 @@ describe("job outbox", () => {
     // Rows that differ are all handed over, with add_job's semantics: a different payload updates
     // the job (keeping its due time), a replace row in between pushes the due time.
     await clear();
-    const enqueue = (payload: string, runAt: string, mode: string) =>
-      pool.query("SELECT checkin_enqueue_job('t', $1::json, run_at := $2::timestamptz, job_key := 'k', job_key_mode := $3)", [
-        payload,
-        runAt,
-        mode,
-      ]);
+    const enqueue = (payload: string, runAt: string, mode: string) => enqueueKeyed(payload, "k", runAt, mode);
     await enqueue('{"a":1}', "2030-01-01T00:00:00Z", "preserve_run_at");
     await enqueue('{"a":2}', "2030-01-02T00:00:00Z", "preserve_run_at");
     expect(await dispatchOutbox(pool)).toBe(2);
@@ -189,10 +182,7 @@ describe("job outbox", () => {
     await clear();
     const standup = await createTestCheckin(team, { name: "Backoff" });
     const author = team.users[1];
-    const { reportId } = await submitReport(author.actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: "before" })),
-    });
+    const { reportId } = await submitEveryAnswer(author.actor, standup, "before");
     const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
     const later = new Date(Date.now() + 3600_000);
     await db.$executeRaw`UPDATE chat_messages SET delivery_failures = 3, delivery_retry_at = ${later}, delivery_error = 'HTTP 500' WHERE id = ${message.id}`;

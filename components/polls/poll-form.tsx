@@ -1,10 +1,11 @@
 "use client";
 
-import { startTransition, useActionState, useState } from "react";
+import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
 import { boundField, type FormState, submittedChecked, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 import { LIMITS } from "@/lib/domain/limits";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
@@ -38,15 +39,7 @@ export function PollForm({ action, channels, timezone }: { action: Action; chann
   const [when, setWhen] = useState<"once" | "weekly">("once");
   const err = (name: string) => state.fieldErrors?.[name];
   return (
-    <form
-      className="space-y-4"
-      data-testid="poll-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-    >
+    <form className="space-y-4" data-testid="poll-form" onSubmit={submitKeepingValues(formAction)}>
       {state.error && <Alert>{state.error}</Alert>}
       {state.fieldErrors && !state.error && <Alert>Please correct the fields marked below.</Alert>}
       <InputField id="name" label="Name" required maxLength={LIMITS.name} {...boundField(state, "name")} />

@@ -1,10 +1,11 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, Field, Input, Radio, Textarea } from "@/components/ui/form";
 import { type FormState, submittedValue, submittedValues } from "@/components/ui/form-state";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 
 /** A question of the ballot as the form needs it, with the caller's current vote (`mine`). */
 export type VoteFormQuestion = {
@@ -28,16 +29,7 @@ type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 export function VoteForm({ action, questions, voted }: { action: Action; questions: VoteFormQuestion[]; voted: boolean }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form
-      className="space-y-6"
-      data-testid="vote-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-    >
+    <form className="space-y-6" data-testid="vote-form" noValidate onSubmit={submitKeepingValues(formAction)}>
       {state.error && <Alert>{state.error}</Alert>}
       {state.ok && <Alert tone="success">Your vote is saved. You can change it while the poll is open.</Alert>}
       {questions.map((q) => {

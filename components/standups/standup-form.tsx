@@ -1,10 +1,11 @@
 "use client";
 
-import { startTransition, useActionState, useState } from "react";
+import { useActionState, useState } from "react";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Checkbox, InputField, type RadioChoice, RadioChoices, SelectField, type SelectOption, TextareaField } from "@/components/ui/form";
 import { boundField, type FormState, submittedChecked, submittedValues } from "@/components/ui/form-state";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 import { ASKING_LIMITS, DAY_NAMES } from "@/lib/domain/constants";
 import { LIMITS } from "@/lib/domain/limits";
 import { type QuestionType, RATING_SCALE } from "@/lib/domain/question-types";
@@ -219,15 +220,7 @@ export function StandupForm({
   }
 
   return (
-    <form
-      className="space-y-6"
-      onSubmit={(e) => {
-        // Not the `action` prop: React resets a form after it, losing what was typed on an error.
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-    >
+    <form className="space-y-6" onSubmit={submitKeepingValues(formAction)}>
       {(state.error || state.fieldErrors) && <Alert>{state.error ?? "Please correct the fields marked below."}</Alert>}
       <InputField id="name" label="Name" {...boundField(state, "name", initial.name)} required maxLength={LIMITS.name} />
 

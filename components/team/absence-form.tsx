@@ -1,11 +1,12 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import { ABSENCE_KINDS } from "@/components/team/absence-line";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
 import { boundField, type FormState } from "@/components/ui/form-state";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -17,15 +18,7 @@ type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 export function AbsenceForm({ action, members, today }: { action: Action; members: Array<{ id: number; name: string }>; today: string }) {
   const [state, formAction, pending] = useActionState(action, {} as FormState);
   return (
-    <form
-      className="space-y-3"
-      data-testid="absence-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-    >
+    <form className="space-y-3" data-testid="absence-form" onSubmit={submitKeepingValues(formAction)}>
       {state.error && <Alert>{state.error}</Alert>}
       {state.ok && <Alert tone="success">Absence added.</Alert>}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">

@@ -1,9 +1,10 @@
 "use client";
 
-import { type ReactNode, startTransition, useActionState } from "react";
+import { type ReactNode, useActionState } from "react";
 import { Button, type ButtonVariant } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 
 /**
  * What a server action behind an `ActionForm` answers: an error, a success message, links to
@@ -44,16 +45,7 @@ export function ActionForm({
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form
-      className={className ?? "space-y-3"}
-      data-testid={testId}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (confirm && !window.confirm(confirm)) return;
-        const data = new FormData(e.currentTarget);
-        startTransition(() => formAction(data));
-      }}
-    >
+    <form className={className ?? "space-y-3"} data-testid={testId} onSubmit={submitKeepingValues(formAction, confirm)}>
       {state.error && <Alert>{state.error}</Alert>}
       {state.ok && <Alert tone="success">{state.ok}</Alert>}
       {state.links && state.links.length > 0 && (

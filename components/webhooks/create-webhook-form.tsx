@@ -1,11 +1,12 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import type { CreateWebhookState } from "@/app/(dashboard)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
+import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
 
 /**
  * Create-webhook form; shows the signing secret once with a copy button. A refused URL is
@@ -23,15 +24,7 @@ export function CreateWebhookForm({
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <div className="space-y-4">
-      <form
-        key={state.secret ?? "new"}
-        className="space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const data = new FormData(e.currentTarget);
-          startTransition(() => formAction(data));
-        }}
-      >
+      <form key={state.secret ?? "new"} className="space-y-3" onSubmit={submitKeepingValues(formAction)}>
         <InputField
           id="wh-url"
           label="Endpoint URL"

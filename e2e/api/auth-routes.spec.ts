@@ -103,15 +103,19 @@ test.describe("body limit on every POST", () => {
     }
   });
 
+  /** POSTs `size` bytes (declared, or chunked) to `path` as a server action call of a page's form would. */
+  const postToServerAction = (path: string, size: number, chunked: boolean) =>
+    rawHttp({
+      method: "POST",
+      path,
+      headers: { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "7f".padEnd(42, "0"), Origin: process.env.BASE_URL ?? "" },
+      body: { size, chunked },
+      localAddress: FROM,
+    });
+
   test("a declared body above 1 MB to a dashboard page or server action is 413 before Next reads it", async () => {
     for (const path of ["/overview", "/sign-in", "/setup", "/integrations/slack/events"]) {
-      const res = await rawHttp({
-        method: "POST",
-        path,
-        headers: { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "7f".padEnd(42, "0"), Origin: process.env.BASE_URL ?? "" },
-        body: { size: 2_000_000, chunked: false },
-        localAddress: FROM,
-      });
+      const res = await postToServerAction(path, 2_000_000, false);
       expect(res.status, path).toBe(413);
       expect(res.ms, path).toBeLessThan(5_000);
     }
@@ -119,13 +123,7 @@ test.describe("body limit on every POST", () => {
 
   test("a chunked body (no Content-Length) to a page or server action is 411 before Next reads it", async () => {
     for (const path of ["/overview", "/sign-in"]) {
-      const res = await rawHttp({
-        method: "POST",
-        path,
-        headers: { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": "7f".padEnd(42, "0"), Origin: process.env.BASE_URL ?? "" },
-        body: { size: 100_000_000, chunked: true },
-        localAddress: FROM,
-      });
+      const res = await postToServerAction(path, 100_000_000, true);
       expect(res.status, path).toBe(411);
       expect(res.sent, `${path}: bytes sent before the answer`).toBeLessThan(50_000_000);
     }

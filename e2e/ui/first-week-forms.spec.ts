@@ -1,9 +1,25 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, signIn, uniqueSuffix } from "./helpers";
+import { expect, type Page, test } from "@playwright/test";
+import { BASE_URL, demoMemberPage, signIn, uniqueSuffix } from "./helpers";
 
 /** Issue 41 (items 7, 8, 11): defects a team meets in its first week in forms, wording and small things; items 1-5 are in first-week.spec.ts. */
 test.describe.configure({ timeout: 120_000 });
+
+/**
+ * Signs in as the demo admin and creates a standup "`prefix` <suffix>" from the form with its
+ * defaults, asked on Mondays in the first channel; waits for its page and returns its name and id.
+ */
+async function createMondayStandup(page: Page, prefix: string): Promise<{ name: string; id: number }> {
+  await signIn(page);
+  await page.goto(`${BASE_URL}/standups/new`);
+  const name = `${prefix} ${uniqueSuffix()}`;
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.locator("#day-Mon").check();
+  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Create standup" }).click();
+  await page.waitForURL(/\/standups\/\d+\?created=1$/);
+  return { name, id: Number(/\/standups\/(\d+)/.exec(page.url())?.[1]) };
+}
 
 test("item 7: a multiple-choice question without choices is refused next to its field; personalised asking is offered", async ({
   page,
@@ -42,14 +58,7 @@ test("item 7: a multiple-choice question without choices is refused next to its 
 });
 
 test("item 11: the standup page says '1 member' and keeps delivery details behind a toggle", async ({ page }) => {
-  await signIn(page);
-  await page.goto(`${BASE_URL}/standups/new`);
-  const name = `E2E one member ${uniqueSuffix()}`;
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.locator("#day-Mon").check();
-  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
-  await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+\?created=1$/);
+  await createMondayStandup(page, "E2E one member");
   await expect(page.getByText(/· 1 member$/)).toBeVisible();
   await expect(page.getByText("1 members")).toHaveCount(0);
   const delivery = page.getByTestId("delivery-details");
@@ -119,10 +128,7 @@ test("item 11: grouped navigation; members do not see Webhooks; a styled 404 and
   for (const count of await nav.getByTestId("nav-group").evaluateAll((uls) => uls.map((ul) => ul.children.length)))
     expect(count).toBeLessThanOrEqual(7);
 
-  const creds = demoCredentials();
-  const memberContext = await browser.newContext();
-  const member = await memberContext.newPage();
-  await signIn(member, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  const { context: memberContext, page: member } = await demoMemberPage(browser);
   await member.goto(`${BASE_URL}/overview`);
   const memberNav = member.getByRole("navigation", { name: "Main" });
   await expect(memberNav.getByRole("link", { name: "Profile" })).toBeVisible();
@@ -171,15 +177,7 @@ test("item 11: the standup page lists each member once by default (delivery deta
 });
 
 test("item 11: 'Post this report anonymously' only where the standup allows it, and the form switches it off", async ({ page }) => {
-  await signIn(page);
-  await page.goto(`${BASE_URL}/standups/new`);
-  const name = `E2E anon choice ${uniqueSuffix()}`;
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.locator("#day-Mon").check();
-  await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
-  await page.getByRole("button", { name: "Create standup" }).click();
-  await page.waitForURL(/\/standups\/\d+\?created=1$/);
-  const id = Number(/\/standups\/(\d+)/.exec(page.url())?.[1]);
+  const { id } = await createMondayStandup(page, "E2E anon choice");
 
   // Not anonymous, not allowed (the default): no per-report choice.
   await page.goto(`${BASE_URL}/my-checkins/${id}`);

@@ -43,6 +43,19 @@ async function join(browser: Browser, link: string, name: string, email: string)
   return page;
 }
 
+/**
+ * Signs in as the demo admin on `page`, invites "`fullName` <suffix>" (e-mail `<first name>-<suffix>@acme.test`)
+ * and lets them join in a new browser context; returns the suffix, name, e-mail and their signed-in page.
+ */
+async function newPerson(page: Page, browser: Browser, fullName: string) {
+  const suffix = uniqueSuffix();
+  const name = `${fullName} ${suffix}`;
+  const email = `${fullName.split(" ")[0].toLowerCase()}-${suffix}@acme.test`;
+  await signIn(page);
+  const link = await invite(page, name, email);
+  return { suffix, name, email, page: await join(browser, link, name, email) };
+}
+
 /** Creates a standup on `days` with the given extra members (by name); returns its id. */
 async function createStandup(page: Page, name: string, days: string[], members: string[] = []): Promise<number> {
   await page.goto(`${BASE_URL}/standups/new`);
@@ -78,12 +91,7 @@ async function csvRows(page: Page, path: string): Promise<number> {
 }
 
 test("a manager reads Overview, Blockers, Participation, Reports and every export with results", async ({ page, browser }) => {
-  const suffix = uniqueSuffix();
-  const name = `Mona Manager ${suffix}`;
-  const email = `mona-${suffix}@acme.test`;
-  await signIn(page);
-  const link = await invite(page, name, email);
-  const manager = await join(browser, link, name, email);
+  const { name, email, page: manager } = await newPerson(page, browser, "Mona Manager");
 
   const row = page.getByTestId("person-row").filter({ hasText: email });
   await page.reload();
@@ -177,12 +185,7 @@ test("Duplicate makes a paused copy that says so and offers Activate", async ({ 
 });
 
 test("a deactivated person's past reports keep their name", async ({ page, browser }) => {
-  const suffix = uniqueSuffix();
-  const name = `Dora Leaver ${suffix}`;
-  const email = `dora-${suffix}@acme.test`;
-  await signIn(page);
-  const link = await invite(page, name, email);
-  const dora = await join(browser, link, name, email);
+  const { suffix, name, email, page: dora } = await newPerson(page, browser, "Dora Leaver");
   const standup = `E2E leaver ${suffix}`;
   const id = await createStandup(page, standup, WEEKDAYS, [name]);
 

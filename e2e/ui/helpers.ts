@@ -8,8 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { freePort } from "../../lib/runtime/processes";
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { freePort, stopProcess } from "../../lib/runtime/processes";
 
 export type DemoCredentials = {
   dashboard: { email: string; password: string };
@@ -23,6 +23,33 @@ export const BASE_URL = (process.env.BASE_URL ?? "http://localhost:3000").replac
 export function demoCredentials(): DemoCredentials {
   const dir = process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data");
   return JSON.parse(fs.readFileSync(path.join(dir, "demo-credentials.json"), "utf8")) as DemoCredentials;
+}
+
+/**
+ * Signs in as the demo admin, opens the new-poll form and fills its name ("`prefix` <suffix>") and
+ * first question with `question`; returns the name.
+ */
+export async function startNewPoll(page: Page, prefix: string, question: string): Promise<string> {
+  const name = `${prefix} ${uniqueSuffix()}`;
+  await signIn(page);
+  await page.goto(`${BASE_URL}/polls/new`);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Question", { exact: true }).fill(question);
+  return name;
+}
+
+/** The demo member's dashboard account: their e-mail and the demo password. */
+export function demoMemberAccount(): { email: string; password: string } {
+  const creds = demoCredentials();
+  return { email: creds.api_keys.member.email, password: creds.dashboard.password };
+}
+
+/** A page in a new browser context, signed in as the demo member; close its `context` when done. */
+export async function demoMemberPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, demoMemberAccount());
+  return { context, page };
 }
 
 /** Signs in with the demo admin (or the given account) and waits for the overview. */
@@ -158,4 +185,43 @@ export async function spawnService(opts: {
     }
   };
   return { server, dataDir, base, startedAt, ready };
+}
+
+/** The service of a spec that runs its own (`ownService`); its fields are set once `beforeAll` has run. */
+export type OwnService = { base: string; dataDir: string; startedAt: number };
+
+/**
+ * Gives the calling spec file its own service (`spawnService`, data folder `checkin-<name>-XXXXXX`),
+ * its tests run in order: `beforeAll` runs `before` (e.g. start a fake the env points at), spawns the
+ * service with `env` minus `unset` and waits up to `readyMs` for it to be ready ("<name> service" in
+ * the error); `afterAll` stops it, runs `after`, writes its output to test-results/<name>-server.log
+ * and removes its data folder.
+ */
+export function ownService(opts: {
+  name: string;
+  env: (base: string) => Record<string, string>;
+  unset: string[];
+  readyMs: number;
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}): OwnService {
+  const own: OwnService = { base: "", dataDir: "", startedAt: 0 };
+  const output: string[] = [];
+  let server: ChildProcess | null = null;
+  test.describe.configure({ mode: "serial", timeout: 240_000 });
+  test.beforeAll(async () => {
+    test.setTimeout(opts.readyMs + 20_000);
+    await opts.before?.();
+    const service = await spawnService({ tmpPrefix: `checkin-${opts.name}-`, env: opts.env, unset: opts.unset, output });
+    ({ server } = service);
+    Object.assign(own, { base: service.base, dataDir: service.dataDir, startedAt: service.startedAt });
+    await service.ready(`the ${opts.name} service`, opts.readyMs);
+  });
+  test.afterAll(async () => {
+    if (server) await stopProcess(server, 60_000);
+    await opts.after?.();
+    if (output.length) fs.writeFileSync(path.join("test-results", `${opts.name}-server.log`), output.join(""));
+    if (own.dataDir) fs.rmSync(own.dataDir, { recursive: true, force: true });
+  });
+  return own;
 }

@@ -9,37 +9,17 @@
  * second person a manager and deactivates the member (their API key answers 401 at once) → the
  * manager reads the standup they are not a member of. axe runs on every new page.
  */
-import type { ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { stopProcess } from "../../lib/runtime/processes";
-import { expectNoSeriousA11yViolations, screenshot, spawnService } from "./helpers";
+import { expectNoSeriousA11yViolations, ownService, screenshot } from "./helpers";
 
-let server: ChildProcess | null = null;
-let dataDir = "";
-let base = "";
-const output: string[] = [];
-
-test.describe.configure({ mode: "serial", timeout: 240_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  // The service process of `npm start` with CHECKIN_DEMO=false, what `--no-demo` sets.
-  const service = await spawnService({
-    tmpPrefix: "checkin-onboarding-",
-    // Links shown for copying (invitations) are built from PUBLIC_URL, else http://localhost:PORT;
-    // the spec browses the service at 127.0.0.1, so that is its public address (one cookie host).
-    env: (url) => ({ CHECKIN_DEMO: "false", PUBLIC_URL: url }),
-    unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL"],
-    output,
-  });
-  ({ server, dataDir, base } = service);
-  await service.ready("the --no-demo server", 200_000);
-});
-
-test.afterAll(async () => {
-  if (server) await stopProcess(server, 60_000);
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+// The service process of `npm start` with CHECKIN_DEMO=false, what `--no-demo` sets.
+const service = ownService({
+  name: "onboarding",
+  // Links shown for copying (invitations) are built from PUBLIC_URL, else http://localhost:PORT;
+  // the spec browses the service at 127.0.0.1, so that is its public address (one cookie host).
+  env: (url) => ({ CHECKIN_DEMO: "false", PUBLIC_URL: url }),
+  unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL"],
+  readyMs: 220_000,
 });
 
 const ADMIN = { email: "ada@acme.test", password: "ada-password-1" };
@@ -50,7 +30,7 @@ const MARKER = `acme-marker-${Date.now().toString(36)}`;
 const state: { memberLink?: string; managerLink?: string; standupId?: number; memberKey?: string } = {};
 
 async function signInAs(page: Page, account: { email: string; password: string }) {
-  await page.goto(`${base}/sign-in`);
+  await page.goto(`${service.base}/sign-in`);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -88,7 +68,7 @@ async function acceptInvitation(
 }
 
 test("first run: the setup page creates the team and its admin, then is gone for good", async ({ page }) => {
-  await page.goto(`${base}/`);
+  await page.goto(`${service.base}/`);
   await page.waitForURL(/\/setup$/);
   await expectNoSeriousA11yViolations(page);
   await page.getByLabel("Team name").fill("Acme");
@@ -108,7 +88,7 @@ test("first run: the setup page creates the team and its admin, then is gone for
   await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/overview$/);
-  await page.goto(`${base}/setup`);
+  await page.goto(`${service.base}/setup`);
   await expect(page).not.toHaveURL(/\/setup$/);
 });
 
@@ -142,7 +122,7 @@ test("the admin invites a member (copy dialog) and a second person from a pasted
   await newChannel.getByRole("button", { name: "Create channel" }).click();
   await expect(page.getByTestId("channel-admin").and(page.locator('[data-name="team-updates"]'))).toBeVisible();
 
-  await page.goto(`${base}/standups/new`);
+  await page.goto(`${service.base}/standups/new`);
   await page.getByLabel("Name", { exact: true }).fill(STANDUP);
   for (const d of ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]) await page.locator(`#day-${d}`).check();
   await page.getByLabel("Broadcast channel").selectOption({ index: 1 });
@@ -178,7 +158,7 @@ test("the member accepts, sets timezone and a vacation, answers the check-in and
   await expect(page.getByTestId("own-absence")).toContainText("Beach");
   await screenshot(page, "onboarding-profile");
 
-  await page.goto(`${base}/my-checkins`);
+  await page.goto(`${service.base}/my-checkins`);
   await page.getByRole("link", { name: `Answer ${STANDUP}` }).click();
   await page.waitForURL(/\/my-checkins\/\d+$/);
   const boxes = page.getByRole("textbox");
@@ -186,18 +166,18 @@ test("the member accepts, sets timezone and a vacation, answers the check-in and
   await page.getByRole("button", { name: "Send report" }).click();
   await page.waitForURL(/\/my-checkins\?saved=1$/);
 
-  await page.goto(`${base}/settings/api-keys`);
+  await page.goto(`${service.base}/settings/api-keys`);
   await page.getByLabel("Key name").fill("mia script");
   await page.getByRole("button", { name: "Create key" }).click();
   state.memberKey = (await page.getByTestId("new-api-key").textContent())?.trim();
-  const me = await page.request.get(`${base}/v1/me`, { headers: { Authorization: state.memberKey as string } });
+  const me = await page.request.get(`${service.base}/v1/me`, { headers: { Authorization: state.memberKey as string } });
   expect(me.status()).toBe(200);
   await context.close();
 });
 
 test("the admin makes the second person a manager and deactivates the member: their API key answers 401 at once", async ({ page }) => {
   await signInAs(page, ADMIN);
-  await page.goto(`${base}/team/members`);
+  await page.goto(`${service.base}/team/members`);
   const managerRow = page.getByTestId("person-row").filter({ hasText: MANAGER.email });
   await managerRow.getByLabel(`Role of ${MANAGER.name}`, { exact: true }).selectOption("manager");
   await managerRow.getByRole("button", { name: `Save role of ${MANAGER.name}` }).click();
@@ -207,7 +187,7 @@ test("the admin makes the second person a manager and deactivates the member: th
   page.once("dialog", (d) => void d.accept());
   await memberRow.getByRole("button", { name: `Deactivate ${MEMBER.name}` }).click();
   await expect(memberRow.getByText(/Deactivated/).first()).toBeVisible();
-  const me = await page.request.get(`${base}/v1/me`, { headers: { Authorization: state.memberKey as string } });
+  const me = await page.request.get(`${service.base}/v1/me`, { headers: { Authorization: state.memberKey as string } });
   expect(me.status()).toBe(401);
 
   await page.getByRole("link", { name: "Audit log" }).click();
@@ -233,26 +213,26 @@ test("the admin makes the second person a manager and deactivates the member: th
 test("the manager reads the standup they are not a member of, with the member's report", async ({ browser }) => {
   const { context, page } = await acceptInvitation(browser, state.managerLink as string, MANAGER, "Europe/Berlin");
   await expect(page.getByRole("link", { name: "Members" })).toHaveCount(0);
-  await page.goto(`${base}/standups/${state.standupId}`);
+  await page.goto(`${service.base}/standups/${state.standupId}`);
   await expect(page.getByRole("heading", { name: STANDUP, level: 1 })).toBeVisible();
   await expect(page.getByText(`${MARKER} 1`)).toBeVisible();
-  await page.goto(`${base}/team/members`);
+  await page.goto(`${service.base}/team/members`);
   await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   await context.close();
 });
 
 test("forgot-password, reset and sign-in-link pages explain themselves and pass axe", async ({ page }) => {
-  await page.goto(`${base}/sign-in`);
+  await page.goto(`${service.base}/sign-in`);
   await page.getByRole("link", { name: "Forgot your password?" }).click();
   await page.waitForURL(/\/forgot-password$/);
   await expectNoSeriousA11yViolations(page);
   await page.getByLabel("E-mail").fill(MEMBER.email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByText(/cannot send e-mail/)).toBeVisible();
-  await page.goto(`${base}/reset-password/not-a-real-token`);
+  await page.goto(`${service.base}/reset-password/not-a-real-token`);
   await expect(page.getByRole("heading", { name: "Link not valid" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await page.goto(`${base}/sign-in/link/not-a-real-token`);
+  await page.goto(`${service.base}/sign-in/link/not-a-real-token`);
   await expectNoSeriousA11yViolations(page);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText(/link is invalid/)).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoMemberPage, startNewPoll } from "./helpers";
 
 /** Issue 41 item 10: polls have a lifecycle (edit, close now, pause, delete) and recipients find them under Polls. */
 test("the creator edits, closes, pauses and deletes a poll; a recipient finds it under Polls; results show shares", async ({
@@ -7,12 +7,7 @@ test("the creator edits, closes, pauses and deletes a poll; a recipient finds it
   browser,
 }) => {
   test.setTimeout(180_000);
-  const creds = demoCredentials();
-  const name = `E2E lifecycle ${uniqueSuffix()}`;
-  await signIn(page);
-  await page.goto(`${BASE_URL}/polls/new`);
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Question", { exact: true }).fill("Tea or coffee?");
+  const name = await startNewPoll(page, "E2E lifecycle", "Tea or coffee?");
   await page.getByLabel("Choices (one per line, at least two)").fill("Tea\nCoffee");
   await page.getByLabel("Channel", { exact: true }).selectOption({ label: "#general" });
   await page.getByLabel("Open for (minutes, optional)").fill("60");
@@ -31,9 +26,7 @@ test("the creator edits, closes, pauses and deletes a poll; a recipient finds it
   await expect(page.getByTestId("poll-question").filter({ hasText: "Tea or coffee this afternoon?" })).toHaveCount(1);
 
   // A recipient votes, and finds the poll under Polls ("asked in"), not only in My check-ins.
-  const memberContext = await browser.newContext();
-  const member = await memberContext.newPage();
-  await signIn(member, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  const { context: memberContext, page: member } = await demoMemberPage(browser);
   await member.goto(`${BASE_URL}/polls`);
   const asked = member.getByRole("list", { name: "Polls you were asked in" }).getByTestId("poll-card").filter({ hasText: name });
   await expect(asked).toHaveCount(1);

@@ -1,13 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, screenshot, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, screenshot, startNewPoll } from "./helpers";
 
 test("create a one-shot poll and read its results", async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page);
-  await page.goto(`${BASE_URL}/polls/new`);
-  const name = `E2E poll ${uniqueSuffix()}`;
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Question", { exact: true }).fill("Where should we have lunch?");
+  const name = await startNewPoll(page, "E2E poll", "Where should we have lunch?");
   await page.getByLabel("Choices (one per line, at least two)").fill("Pizza\nSushi\nTacos");
   await page.getByLabel("Channel", { exact: true }).selectOption({ index: 1 });
   await page.getByLabel("Open for (minutes, optional)").fill("60");

@@ -10,44 +10,28 @@
  * PUBLIC_URL, and a service with SMTP_URL but no PUBLIC_URL does not start
  * (tests/public-url.test.ts).
  */
-import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { runningDatabaseUrl } from "../../lib/runtime/embedded-postgres";
-import { stopProcess } from "../../lib/runtime/processes";
 import { type SmtpSink, startSmtpSink } from "../../tests/fakes/smtp";
-import { spawnService } from "./helpers";
+import { ownService } from "./helpers";
 
 const PUBLIC_URL = "https://checkin.example.test";
-let server: ChildProcess | null = null;
 let sink: SmtpSink | null = null;
-let dataDir = "";
-let base = "";
-const output: string[] = [];
-
-test.describe.configure({ mode: "serial", timeout: 240_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  sink = await startSmtpSink();
-  const service = await spawnService({
-    tmpPrefix: "checkin-reset-links-",
-    env: { SMTP_URL: sink.url, PUBLIC_URL, LINK_REQUESTS_PER_HOUR: "50" },
-    unset: ["DATABASE_URL", "CHECKIN_DEMO", "TRUST_PROXY", "SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"],
-    output,
-  });
-  ({ server, dataDir, base } = service);
-  await service.ready("the SMTP service", 220_000);
-});
-
-test.afterAll(async () => {
-  if (server) await stopProcess(server, 60_000);
-  await sink?.close();
-  if (output.length) fs.writeFileSync(path.join("test-results", "reset-links-server.log"), output.join(""));
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+const service = ownService({
+  name: "reset-links",
+  env: () => ({ SMTP_URL: (sink as SmtpSink).url, PUBLIC_URL, LINK_REQUESTS_PER_HOUR: "50" }),
+  unset: ["DATABASE_URL", "CHECKIN_DEMO", "TRUST_PROXY", "SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN"],
+  readyMs: 220_000,
+  before: async () => {
+    sink = await startSmtpSink();
+  },
+  after: async () => {
+    await sink?.close();
+  },
 });
 
 /**
@@ -75,7 +59,7 @@ async function submitForgotPassword(email: string, headers: Record<string, strin
   form.append("0", JSON.stringify([{}, "$K1"]));
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
-  const url = new URL(base);
+  const url = new URL(service.base);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -106,11 +90,11 @@ async function submitForgotPassword(email: string, headers: Record<string, strin
 }
 
 test("reset e-mails link to PUBLIC_URL whatever Host, Origin or X-Forwarded-Host say", async () => {
-  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as {
+  const creds = JSON.parse(fs.readFileSync(path.join(service.dataDir, "demo-credentials.json"), "utf8")) as {
     dashboard: { email: string };
   };
   const email = creds.dashboard.email;
-  const own = new URL(base);
+  const own = new URL(service.base);
   const variants: Array<[string, Record<string, string>]> = [
     ["plain", { Origin: own.origin }],
     ["forged Host + Origin", { Host: "evil.example", Origin: "http://evil.example" }],
@@ -139,7 +123,7 @@ test("reset e-mails link to PUBLIC_URL whatever Host, Origin or X-Forwarded-Host
   // machine (send_email jobs in the job outbox or graphile-worker's queue, read from the database).
   // The database first, then the sink: an e-mail sent in between is counted twice, never missed.
   const texts = async (): Promise<string[]> => {
-    const client = new pg.Client({ connectionString: runningDatabaseUrl(dataDir) ?? "" });
+    const client = new pg.Client({ connectionString: runningDatabaseUrl(service.dataDir) ?? "" });
     await client.connect();
     let queued: string[];
     try {

@@ -1,9 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, signIn } from "./helpers";
+import { BASE_URL, demoCredentials, demoMemberAccount, signIn } from "./helpers";
 
 test("a member sees the team but cannot manage absences", async ({ page }) => {
-  const creds = demoCredentials();
-  await signIn(page, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  await signIn(page, demoMemberAccount());
   await page.goto(`${BASE_URL}/team`);
   await expect(page.getByTestId("member-row").first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Add absence" })).toHaveCount(0);

@@ -14,26 +14,19 @@
  *   service started (none of the demo's 90 days of messages);
  * - the standup page's "Message delivery" section shows the DMs delivered via Slack.
  */
-import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signSlackRequest } from "../../lib/chat/slack-verify";
-import { stopProcess } from "../../lib/runtime/processes";
 import { type FakeSlack, startFakeSlack } from "../../tests/fakes/slack";
-import { spawnService } from "./helpers";
+import { ownService } from "./helpers";
 
 type DemoKey = { email: string; key: string; user_id: string; team_id: number; name: string };
 
 const SIGNING_SECRET = "e2e-slack-signing-secret";
 const MARKER = `slack-e2e-${Date.now().toString(36)}`;
 
-let server: ChildProcess | null = null;
 let fake: FakeSlack;
-let dataDir = "";
-let base = "";
-let startedAtSeconds = 0;
-const output: string[] = [];
 const state: {
   admin?: DemoKey;
   member?: DemoKey;
@@ -44,28 +37,28 @@ const state: {
   reportTs?: string;
 } = {};
 
-test.describe.configure({ mode: "serial", timeout: 240_000 });
+const service = ownService({
+  name: "slack-delivery",
+  // With Slack configured PUBLIC_URL is required (links in messages are built from it).
+  env: (base) => ({
+    SLACK_BOT_TOKEN: fake.token,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    SLACK_TEAM: "T0ACME001",
+    PUBLIC_URL: base,
+  }),
+  unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "CHECKIN_DEMO", "SLACK_APP_TOKEN"],
+  readyMs: 280_000,
+  before: async () => {
+    fake = await startFakeSlack({ users: [{ id: "U0FAKEBOT", name: "checkin", real_name: "Check-in", is_bot: true }], channels: [] });
+  },
+  after: async () => {
+    await fake?.close();
+  },
+});
 
-test.beforeAll(async () => {
-  test.setTimeout(300_000);
-  fake = await startFakeSlack({ users: [{ id: "U0FAKEBOT", name: "checkin", real_name: "Check-in", is_bot: true }], channels: [] });
-  const service = await spawnService({
-    tmpPrefix: "checkin-slack-e2e-",
-    // With Slack configured PUBLIC_URL is required (links in messages are built from it).
-    env: (base) => ({
-      SLACK_BOT_TOKEN: fake.token,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      SLACK_TEAM: "T0ACME001",
-      PUBLIC_URL: base,
-    }),
-    unset: ["DATABASE_URL", "SMTP_URL", "PUBLIC_URL", "CHECKIN_DEMO", "SLACK_APP_TOKEN"],
-    output,
-  });
-  ({ server, dataDir, base } = service);
-  startedAtSeconds = Math.floor(service.startedAt / 1000);
-  await service.ready("the Slack service", 280_000);
-  const creds = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8")) as {
+test.beforeAll(() => {
+  const creds = JSON.parse(fs.readFileSync(path.join(service.dataDir, "demo-credentials.json"), "utf8")) as {
     dashboard: { email: string; password: string };
     api_keys: { admin: DemoKey; member: DemoKey };
   };
@@ -77,18 +70,11 @@ test.beforeAll(async () => {
     fake.users.push({ id: p.user_id, name: p.email.split("@")[0], real_name: p.name, email: p.email });
 });
 
-test.afterAll(async () => {
-  if (server) await stopProcess(server, 60_000);
-  if (output.length) fs.writeFileSync(path.join("test-results", "slack-delivery-server.log"), output.join(""));
-  await fake?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
 const auth = (k?: DemoKey) => ({ Authorization: `Bearer ${k?.key}` });
 const dmOf = (k?: DemoKey) => fake.dmChannelOf(k?.user_id as string);
 
 test("a standup started with the API DMs each asked member on Slack", async ({ request }) => {
-  const created = await request.post(`${base}/v2/standups`, {
+  const created = await request.post(`${service.base}/v2/standups`, {
     headers: auth(state.admin),
     data: {
       name: `Slack delivery ${MARKER}`,
@@ -103,14 +89,14 @@ test("a standup started with the API DMs each asked member on Slack", async ({ r
   });
   expect(created.status(), await created.text()).toBe(201);
   state.standupId = ((await created.json()) as { data: { id: number } }).data.id;
-  const read = await request.get(`${base}/v2/standups/${state.standupId}?include=questions`, { headers: auth(state.admin) });
+  const read = await request.get(`${service.base}/v2/standups/${state.standupId}?include=questions`, { headers: auth(state.admin) });
   expect(read.status()).toBe(200);
   const standup = ((await read.json()) as { data: { broadcast_channel: { id: string }; questions: Array<{ id: number }> } }).data;
   state.channel = standup.broadcast_channel.id;
   state.questionId = standup.questions[0].id;
   fake.channels.push({ id: state.channel, name: "general", members: [state.admin?.user_id as string, state.member?.user_id as string] });
 
-  const started = await request.post(`${base}/v1/standups/${state.standupId}/start`, { headers: auth(state.admin) });
+  const started = await request.post(`${service.base}/v1/standups/${state.standupId}/start`, { headers: auth(state.admin) });
   expect(started.status(), await started.text()).toBe(200);
   const asked = (k?: DemoKey) => fake.messagesIn(dmOf(k)).filter((m) => m.text.includes(MARKER));
   await fake.waitFor(() => asked(state.admin).length === 1 && asked(state.member).length === 1, 60_000, "one DM per asked member");
@@ -119,7 +105,7 @@ test("a standup started with the API DMs each asked member on Slack", async ({ r
 
 test("a report from the API is posted to the channel, edited with chat.update and removed with chat.delete", async ({ request }) => {
   const inChannel = () => fake.messages.filter((m) => m.channel === state.channel && m.text.includes(`shipped ${MARKER}`));
-  const posted = await request.post(`${base}/v2/reports`, {
+  const posted = await request.post(`${service.base}/v2/reports`, {
     headers: auth(state.member),
     data: { standup_id: state.standupId, answers: [{ question_id: state.questionId, text: `shipped ${MARKER}` }] },
   });
@@ -129,7 +115,7 @@ test("a report from the API is posted to the channel, edited with chat.update an
   const message = inChannel()[0];
   expect(message.text).toContain(state.member?.name as string);
 
-  const patched = await request.patch(`${base}/v2/reports/${reportId}`, {
+  const patched = await request.patch(`${service.base}/v2/reports/${reportId}`, {
     headers: auth(state.member),
     data: { answers: [{ question_id: state.questionId, text: `shipped ${MARKER} and more` }] },
   });
@@ -138,7 +124,7 @@ test("a report from the API is posted to the channel, edited with chat.update an
   expect(message.text).toContain("(edited)");
   expect(fake.callsOf("chat.update").some((c) => c.args.ts === message.ts)).toBe(true);
 
-  const deleted = await request.delete(`${base}/v2/reports/${reportId}`, { headers: auth(state.member) });
+  const deleted = await request.delete(`${service.base}/v2/reports/${reportId}`, { headers: auth(state.member) });
   expect(deleted.status(), await deleted.text()).toBe(200);
   await fake.waitFor(() => message.deleted, 60_000, "chat.delete of the report");
   expect(fake.callsOf("chat.delete").filter((c) => c.args.ts === message.ts)).toHaveLength(1);
@@ -161,7 +147,7 @@ test("a signed modal submission creates a report that is posted; a bad signature
   const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
   const timestamp = String(Math.floor(Date.now() / 1000));
   const send = (signature: string) =>
-    request.post(`${base}/integrations/slack/interactions`, {
+    request.post(`${service.base}/integrations/slack/interactions`, {
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
         "X-Slack-Request-Timestamp": timestamp,
@@ -176,7 +162,7 @@ test("a signed modal submission creates a report that is posted; a bad signature
   const posted = () => fake.messagesIn(state.channel as string).filter((m) => m.text.includes(`modal ${MARKER}`));
   await fake.waitFor(() => posted().length === 1, 60_000, "the modal's report in #general");
   expect(posted()[0].text).toContain(state.admin?.name as string);
-  const reports = await request.get(`${base}/v2/reports?standup_id=${state.standupId}`, { headers: auth(state.admin) });
+  const reports = await request.get(`${service.base}/v2/reports?standup_id=${state.standupId}`, { headers: auth(state.admin) });
   const list = ((await reports.json()) as { data: Array<{ user_id: string | null }> }).data;
   expect(list.map((r) => r.user_id)).toEqual([state.admin?.user_id]);
 });
@@ -187,7 +173,9 @@ test("connecting Slack replays no history, and the standup page shows the delive
   expect(fake.messages.length).toBeGreaterThanOrEqual(4);
   for (const m of fake.messages) {
     const ts = String(m.metadata?.event_payload?.ts ?? "");
-    expect(Number(ts.split(".")[0]), `fake Slack message "${m.text.slice(0, 60)}"`).toBeGreaterThanOrEqual(startedAtSeconds);
+    expect(Number(ts.split(".")[0]), `fake Slack message "${m.text.slice(0, 60)}"`).toBeGreaterThanOrEqual(
+      Math.floor(service.startedAt / 1000),
+    );
   }
   // Besides this spec's messages, #general may get one new message of the service's own: the daily
   // digest of the demo's Friday Team Pulse, which the summary job posts for occurrences of the last
@@ -203,12 +191,12 @@ test("connecting Slack replays no history, and the standup page shows the delive
     "messages in #general that neither this spec nor the daily digest caused",
   ).toEqual([]);
 
-  await page.goto(`${base}/sign-in`);
+  await page.goto(`${service.base}/sign-in`);
   await page.getByLabel("Email").fill(state.dashboard?.email as string);
   await page.getByLabel("Password").fill(state.dashboard?.password as string);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/overview$/);
-  await page.goto(`${base}/standups/${state.standupId}`);
+  await page.goto(`${service.base}/standups/${state.standupId}`);
   await page.getByTestId("delivery-details").locator("summary").click(); // collapsed by default (issue 41)
   const section = page.getByTestId("delivery-states").first();
   await expect(section).toBeVisible();

@@ -10,7 +10,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { runningDatabaseUrl } from "../../lib/runtime/embedded-postgres";
-import { BASE_URL, demoCredentials, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoCredentials, demoMemberAccount, signIn, uniqueSuffix } from "./helpers";
 
 const dataDir = process.env.CHECKIN_DATA_DIR ?? path.join(process.cwd(), ".data");
 
@@ -26,8 +26,7 @@ async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 test("a member sees that the page is for team admins only", async ({ page }) => {
-  const creds = demoCredentials();
-  await signIn(page, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  await signIn(page, demoMemberAccount());
   await page.goto(`${BASE_URL}/settings/system`);
   await expect(page.getByText("Team admins only")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Database" })).toHaveCount(0);

@@ -1,19 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { BASE_URL, demoCredentials, expectAccessibleScreenshot, expectNoSeriousA11yViolations, signIn, uniqueSuffix } from "./helpers";
+import { BASE_URL, demoMemberPage, expectAccessibleScreenshot, expectNoSeriousA11yViolations, startNewPoll } from "./helpers";
 
 test("an admin creates a poll, a member votes from My check-ins and changes the vote, the creator sees live results", async ({
   page,
   browser,
 }) => {
   test.setTimeout(180_000);
-  const creds = demoCredentials();
-  const name = `E2E vote ${uniqueSuffix()}`;
 
   // The admin creates a multiple-choice + open-ended poll in #general (every member is there).
-  await signIn(page);
-  await page.goto(`${BASE_URL}/polls/new`);
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("Question", { exact: true }).fill("Where should we have lunch?");
+  const name = await startNewPoll(page, "E2E vote", "Where should we have lunch?");
   await page.getByLabel("Choices (one per line, at least two)").fill("Pizza");
   await page.getByRole("button", { name: "Add a question" }).click();
   await page.getByLabel("Question 2", { exact: true }).fill("Anything else for the team lunch?");
@@ -38,9 +33,7 @@ test("an admin creates a poll, a member votes from My check-ins and changes the 
   await expect(page.getByTestId("poll-status")).toContainText("0 of");
 
   // A member finds it in My check-ins, not voted yet.
-  const memberContext = await browser.newContext();
-  const member = await memberContext.newPage();
-  await signIn(member, { email: creds.api_keys.member.email, password: creds.dashboard.password });
+  const { context: memberContext, page: member } = await demoMemberPage(browser);
   await member.goto(`${BASE_URL}/my-checkins`);
   const card = member.getByTestId("my-poll").filter({ hasText: name });
   await expect(card).toHaveCount(1);

@@ -8,13 +8,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { submitReport } from "@/lib/domain/report-writes";
 import { recoverStaleLocks } from "@/lib/jobs/delivery";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
 import { slackDeliveryConfig } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 let fake: FakeSlack;
 let team: TestTeam;
@@ -44,10 +44,7 @@ describe("a worker killed mid-delivery", () => {
     const standup = await createTestCheckin(team, { name: "Crashy" });
     const messageTs: string[] = [];
     for (const u of team.users.slice(1)) {
-      const r = await submitReport(u.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: `from ${u.username}` })),
-      });
+      const r = await submitEveryAnswer(u.actor, standup, `from ${u.username}`);
       messageTs.push(r.chatTs as string);
     }
     fake.setDelay("chat.postMessage", 60_000);

@@ -19,6 +19,7 @@ import type { FakeSlack } from "@/tests/fakes/slack";
 import { startFakeSlackForTeam } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestOccurrence, createTestTeam, dispatchJobOutbox, type TestTeam, unqueueJobs } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 let fake: FakeSlack;
 let worker: JobWorker;
@@ -170,10 +171,7 @@ describe("delivery to Slack", () => {
     // destination's job delivers whatever is pending.
     const standup = await createTestCheckin(team, { name: "Edited in flight" });
     const author = team.users[1];
-    const { reportId } = await submitReport(author.actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: "in flight v1" })),
-    });
+    const { reportId } = await submitEveryAnswer(author.actor, standup, "in flight v1");
     const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
     const posted = await waitForState(row.id, "delivered");
     const updates = () => fake.callsOf("chat.update").filter((c) => c.args.ts === posted.external_ts).length;
@@ -201,7 +199,7 @@ describe("delivery to Slack", () => {
     const texts = Array.from({ length: 24 }, (_, i) => `backlog item ${String(i).padStart(2, "0")}`);
     const started = Date.now();
     for (const text of texts) {
-      await submitReport(author.actor, { standupId: standup.id, answers: standup.questions.map((q) => ({ questionId: q.id, text })) });
+      await submitEveryAnswer(author.actor, standup, text);
     }
     const posted = () => fake.messagesIn(channel).filter((m) => m.text.includes("backlog item"));
     await fake.waitFor(() => posted().length === texts.length, 30_000, "the whole backlog");
@@ -239,10 +237,7 @@ describe("delivery to Slack", () => {
     const standup = await createTestCheckin(team, { name: "Collapsed" });
     const row = await withWorkerStopped(async () => {
       const author = team.users[1];
-      const { reportId } = await submitReport(author.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: "never seen" })),
-      });
+      const { reportId } = await submitEveryAnswer(author.actor, standup, "never seen");
       await updateReportAnswers(author.actor, { reportId, answers: [{ questionId: standup.questions[0].id, text: "still never seen" }] });
       await discardReport(author.actor, { reportId });
       const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
@@ -359,10 +354,7 @@ describe("delivery to Slack", () => {
   it("a job queued before the upgrade (deliver_chat_message) still delivers its message", async () => {
     const standup = await createTestCheckin(team, { name: "Legacy job" });
     const row = await withWorkerStopped(async () => {
-      const { reportId } = await submitReport(team.users[2].actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: "legacy job" })),
-      });
+      const { reportId } = await submitEveryAnswer(team.users[2].actor, standup, "legacy job");
       const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
       await unqueueJobs([`chat_destination:c${message.channel_id}`]);
       await db.$executeRaw`SELECT graphile_worker.add_job('deliver_chat_message', json_build_object('messageId', ${message.id}::int),
@@ -376,10 +368,7 @@ describe("delivery to Slack", () => {
   it("marks a message failed with Slack's reason when the channel is unknown", async () => {
     const ghost = await db.channel.create({ data: { team_id: team.id, chat_id: "C0GHOST01", name: "ghost" } });
     const standup = await createTestCheckin(team, { name: "Ghost", channel: { id: ghost.id, chat_id: ghost.chat_id, name: ghost.name } });
-    const { reportId } = await submitReport(team.users[1].actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: "into the void" })),
-    });
+    const { reportId } = await submitEveryAnswer(team.users[1].actor, standup, "into the void");
     const row = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } });
     const failed = await waitForState(row.id, "failed");
     expect(failed.delivery_error).toContain("channel_not_found");
@@ -398,10 +387,7 @@ describe("delivery to Slack", () => {
     await db.checkin.update({ where: { id: standup.id }, data: { broadcast_thread: true } });
     const ids: number[] = [];
     for (const u of team.users.slice(1, 3)) {
-      const { reportId } = await submitReport(u.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: `threaded ${u.id}` })),
-      });
+      const { reportId } = await submitEveryAnswer(u.actor, standup, `threaded ${u.id}`);
       ids.push((await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId } })).id);
     }
     for (const id of ids) await waitForState(id, "delivered");

@@ -7,11 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { SLACK_SYNC_JOB_KEY } from "@/lib/chat/slack-sync";
-import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
+import { pointSlackEnvAtFake, postSignedToSlack } from "@/tests/fakes/slack-env";
 import { createTestTeam, dispatchJobOutbox, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
 
@@ -34,14 +33,7 @@ afterAll(async () => {
 
 function postEvent(event: Record<string, unknown>) {
   const body = JSON.stringify({ type: "event_callback", team_id: "TFAKE", event_id: `Ev${Date.now()}`, event });
-  const ts = String(Math.floor(Date.now() / 1000));
-  return eventsRoute(
-    new Request("http://localhost/integrations/slack/events", {
-      method: "POST",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(SECRET, ts, body) },
-      body,
-    }),
-  );
+  return postSignedToSlack(eventsRoute, "/integrations/slack/events", body, { secret: SECRET });
 }
 
 /** Sync jobs queued, once the job outbox has been handed to graphile-worker. */

@@ -9,8 +9,8 @@ import { retryFailedMessage } from "@/lib/chat/retry";
 import { listStandupDeliveries } from "@/lib/chat/standup-delivery";
 import { db } from "@/lib/db";
 import { startStandup } from "@/lib/domain/occurrences";
-import { submitReport } from "@/lib/domain/report-writes";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 let team: TestTeam;
 
@@ -24,10 +24,7 @@ describe("delivery state of a standup", () => {
     const standup = await createTestCheckin(team, { owner: creator, days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] });
     const { occurrenceId, asked } = await startStandup(creator.actor, standup.id);
     expect(asked.length).toBeGreaterThan(0);
-    const { reportId } = await submitReport(team.users[2].actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: "done" })),
-    });
+    const { reportId } = await submitEveryAnswer(team.users[2].actor, standup, "done");
     const broadcast = await db.chatMessage.findFirstOrThrow({ where: { report_id: reportId, kind: "report" } });
     const question = await db.chatMessage.findFirstOrThrow({ where: { occurrence_id: occurrenceId, kind: "question" } });
     // what a delivery job records: one question delivered through Slack, the broadcast failed

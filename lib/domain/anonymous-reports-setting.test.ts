@@ -5,8 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { allowsAnonymousReports, listMyCheckins } from "@/lib/domain/dashboard";
-import { createStandup, setStandupPrivacy } from "@/lib/domain/standup-writes";
+import { setStandupPrivacy } from "@/lib/domain/standup-writes";
 import { createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createDailyStandup } from "@/tests/standup-fixtures";
 
 let team: TestTeam;
 
@@ -17,13 +18,10 @@ beforeAll(async () => {
 describe("anonymous reports setting", () => {
   it("is off by default, can be switched on and off, and never applies to anonymous standups", async () => {
     const member = team.users[1];
-    const { id } = await createStandup(team.admin.actor, {
+    const { id } = await createDailyStandup(team, {
       name: "Anon setting",
       questions: [{ text: "How is it going?" }],
       days: ["Mon"],
-      time: "09:30",
-      timezone: "UTC",
-      broadcastChannel: team.channels[0].chat_id,
       users: [member.chat_id],
     });
     const mine = async () => (await listMyCheckins(member.actor)).find((c) => c.standupId === id);

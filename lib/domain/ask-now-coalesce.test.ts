@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { startStandup } from "@/lib/domain/occurrences";
-import { createStandup } from "@/lib/domain/standup-writes";
 import { createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createDailyStandup } from "@/tests/standup-fixtures";
 
 let team: TestTeam;
 
@@ -17,16 +17,7 @@ beforeAll(async () => {
 
 describe("Ask now coalescing", () => {
   it("skips a member reminded a second ago, asks the others, and asks chosen members regardless", async () => {
-    const { id } = await createStandup(team.admin.actor, {
-      name: "Coalesce",
-      questions: [{ text: "What did you do?" }],
-      days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-      time: "09:30",
-      timezone: "UTC",
-      broadcastChannel: team.channels[0].chat_id,
-      users: team.users.slice(1).map((u) => u.chat_id),
-      waitTime: null,
-    });
+    const { id } = await createDailyStandup(team, { name: "Coalesce", waitTime: null });
     const [, a, b, c] = team.users;
     const t0 = new Date(Date.now() - 10 * 60_000);
     const first = await startStandup(team.admin.actor, id, {}, db, t0);

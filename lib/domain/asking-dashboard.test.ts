@@ -10,9 +10,10 @@ import { listMyCheckins } from "@/lib/domain/dashboard";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { listOccurrenceStatuses } from "@/lib/domain/occurrence-status";
 import { startStandup } from "@/lib/domain/occurrences";
-import { createStandup, updateStandup } from "@/lib/domain/standup-writes";
+import { type CreateStandupInput, updateStandup } from "@/lib/domain/standup-writes";
 import { getStandupSettings } from "@/lib/domain/standups";
 import { createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createDailyStandup } from "@/tests/standup-fixtures";
 
 let team: TestTeam;
 
@@ -20,18 +21,8 @@ beforeAll(async () => {
   team = await createTestTeam({ members: 3 });
 });
 
-async function newStandup(extra: Partial<Parameters<typeof createStandup>[1]> = {}) {
-  return createStandup(team.admin.actor, {
-    name: "Asking settings",
-    questions: [{ text: "What did you do?" }],
-    days: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-    time: "09:30",
-    timezone: "Asia/Kolkata",
-    broadcastChannel: team.channels[0].chat_id,
-    users: team.users.slice(1).map((u) => u.chat_id),
-    ...extra,
-  });
-}
+const newStandup = (extra: Partial<CreateStandupInput> = {}) =>
+  createDailyStandup(team, { name: "Asking settings", timezone: "Asia/Kolkata", ...extra });
 
 describe("asking settings through the standup writes", () => {
   it("creates with defaults, then saves reminders, window, late days and manual mode without touching the zone", async () => {

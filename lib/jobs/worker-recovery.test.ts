@@ -11,12 +11,12 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryConfig } from "@/lib/chat/config";
 import { db } from "@/lib/db";
-import { submitReport } from "@/lib/domain/report-writes";
 import { type JobWorker, startWorker } from "@/lib/jobs/worker";
 import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
 import { slackDeliveryConfig } from "@/tests/fakes/slack-env";
 import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
 import { useIsolatedDatabase } from "@/tests/isolated-db";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let url: string;
@@ -78,10 +78,7 @@ async function submitReports(n: number): Promise<string[]> {
   const standup = await createTestCheckin(team, { name: `Recovery ${++reportNo}` });
   const ts: string[] = [];
   for (const u of team.users.slice(1, 1 + n)) {
-    const r = await submitReport(u.actor, {
-      standupId: standup.id,
-      answers: standup.questions.map((q) => ({ questionId: q.id, text: `from ${u.username}` })),
-    });
+    const r = await submitEveryAnswer(u.actor, standup, `from ${u.username}`);
     ts.push(r.chatTs as string);
   }
   return ts;

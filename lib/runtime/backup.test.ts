@@ -4,34 +4,18 @@
  * restore to that time brings back exactly the rows written before it.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backupNightly } from "@/lib/jobs/tasks";
 import { listBaseBackups, pruneBackups, takeBaseBackup, walArchiveDir } from "@/lib/runtime/backup";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
+import { queryOnce } from "@/lib/runtime/pg-once";
 import { restoreDatabase } from "@/lib/runtime/restore";
+import { makeTempDir } from "@/scripts/throwaway";
+import { tempDatabaseFolder } from "@/tests/temp-database";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-backup-"));
-fs.chmodSync(dir, 0o755);
-const backups = path.join(dir, "backups");
 let database: EmbeddedDatabase | null = null;
-
-afterAll(async () => {
-  await database?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function sql<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const { dir, backups } = tempDatabaseFolder("checkin-backup-", () => database);
 
 const start = () => startEmbeddedPostgres({ dir, purpose: "backup drill", persistent: true, backupDir: backups });
 
@@ -39,20 +23,20 @@ describe("backup and point-in-time restore", () => {
   it("restores exactly the rows committed before the target time", async () => {
     database = await start();
     const url = database.url;
-    await sql(url, "CREATE TABLE drill (id int PRIMARY KEY, note text)");
-    await sql(url, "INSERT INTO drill SELECT g, 'before backup' FROM generate_series(1, 100) g");
+    await queryOnce(url, "CREATE TABLE drill (id int PRIMARY KEY, note text)");
+    await queryOnce(url, "INSERT INTO drill SELECT g, 'before backup' FROM generate_series(1, 100) g");
     const pgDir = path.join(dir, "postgres");
     const backup = await takeBaseBackup({ url, pgDir, backupDir: backups });
     expect(backup.bytes).toBeGreaterThan(1_000_000);
     expect(fs.existsSync(path.join(backup.dir, "backup_label"))).toBe(true);
     expect(listBaseBackups(backups).map((b) => b.name)).toEqual([backup.name]);
 
-    await sql(url, "INSERT INTO drill SELECT g, 'after backup' FROM generate_series(101, 150) g");
+    await queryOnce(url, "INSERT INTO drill SELECT g, 'after backup' FROM generate_series(101, 150) g");
     await new Promise((r) => setTimeout(r, 1100));
-    const [{ at }] = await sql<{ at: Date }>(url, "SELECT clock_timestamp() AS at");
+    const [{ at }] = await queryOnce<{ at: Date }>(url, "SELECT clock_timestamp() AS at");
     await new Promise((r) => setTimeout(r, 1100));
-    await sql(url, "INSERT INTO drill SELECT g, 'after target' FROM generate_series(151, 200) g");
-    await sql(url, "DELETE FROM drill WHERE id <= 10"); // the mistake the restore undoes
+    await queryOnce(url, "INSERT INTO drill SELECT g, 'after target' FROM generate_series(151, 200) g");
+    await queryOnce(url, "DELETE FROM drill WHERE id <= 10"); // the mistake the restore undoes
     await database.stop();
     database = null;
 
@@ -64,21 +48,20 @@ describe("backup and point-in-time restore", () => {
     expect(fs.readFileSync(path.join(pgDir, "postgresql.auto.conf"), "utf8")).not.toContain("recovery_target_time");
 
     database = await start();
-    const rows = await sql<{ n: number; max: number; notes: string }>(
+    const rows = await queryOnce<{ n: number; max: number; notes: string }>(
       database.url,
       "SELECT count(*)::int AS n, max(id) AS max, string_agg(DISTINCT note, ',' ORDER BY note) AS notes FROM drill",
     );
     expect(rows[0]).toEqual({ n: 150, max: 150, notes: "after backup,before backup" });
     // The restored server writes on (a new timeline) and keeps archiving.
-    await sql(database.url, "INSERT INTO drill VALUES (1000, 'after restore')");
+    await queryOnce(database.url, "INSERT INTO drill VALUES (1000, 'after restore')");
     expect(fs.readdirSync(walArchiveDir(backups)).some((f) => f.endsWith(".history.gz"))).toBe(true);
   }, 120_000);
 
   it("restores on a new machine: an empty data folder and the backup folder (--from)", async () => {
     await database?.stop();
     database = null;
-    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-restored-"));
-    fs.chmodSync(elsewhere, 0o755);
+    const elsewhere = makeTempDir("checkin-restored-");
     try {
       const r = await restoreDatabase({ dataDir: elsewhere, backupDir: backups });
       expect(r.previous).toBeNull();
@@ -87,7 +70,7 @@ describe("backup and point-in-time restore", () => {
       );
       const other = await startEmbeddedPostgres({ dir: elsewhere, purpose: "drill", persistent: false, archive: false });
       try {
-        const [row] = await sql<{ n: number }>(other.url, "SELECT count(*)::int AS n FROM drill WHERE id <= 150");
+        const [row] = await queryOnce<{ n: number }>(other.url, "SELECT count(*)::int AS n FROM drill WHERE id <= 150");
         expect(row.n).toBe(150); // the first restore's timeline: everything up to the target
       } finally {
         await other.stop();
@@ -120,7 +103,7 @@ describe("backup and point-in-time restore", () => {
     database ??= await start();
     const pgDir = path.join(dir, "postgres");
     await takeBaseBackup({ url: database.url, pgDir, backupDir: backups });
-    await sql(database.url, "SELECT pg_switch_wal()");
+    await queryOnce(database.url, "SELECT pg_switch_wal()");
     const newest = await takeBaseBackup({ url: database.url, pgDir, backupDir: backups });
     expect(listBaseBackups(backups)).toHaveLength(4);
     const r = pruneBackups(backups, 1);

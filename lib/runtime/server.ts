@@ -27,7 +27,6 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import pg from "pg";
 import { disconnectDb } from "@/lib/db";
 import {
   authSecret,
@@ -45,6 +44,7 @@ import { backupBeforeMigrating } from "@/lib/runtime/backup";
 import { CRASH_EXIT_CODE, installCrashPolicy } from "@/lib/runtime/crash-policy";
 import { DatabaseBusyError, type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { queryOnce, withPgClient } from "@/lib/runtime/pg-once";
 import { spawnWebServer, spawnWorkerProcess, stopChild, waitForWorkerReady, waitUntilServing } from "@/lib/runtime/service-children";
 import { recordServiceRestart } from "@/lib/runtime/service-events";
 import { type Supervisor, supervise } from "@/lib/runtime/supervisor";
@@ -78,30 +78,20 @@ export type ServiceRole = "all" | "web" | "worker";
  * The secret stored in the database (`app_secrets`, name 'auth_secret'): created by the first
  * instance (32 random bytes), read by every other one, so all accept each other's sessions and cursors.
  */
-export async function databaseAuthSecret(url: string): Promise<string> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+export function databaseAuthSecret(url: string): Promise<string> {
+  return withPgClient(url, async (client) => {
     await client.query("INSERT INTO app_secrets (name, value) VALUES ('auth_secret', $1) ON CONFLICT (name) DO NOTHING", [
       randomBytes(32).toString("base64url"),
     ]);
     const { rows } = await client.query<{ value: string }>("SELECT value FROM app_secrets WHERE name = 'auth_secret'");
     return rows[0].value;
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** True when the database has at least one team (the seed has run or real data exists). */
 async function hasAnyTeam(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ has: boolean }>("SELECT EXISTS (SELECT 1 FROM teams) AS has");
-    return rows[0].has;
-  } finally {
-    await client.end();
-  }
+  const [row] = await queryOnce<{ has: boolean }>(url, "SELECT EXISTS (SELECT 1 FROM teams) AS has");
+  return row.has;
 }
 
 type SeedFn = (opts: { db: unknown; log: Log; now?: Date }) => Promise<{ credentialsFile: string }>;
@@ -110,16 +100,15 @@ type SeedFn = (opts: { db: unknown; log: Log; now?: Date }) => Promise<{ credent
 const SEED_LOCK = 7_240_014;
 
 /** Runs `fn` holding a session advisory lock on a direct connection to `url`. */
-async function withAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function withAdvisoryLock<T>(url: string, key: number, fn: () => Promise<T>): Promise<T> {
+  return withPgClient(url, async (client) => {
     await client.query("SELECT pg_advisory_lock($1)", [key]);
-    return await fn();
-  } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [key]).catch(() => {});
-    await client.end();
-  }
+    try {
+      return await fn();
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [key]).catch(() => {});
+    }
+  });
 }
 
 /** Seeds the demo data through lib/seed/index.ts when the database has no team. Skips with a note when the module is absent. */

@@ -22,6 +22,8 @@ import { runningCommit } from "./version";
 export const FAILED_DELIVERY_WINDOW_HOURS = 24;
 /** At most this many failed deliveries of each kind are listed (the counts are exact). */
 const LIST_LIMIT = 50;
+/** The page of a failed-deliveries list: the most recently failed first, at most LIST_LIMIT. */
+const NEWEST_FAILURES = { orderBy: [{ updated_at: "desc" as const }, { id: "desc" as const }], take: LIST_LIMIT };
 
 export type JobCount = { task: string; queued: number; running: number; failed: number };
 export type FailedChatDelivery = {
@@ -83,8 +85,7 @@ async function failedChatDeliveries(teamId: number, since: Date, client: Tx): Pr
     client.chatMessage.count({ where }),
     client.chatMessage.findMany({
       where,
-      orderBy: [{ updated_at: "desc" }, { id: "desc" }],
-      take: LIST_LIMIT,
+      ...NEWEST_FAILURES,
       select: {
         id: true,
         created_at: true,
@@ -116,8 +117,7 @@ async function failedWebhookDeliveries(teamId: number, since: Date, client: Tx):
     client.webhookDelivery.count({ where }),
     client.webhookDelivery.findMany({
       where,
-      orderBy: [{ updated_at: "desc" }, { id: "desc" }],
-      take: LIST_LIMIT,
+      ...NEWEST_FAILURES,
       select: {
         id: true,
         event_type: true,

@@ -1,46 +1,15 @@
-/**
- * Safe upgrades (issue 44; CHANGELOG.md "How to upgrade"): an embedded PostgreSQL of its own
- * (temporary data folder, WAL archiving on, as `npm start` runs it) at the PREVIOUS release's
- * schema, filled with data as that version wrote it (plain SQL against its tables: the current
- * Prisma client knows columns the old schema lacks), then upgraded through the service's own path
- * (`applyMigrations` under its advisory lock with `backupBeforeMigrating`, as lib/runtime/server.ts
- * does for the embedded database). Checks: a base backup was taken before the first migration ran,
- * only the newer migrations were applied, every row the old version wrote is unchanged (its old
- * columns), and the current domain code reads the standup's reports and the poll's votes.
- *
- * At each release, set PREVIOUS_RELEASE to the release being replaced and its last migration.
- */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backupBeforeMigrating, listBaseBackups } from "@/lib/runtime/backup";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations, listMigrationNames } from "@/lib/runtime/migrate";
+import { queryOnce } from "@/lib/runtime/pg-once";
+import { tempDatabaseFolder } from "@/tests/temp-database";
 
 /** The release before this one (CHANGELOG.md) and the newest migration folder it shipped. */
 const PREVIOUS_RELEASE = { version: "0.1.0", lastMigration: "20261128111500_retention" };
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "checkin-upgrade-"));
-fs.chmodSync(dir, 0o755);
-const backups = path.join(dir, "backups");
 let database: EmbeddedDatabase | null = null;
-
-afterAll(async () => {
-  await database?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const { dir, backups } = tempDatabaseFolder("checkin-upgrade-", () => database);
 
 /** Data as version 0.1.0 stored it: a team, 4 users, a standup with 2 runs of reports, a poll with votes. */
 const OLD_DATA = `
@@ -88,14 +57,14 @@ INSERT INTO votes (team_id, occurrence_id, question_id, user_id, choice, categor
 
 /** Every row of every table of the public schema (bookkeeping excluded), as JSON, sorted. */
 async function snapshot(url: string): Promise<Map<string, Record<string, unknown>[]>> {
-  const tables = await query<{ name: string }>(
+  const tables = await queryOnce<{ name: string }>(
     url,
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> '_prisma_migrations' ORDER BY 1`,
   );
   const out = new Map<string, Record<string, unknown>[]>();
   for (const { name } of tables) {
-    const rows = await query<{ row: Record<string, unknown> }>(
+    const rows = await queryOnce<{ row: Record<string, unknown> }>(
       url,
       `SELECT to_jsonb(t) AS row FROM "${name}" t ORDER BY to_jsonb(t)::text`,
     );
@@ -127,7 +96,7 @@ describe(`upgrade from ${PREVIOUS_RELEASE.version}`, () => {
     };
     const fresh = await applyMigrations(url, () => {}, { upTo: PREVIOUS_RELEASE.lastMigration, beforeApply: noBackupOfAFreshDatabase });
     expect(fresh.applied).toEqual(older);
-    await query(url, OLD_DATA);
+    await queryOnce(url, OLD_DATA);
     const before = await snapshot(url);
     expect(before.get("reports")).toHaveLength(8);
     expect(before.get("votes")).toHaveLength(4);
@@ -136,7 +105,7 @@ describe(`upgrade from ${PREVIOUS_RELEASE.version}`, () => {
     if (newer.length) {
       const failing = applyMigrations(url, () => {}, { beforeApply: () => Promise.reject(new Error("disk full")) });
       await expect(failing).rejects.toThrow("disk full");
-      const [{ n }] = await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM "_prisma_migrations"`);
+      const [{ n }] = await queryOnce<{ n: number }>(url, `SELECT count(*)::int AS n FROM "_prisma_migrations"`);
       expect(n).toBe(older.length);
     }
 
@@ -152,7 +121,7 @@ describe(`upgrade from ${PREVIOUS_RELEASE.version}`, () => {
       expect(backup, "a base backup is taken before the first migration").toBeDefined();
       const firstApplied = lines.findIndex((l) => l.startsWith("Applying migration"));
       expect(lines.findIndex((l) => l.startsWith(`Base backup ${backup.name}:`))).toBeLessThan(firstApplied);
-      const [{ started_at }] = await query<{ started_at: Date }>(
+      const [{ started_at }] = await queryOnce<{ started_at: Date }>(
         url,
         `SELECT started_at FROM "_prisma_migrations" WHERE migration_name = $1`,
         [newer[0]],

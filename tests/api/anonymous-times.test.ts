@@ -10,10 +10,10 @@ import { GET as exportRoute } from "@/app/exports/reports.csv/route";
 import { GET as v1List } from "@/app/v1/reports/route";
 import { GET as v2List } from "@/app/v2/reports/route";
 import { db } from "@/lib/db";
-import { submitReport } from "@/lib/domain/report-writes";
 import { listReports, resolveReportWindow } from "@/lib/domain/reports";
 import { createTestCheckin, createTestTeam, type TestTeam, type TestUser } from "@/tests/fixtures";
 import { call } from "@/tests/http";
+import { submitEveryAnswer } from "@/tests/standup-fixtures";
 
 let T: TestTeam;
 
@@ -26,11 +26,7 @@ describe("coarse times of anonymous reports (issue 45)", () => {
     const [admin, ...members] = T.users;
     const standup = await createTestCheckin(T, { name: "Coarse", owner: admin, members: T.users, is_anonymous: true });
     await db.checkin.update({ where: { id: standup.id }, data: { timezone: "Asia/Tokyo" } });
-    const submit = (u: TestUser) =>
-      submitReport(u.actor, {
-        standupId: standup.id,
-        answers: standup.questions.map((q) => ({ questionId: q.id, text: `coarse ${u.chat_id}` })),
-      });
+    const submit = (u: TestUser) => submitEveryAnswer(u.actor, standup, `coarse ${u.chat_id}`);
     const ids: number[] = [];
     for (const u of members) ids.push((await submit(u)).reportId);
 

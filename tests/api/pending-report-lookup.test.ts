@@ -11,26 +11,22 @@
  * integration posting, or `npm run bench`'s POST runs) before autovacuum analyzes again. Through
  * (occurrence_id, user_id) the planner then visited all 3,000 on each submission.
  */
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { POST as v2Submit } from "@/app/v2/reports/route";
 import { explain } from "@/lib/bench/explain";
 import { WEEKDAYS } from "@/lib/domain/constants";
-import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestOccurrence, createTestReport, type TestTeam } from "@/tests/fixtures";
 import { call } from "@/tests/http";
-import { useIsolatedDatabase } from "@/tests/isolated-db";
-import { installQueryCounter, type QueryCounter } from "@/tests/query-count";
+import { usePlanTestDatabase } from "@/tests/isolated-db";
+import type { QueryCounter } from "@/tests/query-count";
 
 let T: TestTeam;
 let other: pg.Client;
 let queries: QueryCounter;
 
 beforeAll(async () => {
-  const url = await useIsolatedDatabase("pending");
-  queries = installQueryCounter();
-  T = await createTestTeam({ members: 3 });
-  other = new pg.Client({ connectionString: url });
-  await other.connect();
+  ({ T, other, queries } = await usePlanTestDatabase("pending", 3));
 });
 
 afterAll(async () => {

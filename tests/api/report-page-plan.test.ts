@@ -13,26 +13,22 @@
  * went through the reports' team index even with the join, so its case guards the shared page
  * against a later change rather than reproducing that plan.
  */
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GET as v1List } from "@/app/v1/reports/route";
 import { GET as v2List } from "@/app/v2/reports/route";
 import { explain, pageReadLimit } from "@/lib/bench/explain";
-import { createTestCheckin, createTestReport, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import { createTestCheckin, createTestReport, type TestTeam } from "@/tests/fixtures";
 import { call } from "@/tests/http";
-import { useIsolatedDatabase } from "@/tests/isolated-db";
-import { installQueryCounter, type QueryCounter } from "@/tests/query-count";
+import { usePlanTestDatabase } from "@/tests/isolated-db";
+import type { QueryCounter } from "@/tests/query-count";
 
 let T: TestTeam;
 let other: pg.Client;
 let queries: QueryCounter;
 
 beforeAll(async () => {
-  const url = await useIsolatedDatabase("pageplan");
-  queries = installQueryCounter();
-  T = await createTestTeam({ members: 6 });
-  other = new pg.Client({ connectionString: url });
-  await other.connect();
+  ({ T, other, queries } = await usePlanTestDatabase("pageplan", 6));
 
   const [admin, ...members] = T.users;
   const DAY = 86_400_000;

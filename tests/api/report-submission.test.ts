@@ -61,6 +61,13 @@ async function untilLockWait(): Promise<void> {
   throw new Error("the submission never waited for the locked row");
 }
 
+/** Once `request` waits for the row `other`'s open transaction holds, commits that transaction; resolves with the request's answer. */
+async function whenOtherCommits<T>(request: Promise<T>): Promise<T> {
+  await untilLockWait();
+  await other.query("COMMIT");
+  return request;
+}
+
 beforeAll(async () => {
   A = await createTestTeam({ members: 4 });
   other = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -179,10 +186,7 @@ describe("POST /v2/reports in two statements", () => {
     await other.query("BEGIN");
     await other.query("UPDATE reports SET status = 'submitted', submitted_at = $2 WHERE id = $1", [pending.id, elsewhere]);
     const answers = standup.questions.map((q) => ({ question_id: q.id, text: "mine" }));
-    const submission = submit(cat, standup.id, answers);
-    await untilLockWait();
-    await other.query("COMMIT");
-    const res = await submission;
+    const res = await whenOtherCommits(submit(cat, standup.id, answers));
     expect(res.status).toBe(200);
     // The run already has the member's report: this submission edits it (issue 41), keeping its submission time.
     expect(res.body.data.id).toBe(pending.id);
@@ -205,10 +209,7 @@ describe("POST /v2/reports in two statements", () => {
       [A.id, standup.id, occurrence.id, dee.id],
     );
     const answers = standup.questions.map((q) => ({ question_id: q.id, text: "early" }));
-    const submission = submit(dee, standup.id, answers);
-    await untilLockWait();
-    await other.query("COMMIT");
-    const res = await submission;
+    const res = await whenOtherCommits(submit(dee, standup.id, answers));
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(rows[0].id);
     const reports = await db.report.findMany({ where: { occurrence_id: occurrence.id, user_id: dee.id } });
@@ -288,10 +289,7 @@ describe("PATCH /v2/reports/{id} in two statements, or three in a transaction", 
     await other.query("SELECT id FROM reports WHERE id = $1 FOR UPDATE", [id]);
     await other.query("UPDATE answers SET text = 'from the other edit' WHERE report_id = $1 AND question_id = $2", [id, q1.id]);
     await other.query("UPDATE reports SET updated_at = now() WHERE id = $1", [id]);
-    const mine = edit(bob, id, [{ question_id: q2.id, text: "mine" }]);
-    await untilLockWait();
-    await other.query("COMMIT");
-    const res = await mine;
+    const res = await whenOtherCommits(edit(bob, id, [{ question_id: q2.id, text: "mine" }]));
     expect(res.status).toBe(200);
     expect(res.body.data.answers.map((a: { answer: string }) => a.answer)).toEqual(["from the other edit", "mine", "old"]);
     const message = await db.chatMessage.findFirstOrThrow({ where: { report_id: id } });

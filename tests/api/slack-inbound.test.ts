@@ -6,36 +6,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as eventsRoute } from "@/app/integrations/slack/events/route";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
-import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestOccurrence, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { openAnswerModal, postSignedToSlack, slackInteractionBody, teamOnFakeSlack } from "@/tests/fakes/slack-env";
+import { createTestCheckin, createTestOccurrence, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-tests";
 let fake: FakeSlack;
 let team: TestTeam;
 
-beforeAll(async () => {
-  team = await createTestTeam({ members: 2 });
-  fake = await startFakeSlack();
-  await pointSlackEnvAtFake(fake, team.id, SECRET);
-});
+beforeAll(async () => ({ team, fake } = await teamOnFakeSlack(SECRET)));
 afterAll(() => fake?.close());
 
-function signed(route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) {
-  const ts = String(opts.at ?? Math.floor(Date.now() / 1000));
-  return route(
-    new Request(`http://localhost${path}`, {
-      method: "POST",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(opts.secret ?? SECRET, ts, body) },
-      body,
-    }),
-  );
-}
+const signed = (route: (r: Request) => Promise<Response>, path: string, body: string, opts: { secret?: string; at?: number } = {}) =>
+  postSignedToSlack(route, path, body, { secret: SECRET, ...opts });
 
 const interaction = (payload: unknown, opts = {}) =>
-  signed(interactionsRoute, "/integrations/slack/interactions", new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), opts);
+  signed(interactionsRoute, "/integrations/slack/interactions", slackInteractionBody(payload), opts);
 
 describe("Slack inbound requests", () => {
   it("answers the Events API url_verification challenge", async () => {
@@ -59,25 +46,9 @@ describe("Slack inbound requests", () => {
       questions: [{ text: "What did you do?" }, { text: "Mood?", choices: ["good", "meh"] }],
     });
     const member = team.users[1];
-    const occurrence = await db.occurrence.create({
-      data: {
-        team_id: team.id,
-        checkin_id: standup.id,
-        date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
-        scheduled_at: new Date(),
-      },
-    });
-    const click = await interaction({
-      type: "block_actions",
-      trigger_id: "12345.67890",
-      user: { id: member.chat_id },
-      actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
-    });
-    expect(click.status).toBe(200);
-    const view = fake.views.at(-1);
-    expect(view?.trigger_id).toBe("12345.67890");
-    expect(view?.view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
-    const blocks = view?.view.blocks as Array<{ block_id: string; element: { type: string } }>;
+    const { occurrence, view } = await openAnswerModal(interaction, fake, { user: member, checkin: standup, triggerId: "12345.67890" });
+    expect(view).toMatchObject({ type: "modal", callback_id: "report_form", private_metadata: JSON.stringify({ o: occurrence.id }) });
+    const blocks = view.blocks as Array<{ block_id: string; element: { type: string } }>;
     expect(blocks.map((b) => [b.block_id, b.element.type])).toEqual([
       [`q${standup.questions[0].id}`, "plain_text_input"],
       [`q${standup.questions[1].id}`, "static_select"],

@@ -7,34 +7,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as interactionsRoute } from "@/app/integrations/slack/interactions/route";
-import { signSlackRequest } from "@/lib/chat/slack-verify";
 import { db } from "@/lib/db";
-import { type FakeSlack, startFakeSlack } from "@/tests/fakes/slack";
-import { pointSlackEnvAtFake } from "@/tests/fakes/slack-env";
-import { createTestCheckin, createTestTeam, type TestTeam } from "@/tests/fixtures";
+import type { FakeSlack } from "@/tests/fakes/slack";
+import { openAnswerModal, postSignedToSlack, slackInteractionBody, teamOnFakeSlack } from "@/tests/fakes/slack-env";
+import { createTestCheckin, type TestTeam } from "@/tests/fixtures";
 
 const SECRET = "slack-signing-secret-for-question-types";
 let fake: FakeSlack;
 let team: TestTeam;
 
-beforeAll(async () => {
-  team = await createTestTeam({ members: 2 });
-  fake = await startFakeSlack();
-  await pointSlackEnvAtFake(fake, team.id, SECRET);
-});
+beforeAll(async () => ({ team, fake } = await teamOnFakeSlack(SECRET)));
 afterAll(() => fake?.close());
 
-function interaction(payload: unknown) {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const ts = String(Math.floor(Date.now() / 1000));
-  return interactionsRoute(
-    new Request("http://localhost/integrations/slack/interactions", {
-      method: "POST",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": signSlackRequest(SECRET, ts, body) },
-      body,
-    }),
-  );
-}
+const interaction = (payload: unknown) =>
+  postSignedToSlack(interactionsRoute, "/integrations/slack/interactions", slackInteractionBody(payload), { secret: SECRET });
 
 type Block = {
   block_id: string;
@@ -63,25 +49,8 @@ describe("Slack answer modal: question types", () => {
     });
     await db.question.update({ where: { id: extra.id }, data: { optional: true } });
     const member = team.users[1];
-    const occurrence = await db.occurrence.create({
-      data: {
-        team_id: team.id,
-        checkin_id: standup.id,
-        date: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
-        scheduled_at: new Date(),
-      },
-    });
-
-    const click = await interaction({
-      type: "block_actions",
-      trigger_id: "777.888",
-      user: { id: member.chat_id },
-      actions: [{ action_id: "open_report_form", value: String(occurrence.id) }],
-    });
-    expect(click.status).toBe(200);
-    const view = fake.views.at(-1);
-    expect(view?.trigger_id).toBe("777.888");
-    const blocks = view?.view.blocks as Block[];
+    const { occurrence, view } = await openAnswerModal(interaction, fake, { user: member, checkin: standup, triggerId: "777.888" });
+    const blocks = view.blocks as Block[];
     expect(blocks.map((b) => [b.block_id, b.element.type, b.optional])).toEqual([
       [`q${mood.id}`, "radio_buttons", false],
       [`q${hours.id}`, "number_input", false],

@@ -4,11 +4,10 @@
  * `Idempotency-Key` accepted; the response always carries `questions` (the caller needs their ids
  * to submit reports) and `include` adds member fields as on GET.
  */
-import { apiWriteRoute } from "@/lib/api/handler";
-import { parseWith, queryObject } from "@/lib/api/query";
 import { apiPath, listRoute } from "@/lib/api/route";
+import { checkinCreateRoute } from "@/lib/api/v2/checkin-create";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
-import { checkinList, checkinReadQuerySchema, serializeCheckinV2, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
+import { checkinList, checkinReadQuerySchema, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { createStandup } from "@/lib/domain/standup-writes";
 import { getStandup } from "@/lib/domain/standups";
@@ -34,18 +33,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups"
       response: { status: 201, description: "`{data: standup}`.", schema: standupDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER", "CHANNEL_NOT_FOUND", "USER_NOT_FOUND"], 422: true },
     },
-    handler: apiWriteRoute({
+    handler: checkinCreateRoute({
       route: "/v2/standups",
-      body: "json",
-      parse: ({ url, body }) => ({
-        include: new Set([...parseWith(checkinReadQuerySchema, queryObject(url)).include, "questions" as const]),
-        standup: toCreateStandupInput(parseWith(standupCreateBodySchema, body)),
-      }),
-      run: async ({ actor, input, tx }) => {
-        const { id } = await createStandup(actor, input.standup, tx);
-        const row = await getStandup(actor, id, { withQuestions: true }, tx);
-        return { status: 201, body: { data: serializeCheckinV2(row, input.include) } };
-      },
+      bodySchema: standupCreateBodySchema,
+      toInput: toCreateStandupInput,
+      create: createStandup,
+      read: getStandup,
     }),
   },
 });

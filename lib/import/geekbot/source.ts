@@ -45,22 +45,27 @@ export const sourceQuestionSchema = z.looseObject({
 });
 export type SourceQuestion = z.output<typeof sourceQuestionSchema>;
 
-export const sourceStandupSchema = z.looseObject({
+/** The fields a standup and a poll of the source share: schedule, channel, questions, members, flags. */
+const sourceCheckinShape = {
   id: zIdString,
   name: z.string(),
   time: z.string().nullish(),
-  wait_time: z.number().nullish(),
   timezone: z.string().nullish(),
   days: z.array(z.string()).nullish(),
   channel: z.string().nullish(),
   questions: z.array(sourceQuestionSchema).default([]),
   users: z.array(sourceUserSchema).default([]),
+  anonymous: z.boolean().nullish(),
+  paused: z.boolean().nullish(),
+};
+
+export const sourceStandupSchema = z.looseObject({
+  ...sourceCheckinShape,
+  wait_time: z.number().nullish(),
   master: zIdString.nullish(),
   personalised: z.boolean().nullish(),
-  anonymous: z.boolean().nullish(),
   confidential: z.boolean().nullish(),
   draft: z.boolean().nullish(),
-  paused: z.boolean().nullish(),
   sync_channel_members: z.boolean().nullish(),
 });
 export type SourceStandup = z.output<typeof sourceStandupSchema>;
@@ -87,19 +92,10 @@ export const sourceReportSchema = z.looseObject({
 export type SourceReport = z.output<typeof sourceReportSchema>;
 
 export const sourcePollSchema = z.looseObject({
-  id: zIdString,
-  name: z.string(),
-  time: z.string().nullish(),
-  timezone: z.string().nullish(),
-  days: z.array(z.string()).nullish(),
-  channel: z.string().nullish(),
-  questions: z.array(sourceQuestionSchema).default([]),
-  users: z.array(sourceUserSchema).default([]),
+  ...sourceCheckinShape,
   recurrence: z.record(z.string(), z.unknown()).nullish(),
-  anonymous: z.boolean().nullish(),
   intro: z.string().nullish(),
   creator: sourceUserSchema.nullish(),
-  paused: z.boolean().nullish(),
 });
 export type SourcePoll = z.output<typeof sourcePollSchema>;
 

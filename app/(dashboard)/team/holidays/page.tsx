@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { HolidayFeedCard } from "@/components/calendars/holiday-feed-card";
+import { TeamPageHeader } from "@/components/team/team-page-header";
 import { ActionForm } from "@/components/ui/action-form";
-import { LinkButton } from "@/components/ui/button";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { InputField } from "@/components/ui/form";
 import { Td } from "@/components/ui/table";
 import { TableCard } from "@/components/ui/table-card";
@@ -29,14 +29,9 @@ export default async function HolidaysPage() {
   ]);
   return (
     <>
-      <PageHeader
+      <TeamPageHeader
         title="Team holidays"
         description="No standup of the team runs on these dates: nobody is asked, reminded or counted as missed."
-        actions={
-          <LinkButton href="/team" variant="secondary">
-            Back to team
-          </LinkButton>
-        }
       />
       <div className="space-y-6">
         {user.isAdmin && (

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { TeamPageHeader } from "@/components/team/team-page-header";
 import { ActionForm } from "@/components/ui/action-form";
-import { LinkButton } from "@/components/ui/button";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Badge, Card } from "@/components/ui/card";
 import { Checkbox, InputField } from "@/components/ui/form";
 import { getDashboardImport } from "@/lib/import/geekbot/dashboard-run";
 import { GEEKBOT_API_URL } from "@/lib/import/geekbot/run";
@@ -24,14 +24,9 @@ export default async function ImportPage() {
   return (
     <>
       {busy && <meta httpEquiv="refresh" content="5" />}
-      <PageHeader
+      <TeamPageHeader
         title="Import from Geekbot"
         description="Copies people, channels, standups, report history and polls from Geekbot into this team. Nothing is sent to anyone, and running it again imports only what is new."
-        actions={
-          <LinkButton href="/team" variant="secondary">
-            Back to team
-          </LinkButton>
-        }
       />
       <div className="space-y-6">
         <Card title="Start an import">

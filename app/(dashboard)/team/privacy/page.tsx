@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
+import { TeamPageHeader } from "@/components/team/team-page-header";
 import { ActionForm } from "@/components/ui/action-form";
-import { LinkButton } from "@/components/ui/button";
-import { Card, PageHeader } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
 import { getAnonymityThreshold, MAX_ANONYMITY_THRESHOLD, MIN_ANONYMITY_THRESHOLD } from "@/lib/domain/anonymity";
 import { getRetention, MAX_RETENTION_DAYS } from "@/lib/domain/retention";
@@ -17,15 +17,7 @@ export default async function PrivacyPage() {
   const [threshold, retention] = await Promise.all([getAnonymityThreshold(user), getRetention(user)]);
   return (
     <>
-      <PageHeader
-        title="Privacy"
-        description="How anonymous standups, reports and polls stay anonymous."
-        actions={
-          <LinkButton href="/team" variant="secondary">
-            Back to team
-          </LinkButton>
-        }
-      />
+      <TeamPageHeader title="Privacy" description="How anonymous standups, reports and polls stay anonymous." />
       <Card title="Anonymity threshold">
         <p className="mb-3 text-sm text-slate-700" data-testid="anonymity-threshold">
           Results of an anonymous poll broadcast, and the reports of an anonymous standup run, are shown only once at least{" "}
