@@ -10,8 +10,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { OccurrenceEventData } from "@/lib/chat/events";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { addHoliday } from "@/lib/domain/holidays";
-import { refreshNextRunAt, runSchedulerTick } from "@/lib/domain/scheduler";
+import { runSchedulerTick } from "@/lib/domain/scheduler";
 import { castVote } from "@/lib/domain/vote-writes";
 import { createTestUser, dispatchJobOutbox } from "@/tests/fixtures";
 

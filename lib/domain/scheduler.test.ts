@@ -10,7 +10,8 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { newChatTs } from "@/lib/chat/ts";
 import { db } from "@/lib/db";
-import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
+import { runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
 
