@@ -14,7 +14,7 @@
  * Read-only; exit code 0 always (a report, not a gate: Biome is the gate).
  */
 import path from "node:path";
-import { type ImportEdge, importCycles, lineCount, readImportGraph, runtimeClosure } from "./import-graph";
+import { type ImportEdge, importCycles, lineCount, readImportGraph, runtimeClosure } from "@/scripts/import-graph";
 
 type Layer = "top" | "edge" | "domain" | "ground" | "other";
 const RANK: Record<Layer, number> = { ground: 0, domain: 1, edge: 2, top: 3, other: -1 };

@@ -8,7 +8,7 @@ import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
 import { reportRangeError } from "../people-messages";
-import { loadReportsAction } from "./actions";
+import { deleteReportAction, loadReportsAction, restoreReportAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Reports" };
@@ -104,7 +104,14 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </div>
         </form>
       </Card>
-      <ReportsFeed key={JSON.stringify(filters)} filters={filters} initial={first} load={loadReportsAction} timezone={user.timezone} />
+      <ReportsFeed
+        key={JSON.stringify(filters)}
+        filters={filters}
+        initial={first}
+        load={loadReportsAction}
+        reportActions={{ remove: deleteReportAction, restore: restoreReportAction }}
+        timezone={user.timezone}
+      />
     </>
   );
 }
