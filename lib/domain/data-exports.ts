@@ -8,7 +8,7 @@
  * someone's, audited as `user.export`, and download it. Erasing a person deletes their archives.
  */
 
-import { toCsv } from "@/lib/api/csv";
+import { toCsv } from "@/lib/csv";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
 import { recordAudit } from "@/lib/domain/audit";
