@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { reportRangeError } from "@/components/people-messages";
 import { fetchReportsPage, type ReportFilters } from "@/components/reports/fetch-reports";
 import { ReportsFeed } from "@/components/reports/reports-feed";
 import { buttonClass, LinkButton } from "@/components/ui/button";
@@ -7,7 +8,6 @@ import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
-import { reportRangeError } from "../people-messages";
 import { deleteReportAction, loadReportsAction, restoreReportAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { webhookUrlMessage } from "@/components/people-messages";
 import type { ActionState } from "@/components/ui/action-form";
 import type { CreateWebhookState } from "@/components/webhooks/create-webhook-form";
 import { getActor } from "@/lib/auth/session";
@@ -8,7 +9,6 @@ import type { WebhookEventType } from "@/lib/chat/events";
 import { DomainError } from "@/lib/domain/errors";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
 import { actorFormAction } from "../../form-action";
-import { webhookUrlMessage } from "../../people-messages";
 
 /** Creates an endpoint (same domain call as POST /v2/webhooks); the secret is returned once. */
 export async function createWebhookAction(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {
