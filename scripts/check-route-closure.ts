@@ -8,7 +8,8 @@
  *
  * Chunks are found both ways Next.js writes them: Turbopack's `R.c("server/chunks/…js")` / quoted
  * `server/chunks/…js` paths, and webpack's numeric chunk ids (`.next/server/chunks/<id>.js`).
- * A chunk an `import()` would load later is not counted: only what loads with the route.
+ * Printed in two groups: the chunks that load with the route (route.js names them), and those
+ * the route's code may load later through `import()`; the model in either fails the check.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -37,37 +38,48 @@ function chunksNamed(text: string): string[] {
   return [...found].filter((f) => existsSync(f));
 }
 
+/** Prints one chunk line; true when it holds the model. */
+function report(file: string): { holds: boolean; bytes: number } {
+  const text = readFileSync(file, "utf8");
+  const markers = MODEL_MARKERS.filter((m) => text.includes(m));
+  const bytes = statSync(file).size;
+  console.log(
+    `    ${path.relative(root, file)} ${(bytes / 1024).toFixed(0)} kB${markers.length ? `  NLP MODEL (${markers.join(", ")})` : ""}`,
+  );
+  return { holds: markers.length > 0, bytes };
+}
+
 function check(route: string): boolean {
   const entry = path.join(next, "server", "app", route.replace(/^\//, ""), "route.js");
   if (!existsSync(entry)) {
     console.log(`${route}: ${path.relative(root, entry)} is missing (run npm run build first)`);
     return false;
   }
-  const seen = new Set<string>([entry]);
-  const queue = [entry];
+  // What loads with the route: route.js and the chunks it names. What those chunks name in turn
+  // (import() targets) loads only when that code runs.
+  const initial = [entry, ...chunksNamed(readFileSync(entry, "utf8"))];
+  const seen = new Set<string>(initial);
+  const lazy: string[] = [];
+  const queue = [...initial];
   while (queue.length) {
-    const file = queue.shift() as string;
-    for (const chunk of chunksNamed(readFileSync(file, "utf8"))) {
-      if (!seen.has(chunk)) {
-        seen.add(chunk);
-        queue.push(chunk);
-      }
+    for (const chunk of chunksNamed(readFileSync(queue.shift() as string, "utf8"))) {
+      if (seen.has(chunk)) continue;
+      seen.add(chunk);
+      lazy.push(chunk);
+      queue.push(chunk);
     }
   }
-  let holds = false;
-  let bytes = 0;
-  console.log(`${route}: ${seen.size} files`);
-  for (const file of seen) {
-    const text = readFileSync(file, "utf8");
-    const markers = MODEL_MARKERS.filter((m) => text.includes(m));
-    bytes += statSync(file).size;
-    if (markers.length) holds = true;
-    console.log(
-      `  ${path.relative(root, file)} ${(statSync(file).size / 1024).toFixed(0)} kB${markers.length ? `  NLP MODEL (${markers.join(", ")})` : ""}`,
-    );
-  }
-  console.log(`  total ${(bytes / 1024).toFixed(0)} kB; NLP model: ${holds ? "yes" : "no"}`);
-  return !holds;
+  const summary = (label: string, files: string[]) => {
+    console.log(`  ${label}: ${files.length} files`);
+    const rows = files.map(report);
+    const holds = rows.some((r) => r.holds);
+    console.log(`    total ${(rows.reduce((n, r) => n + r.bytes, 0) / 1024).toFixed(0)} kB; NLP model: ${holds ? "yes" : "no"}`);
+    return holds;
+  };
+  console.log(route);
+  const atLoad = summary("loaded with the route", initial);
+  const later = summary("loaded later by import()", lazy);
+  return !atLoad && !later;
 }
 
 const routes = process.argv.slice(2).filter((a) => a.startsWith("/"));
