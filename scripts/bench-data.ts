@@ -12,7 +12,7 @@
  * - a real cursor walk (up to 2,000 cursors) with the per-page time at its start and its end;
  * - SQL statements per call at limit 5 vs 100 (Prisma query events);
  * - EXPLAIN (ANALYZE, BUFFERS) of the report-list SQL Prisma emits: scan types, Seq Scans;
- * - the issue-14 figures through the real route handlers (lib/bench/targets.ts): page 1 vs page
+ * - the issue-14 figures through the real route handlers (scripts/bench-targets.ts): page 1 vs page
  *   2,000 of /v2/reports, participation over 365 occurrences × 100 members, poll votes over 52
  *   broadcasts, /v1/reports limit 100 vs 10, SQL statements per request, and EXPLAIN checks.
  * Exit code 1 when a hot statement of those requests uses a Seq Scan on a table of more than
@@ -39,7 +39,6 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { type CapturedQuery, explain, type PlanSummary } from "@/lib/bench/explain";
 import * as gen from "@/lib/bench/generate";
 import { median, ms, p95, printTable, timeIt } from "@/lib/bench/stats";
-import { runTargets } from "@/lib/bench/targets";
 import { newPrismaClient } from "@/lib/db";
 import { reportListWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -47,6 +46,7 @@ import { listParticipation, storeParticipationCounts } from "@/lib/domain/partic
 import { type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { runTargets } from "@/scripts/bench-targets";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
 
 // Cursors are signed with AUTH_SECRET (read when a cursor is made).

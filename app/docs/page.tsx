@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
+import { getOpenApiDocument, OPENAPI_TAGS } from "@/app/v2/openapi.json/routes";
 import { exampleOf, type OpenApiDoc, type Schema } from "@/components/docs/schema";
 import { JsonExample, SchemaFields } from "@/components/docs/schema-view";
-import { getOpenApiDocument, OPENAPI_TAGS } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API documentation" };
 

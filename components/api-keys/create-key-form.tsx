@@ -1,10 +1,12 @@
 "use client";
 
 import { useActionState } from "react";
-import type { CreateKeyState } from "@/app/(dashboard)/settings/api-keys/actions";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
+
+/** The create-key form's state: the new key (shown once), or the error and the name typed. */
+export type CreateKeyState = { key?: string; prefix?: string; error?: string; name?: string };
 
 /** Create-key form; shows the new key once with a copy button. */
 export function CreateKeyForm({ action }: { action: (prev: CreateKeyState, form: FormData) => Promise<CreateKeyState> }) {

@@ -1,6 +1,6 @@
 /** Server-only loader of one reports-feed page (not a server action: it takes an Actor). */
 
-import { reportRangeError, reportWindowMessage } from "@/app/(dashboard)/people-messages";
+import { reportRangeError, reportWindowMessage } from "@/components/people-messages";
 import type { ReportCardData } from "@/components/reports/report-card";
 import { toReportCard } from "@/components/reports/to-card";
 import type { Actor } from "@/lib/domain/actor";

@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider, useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "@/components/format";
-import { DeletableReport } from "@/components/reports/delete-report";
+import { DeletableReport, type ReportDeleteActions } from "@/components/reports/delete-report";
 import type { ReportFilters, ReportsPage } from "@/components/reports/fetch-reports";
 import { ReportCard, type ReportCardData } from "@/components/reports/report-card";
 import { Button } from "@/components/ui/button";
@@ -11,7 +11,9 @@ import { Alert, EmptyState } from "@/components/ui/card";
 
 type Loader = (filters: ReportFilters, cursor: string | null) => Promise<ReportsPage>;
 
-function Feed({ filters, initial, load, timezone }: { filters: ReportFilters; initial: ReportsPage; load: Loader; timezone: string }) {
+type FeedProps = { filters: ReportFilters; initial: ReportsPage; load: Loader; reportActions: ReportDeleteActions; timezone: string };
+
+function Feed({ filters, initial, load, reportActions, timezone }: FeedProps) {
   const query = useInfiniteQuery({
     queryKey: ["reports", filters],
     queryFn: ({ pageParam }) => load(filters, pageParam),
@@ -53,7 +55,7 @@ function Feed({ filters, initial, load, timezone }: { filters: ReportFilters; in
                 {g.items.map((r) => (
                   <li key={r.id}>
                     {r.own ? (
-                      <DeletableReport reportId={r.id}>
+                      <DeletableReport reportId={r.id} actions={reportActions}>
                         {(actions) => <ReportCard report={r} timezone={timezone} headingLevel={3} actions={actions} />}
                       </DeletableReport>
                     ) : (
@@ -81,8 +83,11 @@ function Feed({ filters, initial, load, timezone }: { filters: ReportFilters; in
   );
 }
 
-/** Cursor-paged reports feed ("Load more") backed by @tanstack/react-query and a server action. */
-export function ReportsFeed(props: { filters: ReportFilters; initial: ReportsPage; load: Loader; timezone: string }) {
+/**
+ * Cursor-paged reports feed ("Load more") backed by @tanstack/react-query and a server action
+ * (`load`); `reportActions` delete and restore the viewer's own reports. Both come from the page.
+ */
+export function ReportsFeed(props: FeedProps) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } } }));
   return (
     <QueryClientProvider client={client}>

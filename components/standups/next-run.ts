@@ -2,7 +2,7 @@
  * How the dashboard words a standup's next run (standup list and standup page): the instant in
  * the standup's timezone and in the viewer's, e.g. "Mon 23 Nov, 09:30 Europe/Berlin (08:30 your
  * time)". Time-zone maths comes from `@date-fns/tz`; `next_run_at` itself is computed by the
- * scheduler (lib/domain/scheduler.ts `refreshNextRunAt`).
+ * scheduler (lib/domain/asking-times.ts `refreshNextRunAt`).
  */
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";

@@ -1,12 +1,14 @@
 "use client";
 
 import { useActionState } from "react";
-import type { CreateWebhookState } from "@/app/(dashboard)/settings/webhooks/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { InputField } from "@/components/ui/form";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { submitKeepingValues } from "@/components/ui/submit-keeping-values";
+
+/** The create form's state: the secret shown once, or a message (`urlError` next to the Endpoint URL field). */
+export type CreateWebhookState = { secret?: string; error?: string; urlError?: string };
 
 /**
  * Create-webhook form; shows the signing secret once with a copy button. A refused URL is

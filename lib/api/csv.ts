@@ -6,20 +6,13 @@
  * and cells starting with = + - @ prefixed with a quote (csv-stringify's `escape_formulas`) so a
  * spreadsheet never runs an answer as a formula.
  */
-import { stringify } from "csv-stringify/sync";
 import { errorResponse, toErrorResponse } from "@/lib/api/errors";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { getSessionUser, sessionActor } from "@/lib/auth/session";
+import { toCsv } from "@/lib/csv";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
-import type { CsvExport, CsvRow } from "@/lib/domain/exports";
-
-const CSV_OPTIONS = { record_delimiter: "windows", escape_formulas: true } as const;
-
-/** Serialises rows as CSV text (CRLF, quoting, formula escaping). */
-export function toCsv(rows: CsvRow[]): string {
-  return rows.length ? stringify(rows, CSV_OPTIONS) : "";
-}
+import type { CsvExport } from "@/lib/domain/exports";
 
 /** A streamed CSV download of `exp` named `filename`. */
 export function csvResponse(filename: string, exp: CsvExport): Response {

@@ -42,7 +42,7 @@ export type PlanSummary = {
  * (`PlanSummary.reportsRowsVisited`) when the caller may read every report: the page and the row
  * that tells more exist, twice over, plus a few. A plan that reads the whole window and sorts it
  * (lib/domain/report-pages.ts `reportPageCte`) visits thousands on a busy week. Checked by `npm run
- * bench:data` (lib/bench/targets.ts) and tests/api/report-page-plan.test.ts.
+ * bench:data` (scripts/bench-targets.ts) and tests/api/report-page-plan.test.ts.
  */
 export function pageReadLimit(items: number): number {
   return 2 * (items + 1) + 10;

@@ -19,6 +19,7 @@ import type { PollDoc, QuestionDoc, StandupDoc, TeamConfig } from "@/lib/config/
 import { type QuestionRow, readTeamState, requireConfigAdmin, type TeamState } from "@/lib/config/state";
 import { db, queryRows, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { channelMemberIds } from "@/lib/domain/channels";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { addHoliday, removeHoliday } from "@/lib/domain/holidays";
@@ -26,7 +27,6 @@ import { setMembers } from "@/lib/domain/members";
 import { deletePoll } from "@/lib/domain/poll-lifecycle";
 import { createPoll } from "@/lib/domain/polls";
 import { parseQuestionType, type QuestionType } from "@/lib/domain/question-types";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { looksLikeBlockerQuestion } from "@/lib/domain/standup-config";
 import { createStandup } from "@/lib/domain/standup-writes";
 import type { WebhookEventType } from "@/lib/domain/webhook-events";

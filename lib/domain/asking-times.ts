@@ -1,6 +1,9 @@
 /**
- * When an occurrence's members are asked and how long they may answer (issue 10 "Asking"). Pure
- * functions over the schedule maths of lib/domain/schedule.ts (offsets from `@date-fns/tz`).
+ * When an occurrence's members are asked and how long they may answer (issue 10 "Asking"), and a
+ * checkin's next run (`nextOccurrenceStart`; `refreshNextRunAt` stores it in `next_run_at`). Pure
+ * functions over the schedule maths of lib/domain/schedule.ts (offsets from `@date-fns/tz`), except
+ * `refreshNextRunAt`, which reads and writes the checkin row in the caller's transaction. (It lives
+ * here, not in schedule.ts, because it needs the asking schedule and schedule.ts is below this file.)
  *
  * Definitions (all instants UTC `Date`s, dates "YYYY-MM-DD", `time` "HH:MM:SS"):
  * - Automatic asking happens only when `waitTime` is a number (spec §2.2/§2.8: null = only when
@@ -17,6 +20,7 @@
  *   until that member's next slot or 24 h, whichever is first. The occurrence closes when the last
  *   member's window ends (`closesAt`).
  */
+import { db as defaultDb, type Tx } from "@/lib/db";
 import { WEEKDAYS } from "@/lib/domain/constants";
 import { instantAtLocal, isValidTimezone, localDateOf, nextRunAt } from "@/lib/domain/schedule";
 
@@ -161,3 +165,53 @@ export const activeMembersSelect = {
   select: { user_id: true, user: { select: { timezone: true } } },
   orderBy: { user_id: "asc" },
 } as const;
+
+/** The Prisma select of what a checkin's runs are computed from: schedule, recurrence, next_run_at, active members. */
+export const checkinScheduleSelect = {
+  ...askingScheduleSelect,
+  recurrence: true,
+  next_run_at: true,
+  members: activeMembersSelect,
+} as const;
+
+/**
+ * Recomputes `next_run_at` of one checkin after its schedule, state, members or recurrence changed
+ * (writers call this in the same transaction as their change when they pass their transaction
+ * client). Active checkins with automatic asking get the next occurrence start after `now`
+ * (`nextOccurrenceStart`); standups whose `wait_time` is null (asked
+ * only when started), other states and a one-shot poll that already ran get null. Writers of a poll
+ * that must broadcast immediately set `next_run_at = now` themselves instead.
+ * @returns the new next_run_at (UTC) or null.
+ * @throws Prisma's not-found error when the checkin does not exist.
+ */
+export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
+  const checkin = await db.checkin.findUniqueOrThrow({
+    where: { id: checkinId },
+    select: { ...checkinScheduleSelect, state: true, _count: { select: { occurrences: true } } },
+  });
+  let next: Date | null = null;
+  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
+    next =
+      safeNextStart(
+        askingScheduleOf(checkin),
+        checkin.members.map((m) => m.user.timezone),
+        now,
+      )?.at ?? null;
+  }
+  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
+  return next;
+}
+
+/** True for a one-shot poll (`recurrence.type === "once"`): it runs once, then has no next run. */
+export function isOneShot(recurrence: unknown): boolean {
+  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
+}
+
+/** nextOccurrenceStart that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
+export function safeNextStart(schedule: AskingSchedule, zones: readonly string[], after: Date): { date: string; at: Date } | null {
+  try {
+    return nextOccurrenceStart(schedule, zones, after);
+  } catch {
+    return null;
+  }
+}

@@ -35,9 +35,8 @@ import {
   slotTimezone,
 } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
-import { openOccurrence } from "@/lib/domain/occurrences";
+import { openOccurrence, openScheduledOccurrence } from "@/lib/domain/occurrences";
 import { localDateOf } from "@/lib/domain/schedule";
-import { openScheduledOccurrence } from "@/lib/domain/scheduler";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**

@@ -15,7 +15,7 @@ import { absenceKindsOn } from "@/lib/domain/absences";
 import { editableStandup, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { askDueBatch } from "@/lib/domain/asking";
-import { askingScheduleOf, askingScheduleSelect, windowEnd } from "@/lib/domain/asking-times";
+import { type AskingSchedule, askingScheduleOf, askingScheduleSelect, closesAt, dueOn, windowEnd } from "@/lib/domain/asking-times";
 import { InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserEmails, resolveUserIds, type UserRef } from "@/lib/domain/members";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
@@ -101,6 +101,45 @@ export async function recordMembers(
                 ${members.map((m) => absences.get(m.userId) ?? null)}::text[]) AS u(user_id, due_at, excused)
     ON CONFLICT (occurrence_id, user_id) DO UPDATE
       SET due_at = COALESCE(occurrence_members.due_at, EXCLUDED.due_at), excused = COALESCE(occurrence_members.excused, EXCLUDED.excused)`;
+}
+
+/**
+ * Opens (or completes) the occurrence of `slot.date`: the roster is every active member with the
+ * instant they are due (`due_at`, see lib/domain/asking-times.ts), members on leave that day
+ * `excused` with the absence's kind, and `closes_at` the end of the last member's window (polls:
+ * slot + `duration` minutes). An occurrence that already exists (an early answer or a manual start
+ * created it) keeps its rows and gains the members it lacks.
+ */
+export async function openScheduledOccurrence(
+  tx: Tx,
+  checkin: {
+    id: number;
+    team_id: number;
+    kind: string;
+    duration: number | null;
+    members: Array<{ user_id: number; user: { timezone: string } }>;
+  },
+  schedule: AskingSchedule,
+  slot: { date: string; at: Date },
+  now: Date,
+): Promise<{ id: number; created: boolean }> {
+  const members = checkin.members.map((m) => ({
+    userId: m.user_id,
+    timezone: m.user.timezone,
+    dueAt: dueOn(schedule, slot.date, m.user.timezone),
+  }));
+  const closes =
+    checkin.kind === "poll"
+      ? checkin.duration
+        ? new Date(slot.at.getTime() + checkin.duration * 60_000)
+        : null
+      : closesAt(
+          schedule,
+          members.map((m) => ({ askedAt: m.dueAt, timezone: m.timezone })),
+        );
+  const opened = await openOccurrence(tx, checkin, { date: slot.date, scheduledAt: slot.at, trigger: "schedule", closesAt: closes, now });
+  await recordMembers(tx, { checkin, occurrence: { id: opened.id, date: slot.date }, members });
+  return opened;
 }
 
 /** Numeric ids of a checkin's members whose accounts are active, ascending. */

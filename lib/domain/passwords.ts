@@ -5,7 +5,7 @@
  * A reset ends the person's other dashboard sessions (`session_version` is bumped).
  */
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
-import { issueToken, redeemToken } from "@/lib/auth/tokens";
+import { issueToken, peekToken, redeemToken } from "@/lib/auth/tokens";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { canManagePeople } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -14,7 +14,7 @@ import { ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/doma
 import { usersByEmail } from "@/lib/domain/exact-lookup";
 import { checkNewPassword, normaliseEmail } from "@/lib/domain/people";
 import { linkBaseUrl } from "@/lib/env";
-import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
+import { emailConfigured, enqueueEmail } from "@/lib/mail/enqueue";
 
 /**
  * Changes the actor's own password. @throws InvalidParameterError when the current password is
@@ -97,6 +97,15 @@ export async function issueResetLink(
     });
     return { link: `${input.baseUrl.replace(/\/$/, "")}/reset-password/${token}`, expiresAt };
   });
+}
+
+/**
+ * The e-mail a password-reset link is for (the reset page shows it), without using the link; null
+ * when the link is unknown, expired, used or its person deactivated (`peekToken`).
+ */
+export async function passwordResetOfLink(token: string, tx: Tx = db): Promise<{ email: string } | null> {
+  const reset = await peekToken(tx, "password_reset", token);
+  return reset ? { email: reset.user.email } : null;
 }
 
 /**

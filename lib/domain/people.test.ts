@@ -12,8 +12,16 @@ import { db } from "@/lib/db";
 import { listAudit } from "@/lib/domain/audit";
 import { invitePeopleFromList, parsePeopleList } from "@/lib/domain/bulk-invite";
 import { ConflictError, ForbiddenError, InvalidParameterError } from "@/lib/domain/errors";
-import { changePassword, issueResetLink, resetPassword } from "@/lib/domain/passwords";
-import { acceptInvitation, changeRole, deactivatePerson, invitePerson, listPeople, reactivatePerson } from "@/lib/domain/people";
+import { changePassword, issueResetLink, passwordResetOfLink, resetPassword } from "@/lib/domain/passwords";
+import {
+  acceptInvitation,
+  changeRole,
+  deactivatePerson,
+  invitationOfLink,
+  invitePerson,
+  listPeople,
+  reactivatePerson,
+} from "@/lib/domain/people";
 import { getProfile, updateProfile } from "@/lib/domain/profile";
 import { createTestCheckin, createTestTeam } from "@/tests/fixtures";
 
@@ -52,6 +60,28 @@ describe("invitation tokens", () => {
     );
     // an accepted member cannot be invited again
     await expect(invitePerson(team.admin.actor, { email: user.email, name: "x" }, { baseUrl: BASE })).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it("the invitation and reset pages read a link without using it, and nothing for a used or unknown one", async () => {
+    const team = await createTestTeam({ members: 1 });
+    const inv = await invitePerson(
+      team.admin.actor,
+      { email: `ada.${team.id}@example.com`, name: "Ada", timezone: "Europe/Berlin" },
+      { baseUrl: BASE },
+    );
+    const token = tokenOf(inv.link);
+    const shown = { email: `ada.${team.id}@example.com`, realname: "Ada", timezone: "Europe/Berlin", teamName: team.name };
+    expect(await invitationOfLink(token)).toEqual(shown);
+    expect(await invitationOfLink(token)).toEqual(shown); // reading does not use the link
+    await acceptInvitation({ token, name: "Ada L.", password: "correct horse" });
+    expect(await invitationOfLink(token)).toBeNull();
+    expect(await invitationOfLink("no-such-token")).toBeNull();
+    const member = team.users[1];
+    const { token: reset } = await issueToken(db, { teamId: team.id, userId: member.id, kind: "password_reset" });
+    expect(await passwordResetOfLink(reset)).toEqual({ email: member.email });
+    expect(await passwordResetOfLink(token)).toBeNull(); // an invitation is not a reset link
+    await resetPassword({ token: reset, password: "another horse" });
+    expect(await passwordResetOfLink(reset)).toBeNull();
   });
 
   it("lets only one of two concurrent redemptions through", async () => {

@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { invalidateApiKeys } from "@/lib/auth/api-key-cache";
 import { hashPassword } from "@/lib/auth/password";
-import { issueToken, redeemToken } from "@/lib/auth/tokens";
+import { issueToken, peekToken, redeemToken } from "@/lib/auth/tokens";
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { canManagePeople, type Role } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
@@ -22,7 +22,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/domain/constants
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { emailKey, usersByEmail } from "@/lib/domain/exact-lookup";
 import { isValidTimezone } from "@/lib/domain/schedule";
-import { emailConfigured, enqueueEmail } from "@/lib/mail/mailer";
+import { emailConfigured, enqueueEmail } from "@/lib/mail/enqueue";
 
 /** A new person's details as an admin or a command gives them. */
 export type PersonInput = { email: string; name: string; role?: Role; timezone?: string };
@@ -167,6 +167,24 @@ export async function invitePerson(actor: Actor, input: PersonInput, opts: { bas
     });
     return result;
   });
+}
+
+/**
+ * What the invitation page shows for a link (app/(auth)/invite/[token]): the invited person's
+ * e-mail, name and timezone and the team's name, without using the link; null when the link is
+ * unknown, expired, used or its person deactivated (`peekToken`).
+ */
+export async function invitationOfLink(
+  token: string,
+  tx: Tx = db,
+): Promise<{ email: string; realname: string; timezone: string; teamName: string } | null> {
+  const invitation = await peekToken(tx, "invitation", token);
+  if (!invitation) return null;
+  const user = await tx.user.findUniqueOrThrow({
+    where: { id: invitation.user_id },
+    select: { timezone: true, team: { select: { name: true } } },
+  });
+  return { email: invitation.user.email, realname: invitation.user.realname, timezone: user.timezone, teamName: user.team.name };
 }
 
 /**

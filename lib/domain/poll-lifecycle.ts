@@ -12,10 +12,10 @@
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { canManagePoll, livePollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { ConflictError, ForbiddenError, InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { LIMITS } from "@/lib/domain/limits";
 import { closeDueBatch } from "@/lib/domain/occurrence-close";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
 
 /** The poll the actor manages, locked for update. @throws NotFoundError, ForbiddenError */
 async function managedPoll(t: Tx, actor: Actor, pollId: number) {

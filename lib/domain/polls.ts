@@ -9,6 +9,7 @@
 import { db, inTransaction, type Tx } from "@/lib/db";
 import { pollWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { checkinViewPage } from "@/lib/domain/checkin-pages";
 import { WEEKDAYS } from "@/lib/domain/constants";
@@ -16,7 +17,6 @@ import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
 import { askMembers, openOccurrence } from "@/lib/domain/occurrences";
 import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { isValidTimezone, localDateOf } from "@/lib/domain/schedule";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import { parseDays, parseStandupTime } from "@/lib/domain/standup-config";
 import {
   type CheckinView,
@@ -169,7 +169,7 @@ export const MAX_POLL_DURATION_MINUTES = 525_600;
  *   poll) in the channel and the poll.created event;
  * - recurring (`schedule`): `recurrence` {type: "weekly", repeat: null, every: 1, day: null,
  *   month: null}, the given days/time/timezone, no broadcast now: `next_run_at` is the next slot
- *   (lib/domain/scheduler.ts `refreshNextRunAt`), where the scheduler opens the broadcast, asks
+ *   (lib/domain/asking-times.ts `refreshNextRunAt`), where the scheduler opens the broadcast, asks
  *   the members with the vote link and closes it `duration` minutes later.
  * @throws InvalidParameterError (empty name/question, fewer than 2 or duplicate choices, bad
  *   duration, days, time or timezone), ChannelNotFoundError.

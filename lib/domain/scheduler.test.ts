@@ -9,8 +9,9 @@ process.env.PUBLIC_URL = "https://checkin.example.test";
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { newChatTs } from "@/lib/domain/chat-ts";
-import { refreshNextRunAt, runDueOccurrences } from "@/lib/domain/scheduler";
+import { runDueOccurrences } from "@/lib/domain/scheduler";
 
 const uid = () => randomBytes(5).toString("hex").toUpperCase();
 

@@ -9,23 +9,19 @@
  *
  * Times: `checkins.next_run_at` is a UTC instant; occurrence `date` is the local date in the
  * checkin's timezone; poll `duration` is in minutes.
+ *
+ * This module is the tick only (issue 51): nothing outside lib/jobs imports it. Opening a run is
+ * lib/domain/occurrences.ts (`openScheduledOccurrence`), the next run lib/domain/asking-times.ts
+ * (`refreshNextRunAt`), so a write that needs them does not load the tick's closing, summaries and
+ * categorization (the offline NLP model).
  */
 
-import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { type Db, db as defaultDb } from "@/lib/db";
 import { askDueBatch, askDueMembers, type TickScope } from "@/lib/domain/asking";
-import {
-  type AskingSchedule,
-  activeMembersSelect,
-  askingScheduleOf,
-  askingScheduleSelect,
-  closesAt,
-  dueOn,
-  nextOccurrenceStart,
-  occurrenceDateAt,
-} from "@/lib/domain/asking-times";
+import { askingScheduleOf, checkinScheduleSelect, isOneShot, occurrenceDateAt, safeNextStart } from "@/lib/domain/asking-times";
 import { isTeamHoliday } from "@/lib/domain/holidays";
 import { closeDueOccurrences } from "@/lib/domain/occurrence-close";
-import { openOccurrence, recordMembers } from "@/lib/domain/occurrences";
+import { openScheduledOccurrence } from "@/lib/domain/occurrences";
 import { broadcastPollRun } from "@/lib/domain/outbox-polls";
 import { sendDueReminders } from "@/lib/domain/reminders";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -101,11 +97,9 @@ export async function runDueOccurrences(now: Date, db: Db = defaultDb, scope: Ti
   return result;
 }
 
-const scheduleSelect = { ...askingScheduleSelect, recurrence: true, next_run_at: true, members: activeMembersSelect } as const;
-
 /** Runs one locked checkin; returns the created occurrence id, or null when none was opened. */
 async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Promise<number | null> {
-  const checkin = await tx.checkin.findUniqueOrThrow({ where: { id: checkinId }, select: scheduleSelect });
+  const checkin = await tx.checkin.findUniqueOrThrow({ where: { id: checkinId }, select: checkinScheduleSelect });
   const schedule = askingScheduleOf(checkin);
   const zones = checkin.members.map((m) => m.user.timezone);
   const oneShot = isOneShot(checkin.recurrence);
@@ -139,86 +133,6 @@ async function runLockedCheckin(tx: TxClient, checkinId: number, now: Date): Pro
   if (checkin.kind === "poll" && opened.created) await broadcastPollRun(tx, { pollId: checkin.id, occurrenceId: opened.id }, now);
   await askDueBatch(tx, now, { occurrenceIds: [opened.id] });
   return opened.created ? opened.id : null;
-}
-
-/**
- * Opens (or completes) the occurrence of `slot.date`: the roster is every active member with the
- * instant they are due (`due_at`, see lib/domain/asking-times.ts), members on leave that day
- * `excused` with the absence's kind, and `closes_at` the end of the last member's window (polls:
- * slot + `duration` minutes). An occurrence that already exists (an early answer or a manual start
- * created it) keeps its rows and gains the members it lacks.
- */
-export async function openScheduledOccurrence(
-  tx: Tx,
-  checkin: {
-    id: number;
-    team_id: number;
-    kind: string;
-    duration: number | null;
-    members: Array<{ user_id: number; user: { timezone: string } }>;
-  },
-  schedule: AskingSchedule,
-  slot: { date: string; at: Date },
-  now: Date,
-): Promise<{ id: number; created: boolean }> {
-  const members = checkin.members.map((m) => ({
-    userId: m.user_id,
-    timezone: m.user.timezone,
-    dueAt: dueOn(schedule, slot.date, m.user.timezone),
-  }));
-  const closes =
-    checkin.kind === "poll"
-      ? checkin.duration
-        ? new Date(slot.at.getTime() + checkin.duration * 60_000)
-        : null
-      : closesAt(
-          schedule,
-          members.map((m) => ({ askedAt: m.dueAt, timezone: m.timezone })),
-        );
-  const opened = await openOccurrence(tx, checkin, { date: slot.date, scheduledAt: slot.at, trigger: "schedule", closesAt: closes, now });
-  await recordMembers(tx, { checkin, occurrence: { id: opened.id, date: slot.date }, members });
-  return opened;
-}
-
-/**
- * Recomputes `next_run_at` of one checkin after its schedule, state, members or recurrence changed
- * (writers call this in the same transaction as their change when they pass their transaction
- * client). Active checkins with automatic asking get the next occurrence start after `now`
- * (lib/domain/asking-times.ts `nextOccurrenceStart`); standups whose `wait_time` is null (asked
- * only when started), other states and a one-shot poll that already ran get null. Writers of a poll
- * that must broadcast immediately set `next_run_at = now` themselves instead.
- * @returns the new next_run_at (UTC) or null.
- * @throws Prisma's not-found error when the checkin does not exist.
- */
-export async function refreshNextRunAt(checkinId: number, db: Tx = defaultDb, now: Date = new Date()): Promise<Date | null> {
-  const checkin = await db.checkin.findUniqueOrThrow({
-    where: { id: checkinId },
-    select: { ...scheduleSelect, state: true, _count: { select: { occurrences: true } } },
-  });
-  let next: Date | null = null;
-  if (checkin.state === "active" && !(isOneShot(checkin.recurrence) && checkin._count.occurrences > 0)) {
-    next =
-      safeNextStart(
-        askingScheduleOf(checkin),
-        checkin.members.map((m) => m.user.timezone),
-        now,
-      )?.at ?? null;
-  }
-  await db.checkin.update({ where: { id: checkin.id }, data: { next_run_at: next } });
-  return next;
-}
-
-function isOneShot(recurrence: unknown): boolean {
-  return typeof recurrence === "object" && recurrence !== null && (recurrence as { type?: unknown }).type === "once";
-}
-
-/** nextOccurrenceStart that answers null (never runs) for a stored schedule that is invalid, instead of throwing. */
-function safeNextStart(schedule: AskingSchedule, zones: readonly string[], after: Date): { date: string; at: Date } | null {
-  try {
-    return nextOccurrenceStart(schedule, zones, after);
-  } catch {
-    return null;
-  }
 }
 
 /** What one scheduler tick did (counts; `errors` of checkins that failed to open). */

@@ -7,13 +7,13 @@
 import type { Tx } from "@/lib/db";
 import type { EditableStandup } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { ASKING_LIMITS, MAX_NAME_LENGTH, MAX_QUESTIONS, WEEKDAYS } from "@/lib/domain/constants";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { resolveUserIds, setMembers, type UserRef } from "@/lib/domain/members";
 import { EXTENSION_TYPES, parseQuestionType, type QuestionTypeColumns, type QuestionTypeInput } from "@/lib/domain/question-types";
 import { isValidTimezone, parseTimeOfDay } from "@/lib/domain/schedule";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /** Name of a standup created without one (spec §4.2 POST /v2/standups: "Defaults to 'Standup #'"). */

@@ -13,12 +13,12 @@
 import { type Db, db as defaultDb, inTransaction, type Tx } from "@/lib/db";
 import { editableStandup, standupWhere } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
+import { refreshNextRunAt } from "@/lib/domain/asking-times";
 import { type ChannelRef, channelMemberIds, resolveChannel } from "@/lib/domain/channels";
 import { MAX_NAME_LENGTH } from "@/lib/domain/constants";
 import { InvalidParameterError, NotFoundError, UnprocessableError } from "@/lib/domain/errors";
 import { resolveUserIds } from "@/lib/domain/members";
 import { isValidTimezone } from "@/lib/domain/schedule";
-import { refreshNextRunAt } from "@/lib/domain/scheduler";
 import {
   applyConfig,
   checkFullConfig,

@@ -3,7 +3,7 @@
  * archive, the CSV text of the person's reports is rendered here at the edge (lib/api/csv.ts
  * `toCsv`, the same rendering as the CSV downloads), so the domain never imports the API layer.
  */
-import { toCsv } from "@/lib/api/csv";
+import { toCsv } from "@/lib/csv";
 import { db } from "@/lib/db";
 import { storeDataExport } from "@/lib/domain/data-exports";
 

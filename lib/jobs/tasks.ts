@@ -16,7 +16,7 @@
  * - `slack_sync` (crontab: hourly at :41; also enqueued when the worker starts with Slack
  *   configured and on Slack's team_join / member_joined_channel events): imports the workspace's
  *   people, channels and memberships (lib/chat/slack-sync.ts). Does nothing without SLACK_BOT_TOKEN.
- * - `send_email` (enqueued by lib/mail/mailer.ts `enqueueEmail`): sends one invitation or
+ * - `send_email` (enqueued by lib/mail/enqueue.ts `enqueueEmail`): sends one invitation or
  *   password-reset e-mail through SMTP_URL.
  * - `store_poll_results` (enqueued by the database's triggers, migration `*_poll_results`, when a
  *   poll broadcast closes and after any change to a closed broadcast's results): stores its

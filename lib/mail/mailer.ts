@@ -1,32 +1,14 @@
 /**
- * Transactional e-mail (invitations, password resets) through nodemailer when `SMTP_URL` is set.
- *
- * `enqueueEmail` adds a graphile-worker job (`send_email`) with plain SQL inside the caller's
- * transaction, so the e-mail exists exactly when the data that caused it does; the worker sends it
- * with `deliverEmail` (retried with graphile-worker's backoff, up to 10 attempts; the job key makes
- * a retried enqueue of the same message a no-op). Without `SMTP_URL` nothing is enqueued and the
- * callers show the link once instead.
+ * Sends transactional e-mail (invitations, password resets) through nodemailer when `SMTP_URL` is
+ * set: the worker's `send_email` task calls `deliverEmail` (retried with graphile-worker's backoff,
+ * up to 10 attempts). Writers enqueue the e-mail with lib/mail/enqueue.ts `enqueueEmail` in their
+ * transaction instead of loading this module.
  */
 import nodemailer from "nodemailer";
-import type { Tx } from "@/lib/db";
 import { smtpSettings } from "@/lib/env";
-import { enqueueJob } from "@/lib/jobs/enqueue";
+import type { EmailMessage } from "@/lib/mail/enqueue";
 
-/** One e-mail: plain text body (links on their own line). */
-export type EmailMessage = { to: string; subject: string; text: string };
-
-/** True when `SMTP_URL` is configured (e-mails are sent rather than links shown). */
-export function emailConfigured(): boolean {
-  return smtpSettings() !== null;
-}
-
-/**
- * Enqueues `message` for delivery in the caller's transaction.
- * @param jobKey de-duplication key (graphile-worker `job_key`), e.g. `invite:<token id>`.
- */
-export async function enqueueEmail(tx: Tx, message: EmailMessage, jobKey: string): Promise<void> {
-  await enqueueJob(tx, "send_email", message, { jobKey, maxAttempts: 10 });
-}
+export type { EmailMessage } from "@/lib/mail/enqueue";
 
 let transport: nodemailer.Transporter | undefined;
 let transportUrl: string | undefined;

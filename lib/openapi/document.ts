@@ -2,8 +2,9 @@
  * The OpenAPI 3.1 document of the public API, generated with zod-openapi's `createDocument` from
  * the operations the route files declare through `apiPath` (lib/api/route.ts): each names its
  * request schemas (the ones the route parses with) and its response schema (the one beside its
- * serializer, lib/api/v1|v2) — no hand-written list of routes or shapes that can drift. Importing
- * lib/openapi/routes.ts loads every route module, so every declaration is registered. Served at
+ * serializer, lib/api/v1|v2) — no hand-written list of routes or shapes that can drift. The route
+ * index app/v2/openapi.json/routes.ts loads every route module, so every declaration is registered,
+ * and re-exports this module's functions: callers import them from there. Served at
  * GET /v2/openapi.json and rendered by app/docs/page.tsx. Paths are those of api-spec.md §4.2 and
  * §4.3 (`/v1/reports/` with its slash; every path is also served without it).
  *
@@ -14,7 +15,6 @@ import { createDocument } from "zod-openapi";
 import { OPENAPI_TAGS, webhookDocHelpers } from "@/lib/openapi/operation";
 import { registeredPaths } from "@/lib/openapi/registry";
 import { webhookPaths } from "@/lib/openapi/webhooks";
-import "@/lib/openapi/routes";
 
 export { OPENAPI_TAGS } from "@/lib/openapi/operation";
 
@@ -82,8 +82,14 @@ function describeParameters(doc: OpenApiDocument): void {
   }
 }
 
-/** Builds the OpenAPI 3.1 document (uncached; see `getOpenApiDocument`). */
+/**
+ * Builds the OpenAPI 3.1 document (uncached; see `getOpenApiDocument`).
+ * @throws Error when no route module is loaded yet (import through app/v2/openapi.json/routes.ts).
+ */
 export function buildOpenApiDocument(): OpenApiDocument {
+  if (Object.keys(registeredPaths()).length === 0) {
+    throw new Error("no API route is registered: read the document through app/v2/openapi.json/routes.ts");
+  }
   const doc = createDocument({
     openapi: "3.1.0",
     info: {

@@ -1,7 +1,7 @@
 /**
  * The operations the route files declare through `apiPath` (lib/api/route.ts), collected as the
  * route modules load; lib/openapi/document.ts assembles the OpenAPI document from them after
- * importing every route module (lib/openapi/routes.ts).
+ * app/v2/openapi.json/routes.ts imported every route module.
  */
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { type OperationDoc, toOperation } from "@/lib/openapi/operation";

@@ -13,7 +13,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getOpenApiDocument } from "@/lib/openapi/document";
+import { getOpenApiDocument } from "@/app/v2/openapi.json/routes";
 import { createTestCheckin, createTestOccurrence, createTestReport, createTestTeam, createTestUser, type TestTeam } from "@/tests/fixtures";
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { absenceMessage } from "@/components/people-messages";
 import type { ActionState } from "@/components/ui/action-form";
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
@@ -10,7 +11,6 @@ import { DomainError } from "@/lib/domain/errors";
 import { changePassword } from "@/lib/domain/passwords";
 import { updateProfile } from "@/lib/domain/profile";
 import { actorFormAction, field } from "../form-action";
-import { absenceMessage } from "../people-messages";
 
 /** Asks for the signed-in person's "My data" archive, built by a job and offered for 24 hours (issue 45). */
 export async function requestMyDataAction(_prev: ActionState, _form: FormData): Promise<ActionState> {

@@ -1,5 +1,6 @@
 "use server";
 
+import { webhookUrlMessage } from "@/components/people-messages";
 import type { ActionState } from "@/components/ui/action-form";
 import {
   addCalDavAccount,
@@ -12,7 +13,6 @@ import {
 } from "@/lib/domain/calendar-feeds";
 import { DomainError } from "@/lib/domain/errors";
 import { actorFormAction, field } from "../form-action";
-import { webhookUrlMessage } from "../people-messages";
 
 /** Runs a feed save; a refused address comes back in the field's words (same address rule as webhooks). */
 async function savingFeed(label: string, run: () => Promise<unknown>): Promise<ActionState | undefined> {

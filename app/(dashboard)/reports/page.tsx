@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { reportRangeError } from "@/components/people-messages";
 import { fetchReportsPage, type ReportFilters } from "@/components/reports/fetch-reports";
 import { ReportsFeed } from "@/components/reports/reports-feed";
 import { buttonClass, LinkButton } from "@/components/ui/button";
@@ -7,8 +8,7 @@ import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
 import { listStandupSettings } from "@/lib/domain/standups";
 import { requireUser } from "../load";
-import { reportRangeError } from "../people-messages";
-import { loadReportsAction } from "./actions";
+import { deleteReportAction, loadReportsAction, restoreReportAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Reports" };
@@ -104,7 +104,14 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
           </div>
         </form>
       </Card>
-      <ReportsFeed key={JSON.stringify(filters)} filters={filters} initial={first} load={loadReportsAction} timezone={user.timezone} />
+      <ReportsFeed
+        key={JSON.stringify(filters)}
+        filters={filters}
+        initial={first}
+        load={loadReportsAction}
+        reportActions={{ remove: deleteReportAction, restore: restoreReportAction }}
+        timezone={user.timezone}
+      />
     </>
   );
 }

@@ -2,11 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { absenceMessage } from "@/components/people-messages";
 import { type FormState, formValues, zodFieldErrors } from "@/components/ui/form-state";
 import { getActor } from "@/lib/auth/session";
 import { addAbsence, removeAbsence } from "@/lib/domain/absences";
 import { DomainError } from "@/lib/domain/errors";
-import { absenceMessage } from "../people-messages";
 
 export type AbsenceFormState = FormState;
 

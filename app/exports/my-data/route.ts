@@ -5,7 +5,8 @@
  * offered 24 hours; lib/domain/data-exports.ts); without it, built on request (API clients). A team
  * admin may add `user_id` (numeric) to export someone else (audited). Dashboard session or API key.
  */
-import { csvRoute, toCsv } from "@/lib/api/csv";
+import { csvRoute } from "@/lib/api/csv";
+import { toCsv } from "@/lib/csv";
 import { readDataExport } from "@/lib/domain/data-exports";
 import { InvalidParameterError } from "@/lib/domain/errors";
 import { exportPersonData, reportsCsvRows } from "@/lib/domain/my-data";

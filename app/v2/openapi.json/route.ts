@@ -4,10 +4,11 @@
  * quota when one is sent, else the client address's) with the `RateLimit` headers. The document is built once per process (module scope); this static
  * route takes precedence over the `/v2/[[...path]]` catch-all.
  */
+
+import { getOpenApiDocument } from "@/app/v2/openapi.json/routes";
 import { API_HEADERS } from "@/lib/api/errors";
 import { publicAnswer } from "@/lib/api/handler";
 import { methodTable } from "@/lib/api/route";
-import { getOpenApiDocument } from "@/lib/openapi/document";
 
 let body: string | undefined;
 

@@ -6,7 +6,7 @@
  *
  * GET /v2/polls/{id}/votes does not call the serializer: PostgreSQL builds the same JSON text
  * (`pollVotesWire` below, checked byte for byte against `serializePollResultsV2` by
- * lib/api/v2/votes.test.ts) and the route sends it as it is (issue 14): one statement returns the
+ * tests/votes-wire.test.ts, which also checks the route) and the route sends it as it is (issue 14): one statement returns the
  * whole `data` object of the response as text, so Node neither groups nor serializes the rows.
  * Same scope and visibility as `getPollVotes` (lib/domain/votes.ts `pollVotesScopeSql`); the
  * results rules are those of the lib/domain/votes.ts module comment, written in SQL. Closed

@@ -4,8 +4,7 @@ import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { TimezoneSelect } from "@/components/people/timezone-select";
 import { ActionForm } from "@/components/ui/action-form";
 import { InputField } from "@/components/ui/form";
-import { peekToken } from "@/lib/auth/tokens";
-import { db } from "@/lib/db";
+import { invitationOfLink } from "@/lib/domain/people";
 import { acceptInvitationAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +13,7 @@ export const metadata: Metadata = { title: "Accept invitation", referrer: "no-re
 /** Invitation link: choose name, password and timezone (the link works once, for 7 days). */
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const invitation = await peekToken(db, "invitation", token);
+  const invitation = await invitationOfLink(token);
   if (!invitation) {
     return (
       <AuthShell title="Invitation not valid" footerLink={{ href: "/sign-in", label: "Go to sign-in" }}>
@@ -24,14 +23,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       </AuthShell>
     );
   }
-  const user = await db.user.findUniqueOrThrow({
-    where: { id: invitation.user_id },
-    select: { timezone: true, team: { select: { name: true } } },
-  });
   return (
-    <AuthShell title={`Join ${user.team.name}`}>
+    <AuthShell title={`Join ${invitation.teamName}`}>
       <p className="mb-4 text-sm text-slate-600">
-        You were invited as <strong>{invitation.user.email}</strong>. Choose your password to finish.
+        You were invited as <strong>{invitation.email}</strong>. Choose your password to finish.
       </p>
       <ActionForm action={acceptInvitationAction} submitLabel="Join the team" pendingLabel="Joining…">
         <input type="hidden" name="token" value={token} />
@@ -41,10 +36,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
           name="name"
           required
           maxLength={100}
-          defaultValue={invitation.user.realname}
+          defaultValue={invitation.realname}
           autoComplete="name"
         />
-        <TimezoneSelect id="timezone" defaultValue={user.timezone} />
+        <TimezoneSelect id="timezone" defaultValue={invitation.timezone} />
         <NewPasswordFields />
       </ActionForm>
     </AuthShell>

@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { AuthShell } from "@/components/auth/auth-shell";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { ActionForm } from "@/components/ui/action-form";
-import { peekToken } from "@/lib/auth/tokens";
-import { db } from "@/lib/db";
+import { passwordResetOfLink } from "@/lib/domain/passwords";
 import { resetPasswordAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +11,7 @@ export const metadata: Metadata = { title: "Reset password", referrer: "no-refer
 /** Password-reset link: choose a new password (the link works once, for one hour). */
 export default async function ResetPasswordPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const reset = await peekToken(db, "password_reset", token);
+  const reset = await passwordResetOfLink(token);
   if (!reset) {
     return (
       <AuthShell title="Link not valid" footerLink={{ href: "/forgot-password", label: "Ask for a new link" }}>
@@ -22,7 +21,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   }
   return (
     <AuthShell title="Choose a new password">
-      <p className="mb-4 text-sm text-slate-600">For {reset.user.email}. Other signed-in sessions end.</p>
+      <p className="mb-4 text-sm text-slate-600">For {reset.email}. Other signed-in sessions end.</p>
       <ActionForm action={resetPasswordAction} submitLabel="Set password">
         <input type="hidden" name="token" value={token} />
         <NewPasswordFields label="New password" />

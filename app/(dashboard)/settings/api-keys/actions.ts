@@ -1,12 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import type { CreateKeyState } from "@/components/api-keys/create-key-form";
 import { getActor } from "@/lib/auth/session";
 import { createApiKeyForActor, revokeApiKey } from "@/lib/domain/api-key-admin";
 import { DomainError } from "@/lib/domain/errors";
-
-/** The create-key form's state: the new key (shown once), or the error and the name typed. */
-export type CreateKeyState = { key?: string; prefix?: string; error?: string; name?: string };
 
 /** Creates an API key for the signed-in user; the plaintext is returned once. */
 export async function createKeyAction(_prev: CreateKeyState, form: FormData): Promise<CreateKeyState> {

@@ -1,16 +1,14 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { webhookUrlMessage } from "@/components/people-messages";
 import type { ActionState } from "@/components/ui/action-form";
+import type { CreateWebhookState } from "@/components/webhooks/create-webhook-form";
 import { getActor } from "@/lib/auth/session";
 import { DomainError } from "@/lib/domain/errors";
 import type { WebhookEventType } from "@/lib/domain/webhook-events";
 import { createWebhook, deleteWebhook, sendTestWebhook, updateWebhook } from "@/lib/domain/webhooks";
 import { actorFormAction } from "../../form-action";
-import { webhookUrlMessage } from "../../people-messages";
-
-/** The create form's state: the secret shown once, or a message (`urlError` next to the Endpoint URL field). */
-export type CreateWebhookState = { secret?: string; error?: string; urlError?: string };
 
 /** Creates an endpoint (same domain call as POST /v2/webhooks); the secret is returned once. */
 export async function createWebhookAction(_prev: CreateWebhookState, form: FormData): Promise<CreateWebhookState> {

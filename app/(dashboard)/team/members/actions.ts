@@ -1,5 +1,6 @@
 "use server";
 
+import { bulkLineMessage } from "@/components/people-messages";
 import type { ActionState } from "@/components/ui/action-form";
 import { parseRole } from "@/lib/domain/access";
 import { invitePeopleFromList } from "@/lib/domain/bulk-invite";
@@ -7,7 +8,6 @@ import { issueResetLink } from "@/lib/domain/passwords";
 import { changeRole, deactivatePerson, invitePerson, reactivatePerson } from "@/lib/domain/people";
 import { linkBaseUrl } from "@/lib/env";
 import { actorFormAction, field, type RevalidateTarget } from "../../form-action";
-import { bulkLineMessage } from "../../people-messages";
 
 /** What every action of this page revalidates. */
 const REVALIDATE: RevalidateTarget[] = [["/team", "layout"]];

@@ -8,7 +8,7 @@ import { Td } from "@/components/ui/table";
 import { TableCard } from "@/components/ui/table-card";
 import { canManagePeople, ROLES } from "@/lib/domain/access";
 import { listPeople } from "@/lib/domain/people";
-import { emailConfigured } from "@/lib/mail/mailer";
+import { emailConfigured } from "@/lib/mail/enqueue";
 import { requireUser } from "../../load";
 import { bulkInviteAction, changeRoleAction, inviteAction, resetLinkAction, setActiveAction } from "./actions";
 

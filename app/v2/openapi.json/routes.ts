@@ -1,8 +1,10 @@
 /**
- * The index of the API route modules: importing this file loads every route under app/v1 and
- * app/v2, and with them their `apiPath` declarations (lib/api/route.ts), before
- * lib/openapi/document.ts assembles the document. A new route file goes here too —
- * tests/api/openapi.test.ts fails while a served route is missing from the document.
+ * The index of the API route modules, beside the route that serves the document: importing this
+ * file loads every route under app/v1 and app/v2, and with them their `apiPath` declarations
+ * (lib/api/route.ts), then gives the document lib/openapi/document.ts assembles from them. Read the
+ * document through this file (GET /v2/openapi.json, app/docs/page.tsx, tests), never straight from
+ * lib/openapi/document.ts, which cannot import app/ (CODE_STYLE.md "Layers"). A new route file goes
+ * here too — tests/api/openapi.test.ts fails while a served route is missing from the document.
  * (The catch-alls and /v2/openapi.json itself are not API operations.)
  */
 import "@/app/v1/me/route";
@@ -31,3 +33,5 @@ import "@/app/v2/standups/[standupId]/participation/route";
 import "@/app/v2/standups/[standupId]/route";
 import "@/app/v2/standups/[standupId]/summaries/route";
 import "@/app/v2/standups/route";
+
+export { buildOpenApiDocument, getOpenApiDocument, OPENAPI_TAGS, type OpenApiDocument } from "@/lib/openapi/document";

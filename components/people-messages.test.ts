@@ -1,6 +1,6 @@
 /** The dashboard's messages for people (issue 41 item 8): field named as labelled, what to do, no developer wording. */
 import { describe, expect, it } from "vitest";
-import { absenceMessage, bulkLineMessage, reportRangeError, reportWindowMessage, webhookUrlMessage } from "./people-messages";
+import { absenceMessage, bulkLineMessage, reportRangeError, reportWindowMessage, webhookUrlMessage } from "@/components/people-messages";
 
 const DEVELOPER = /since|until|start_date|end_date|WEBHOOKS_ALLOW_PRIVATE|reversed|""/;
 
