@@ -68,7 +68,8 @@ function sealedUrl(url: string): { url: string; display_url: string } {
  * before each refresh of all feeds, since SQL migrations cannot encrypt. Returns how many it sealed.
  */
 export async function sealPlainFeedUrls(tx: Tx = db): Promise<number> {
-  const plain = await tx.calendarFeed.findMany({ where: { NOT: { url: { startsWith: "sb1." } } }, select: { id: true, url: true } });
+  // An exact prefix comparison (no LIKE pattern): the rows not yet in secret-box form.
+  const plain = await tx.$queryRaw<{ id: number; url: string }[]>`SELECT id, url FROM calendar_feeds WHERE left(url, 4) <> 'sb1.'`;
   for (const f of plain) {
     if (isSealed(f.url)) continue;
     await tx.calendarFeed.updateMany({ where: { id: f.id, url: f.url }, data: sealedUrl(f.url) });
