@@ -35,6 +35,9 @@
  * - `refresh_calendars` (crontab: every 30 minutes at :11 and :41) and `refresh_calendar_feed` (enqueued
  *   when a feed is saved): refresh the ICS calendar feeds of people and teams into absences and
  *   holidays (lib/domain/calendar-refresh.ts, issue 48), with the webhook address policy.
+ * - `fetch_activity` (enqueued by the asking pass, in its transaction, for the asked standup members
+ *   with activity connections): reads their GitHub/GitLab/Gitea/Jira/Linear activity since their
+ *   previous report and caches it for the run (lib/domain/activity-suggestions.ts, issue 48).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -42,6 +45,7 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { fillActivitySuggestions } from "@/lib/domain/activity-suggestions";
 import { refreshAllCalendarFeeds, refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
@@ -178,6 +182,12 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const { feedId } = payload as { feedId: number };
       const r = await refreshCalendarFeed(feedId, { allowPrivate: deliverySettings().webhooksAllowPrivate });
       if (r.status === "error") log(`refresh_calendar_feed: feed ${feedId}: ${r.error}`);
+    },
+    fetch_activity: async (payload) => {
+      const { occurrenceId } = payload as { occurrenceId: number };
+      const results = await fillActivitySuggestions(occurrenceId, { allowPrivate: deliverySettings().webhooksAllowPrivate });
+      const failed = results.filter((r) => r.errors.length).length;
+      if (failed) log(`fetch_activity: occurrence ${occurrenceId}: ${failed} of ${results.length} person(s) with a failing source`);
     },
     import_geekbot: async (payload) => {
       await runDashboardImport(payload as ImportJobPayload, log);
