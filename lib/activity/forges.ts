@@ -11,7 +11,7 @@
  *   events), following `X-Next-Page`; project web addresses from `GET /api/v4/projects/{id}`.
  *   Reads pushes, merge requests opened/merged/approved, issues opened/closed.
  * - Gitea / Forgejo: `GET {host}/api/v1/users/{login}/activities/feeds?only-performed-by=true`,
- *   following `Link: rel="next"` (or a short page). Reads commits, pull requests opened/merged/
+ *   following `Link: rel="next"`. Reads commits, pull requests opened/merged/
  *   reviewed, issues opened/closed.
  */
 import {
