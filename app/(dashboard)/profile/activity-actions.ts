@@ -6,6 +6,18 @@ import { DomainError } from "@/lib/domain/errors";
 import { actorFormAction, field } from "../form-action";
 import { webhookUrlMessage } from "../people-messages";
 
+/** The form's labels of the domain's field names. */
+const LABELS: Record<string, string> = { provider: "Service", baseUrl: "Server address", login: "Account", token: "Access token" };
+
+/** A refused connection in the form's words: the field's label, and the webhook address rule's sentences for the address. */
+function connectionMessage(message: string): string {
+  const m = /^(provider|baseUrl|login|token): (.*)$/s.exec(message);
+  if (!m) return message;
+  const [, name, problem] = m;
+  const address = name === "baseUrl" ? webhookUrlMessage(`url: ${problem}`, LABELS.baseUrl, "which activity is not read from") : null;
+  return address && !/needs the address|at most 500/.test(problem) ? address : `${LABELS[name]}: ${problem}`;
+}
+
 /**
  * Adds an activity connection (fields `provider`, `baseUrl`, `login`, `token`) to the signed-in
  * person's sources (issue 48); a refused address comes back in the words of the webhook address rule.
@@ -20,10 +32,8 @@ export async function addActivityConnectionAction(_prev: ActionState, form: Form
         token: field(form, "token"),
       });
     } catch (err) {
-      const address = err instanceof DomainError ? /^baseUrl: (.*)$/s.exec(err.message)?.[1] : undefined;
-      const message = address ? webhookUrlMessage(`url: ${address}`, "Server address", "which activity is not read from") : null;
-      if (message && !/needs the address/.test(address ?? "")) return { error: message };
-      throw err;
+      if (!(err instanceof DomainError)) throw err;
+      return { error: connectionMessage(err.message) };
     }
     return { ok: "Connected. Your activity is read each time a standup asks you and pre-fills your answer." };
   });
