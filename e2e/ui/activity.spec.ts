@@ -111,6 +111,7 @@ test("a member with GitHub activity sees it pre-filled in the web form", async (
       // far from now, so the schedule does not ask during the test
       time: `${String((new Date().getUTCHours() + 12) % 24).padStart(2, "0")}:00`,
       timezone: "UTC",
+      broadcast_channel: "general",
       users: [state.member?.user_id],
     },
   });
