@@ -146,7 +146,8 @@ test("a member with GitHub activity sees it pre-filled in the web form", async (
   await expect(async () => {
     const after = await request.get(`${base}/v2/reports?standup_id=${state.standupId}`, { headers: auth });
     const reports = ((await after.json()) as { data: Array<{ answers: Array<{ answer: string }> }> }).data;
-    expect(reports.map((r) => r.answers.map((a) => a.answer))).toEqual([
+    // A browser sends a textarea's line ends as CRLF (HTML form submission); compare the lines.
+    expect(reports.map((r) => r.answers.map((a) => a.answer.replace(/\r\n/g, "\n")))).toEqual([
       ["- Opened acme/api#7: Add activity (https://github.com/acme/api/pull/7)\n- Paired on the release", "Ship it"],
     ]);
   }).toPass({ timeout: 30_000 });
