@@ -8,7 +8,7 @@ import type { JobHelpers } from "graphile-worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { addActivityConnection, listMyActivityConnections, removeActivityConnection } from "@/lib/domain/activity-connections";
-import { activityPrefillFor, activityQuestionId, myActivityPrefill } from "@/lib/domain/activity-suggestions";
+import { activityPrefillFor, activityQuestionId, cleanupActivitySuggestions, myActivityPrefill } from "@/lib/domain/activity-suggestions";
 import { erasePerson } from "@/lib/domain/erasure";
 import { startStandup } from "@/lib/domain/occurrences";
 import { openSecret } from "@/lib/domain/secret-box";
@@ -193,5 +193,18 @@ describe("at ask time", () => {
     await erasePerson(team.admin.actor, { userId: member.id, confirm: member.email });
     expect(await db.activityConnection.count({ where: { user_id: member.id } })).toBe(0);
     expect(await db.activitySuggestion.count({ where: { user_id: member.id } })).toBe(0);
+  });
+
+  it("cached activity older than 14 days is deleted by the cleanup", async () => {
+    const member = await createTestUser(team.id);
+    process.env.WEBHOOKS_ALLOW_PRIVATE = "true";
+    await addActivityConnection(member.actor, { provider: "github", baseUrl: `${fake.url}/github`, login: "octo", token: "gh-good" });
+    const standup = await createTestCheckin(team, { members: [member] });
+    const { occurrenceId } = await startStandup(team.admin.actor, standup.id, {}, db, NOW);
+    const where = { occurrence_id: occurrenceId, user_id: member.id };
+    expect(await cleanupActivitySuggestions(new Date(NOW.getTime() + 13 * 86_400_000))).toBe(0);
+    expect(await db.activitySuggestion.count({ where })).toBe(1);
+    expect(await cleanupActivitySuggestions(new Date(NOW.getTime() + 15 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect(await db.activitySuggestion.count({ where })).toBe(0);
   });
 });

@@ -58,6 +58,18 @@ export async function queueActivityFetch(tx: Tx, rows: AskedStandupMember[], now
   return queued.length;
 }
 
+/** Cached activity is kept this long after the asking, then deleted by the hourly cleanup. */
+export const ACTIVITY_SUGGESTION_KEEP_DAYS = 14;
+
+/**
+ * Deletes cached activity older than ACTIVITY_SUGGESTION_KEEP_DAYS (the hourly `cleanup_idempotency`
+ * job): a run's pre-fill is not needed once its answers are in. @returns the rows deleted.
+ */
+export async function cleanupActivitySuggestions(now: Date = new Date(), client: Db = defaultDb): Promise<number> {
+  const before = new Date(now.getTime() - ACTIVITY_SUGGESTION_KEEP_DAYS * 86_400_000);
+  return (await client.activitySuggestion.deleteMany({ where: { created_at: { lt: before } } })).count;
+}
+
 /** What one fill did for one person. */
 export type FillResult = { userId: number; items: number; errors: string[] };
 

@@ -8,8 +8,9 @@
  *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
  *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`,
- *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts) and
- *   "My data" archives past their 24 hours (lib/domain/data-exports.ts).
+ *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts),
+ *   "My data" archives past their 24 hours (lib/domain/data-exports.ts) and cached activity
+ *   pre-fills older than 14 days (lib/domain/activity-suggestions.ts).
  * - `build_data_export` (enqueued by Profile → My data): builds one person's archive (issue 45).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
@@ -45,7 +46,7 @@ import type { Task, TaskList } from "graphile-worker";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
-import { fillActivitySuggestions } from "@/lib/domain/activity-suggestions";
+import { ACTIVITY_SUGGESTION_KEEP_DAYS, cleanupActivitySuggestions, fillActivitySuggestions } from "@/lib/domain/activity-suggestions";
 import { refreshAllCalendarFeeds, refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { buildDataExport, cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
@@ -93,6 +94,8 @@ export function cleanupIdempotency(log: JobLog): Task {
     if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
     const archives = await cleanupDataExports();
     if (archives > 0) log(`cleanup: removed ${archives} expired "My data" archive(s)`);
+    const activity = await cleanupActivitySuggestions();
+    if (activity > 0) log(`cleanup: removed ${activity} cached activity pre-fill(s) older than ${ACTIVITY_SUGGESTION_KEEP_DAYS} days`);
   };
 }
 
