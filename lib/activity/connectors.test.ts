@@ -331,6 +331,23 @@ describe("address policy and Link parsing", () => {
     expect(!r.ok && r.error).toMatch(/^address refused: resolves to a loopback address/);
   });
 
+  it("an answer over the size cap degrades to a reason", async () => {
+    fake.data.github = [
+      {
+        id: "1",
+        type: "IssuesEvent",
+        created_at: h(1),
+        repo: { name: "acme/api" },
+        payload: { action: "closed", issue: { title: "x".repeat(500) } },
+      },
+    ];
+    const r = await fetchSourceActivity("github", { baseUrl: `${fake.url}/github`, login: "octo", token: "gh-good" }, period, {
+      allowPrivate: true,
+      maxBytes: 200,
+    });
+    expect(r).toEqual({ ok: false, error: "answer larger than 200 bytes" });
+  });
+
   it("reads rel=next among several relations", () => {
     expect(nextLink('<https://x/e?page=1>; rel="prev", <https://x/e?page=3>; rel="next"')).toBe("https://x/e?page=3");
     expect(nextLink('<https://x/e?page=9>; rel="last"')).toBeNull();

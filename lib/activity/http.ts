@@ -5,6 +5,7 @@
  * followed) and failures turned into `ActivitySourceError`s whose message a person can read
  * ("token rejected (401)"). Also the `Link: <…>; rel="next"` parser the forges' pagination uses.
  */
+import { readCapped } from "@/lib/calendar/ics-fetch";
 import { webhookUrlProblem } from "@/lib/chat/webhook-url";
 
 /** Time limit of one request to a forge or tracker, milliseconds. */
@@ -79,7 +80,7 @@ export async function requestJson(
       res.status >= 300 && res.status < 400 ? `redirected (${res.status}): check the address` : statusReason(res.status),
     );
   }
-  const text = await readCapped(res, maxBytes, timeoutMs);
+  const text = await readBody(res, maxBytes, timeoutMs);
   try {
     return { body: JSON.parse(text), headers: res.headers };
   } catch {
@@ -87,33 +88,21 @@ export async function requestJson(
   }
 }
 
-/** The body as UTF-8 text. @throws ActivitySourceError once more than `maxBytes` arrived or the body stalls. */
-async function readCapped(res: Response, maxBytes: number, timeoutMs: number): Promise<string> {
+/** The body as UTF-8 text (`readCapped` of the ICS fetch). @throws ActivitySourceError once more than `maxBytes` arrived or the body stalls. */
+async function readBody(res: Response, maxBytes: number, timeoutMs: number): Promise<string> {
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
     await res.body?.cancel();
     throw new ActivitySourceError(`answer larger than ${maxBytes} bytes`);
   }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let text: string | null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel();
-        throw new ActivitySourceError(`answer larger than ${maxBytes} bytes`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof ActivitySourceError) throw err;
+    text = await readCapped(res, maxBytes);
+  } catch {
     throw new ActivitySourceError(`no complete answer within ${timeoutMs} ms`);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  if (text === null) throw new ActivitySourceError(`answer larger than ${maxBytes} bytes`);
+  return text;
 }
 
 /** The `rel="next"` target of a `Link` header (RFC 8288), or null. */

@@ -70,8 +70,8 @@ export async function fetchIcs(url: string, opts: IcsFetchOptions): Promise<IcsF
   }
 }
 
-/** The body as UTF-8 text, or null once more than `maxBytes` arrived (the rest is not read). */
-async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
+/** The body as UTF-8 text, or null once more than `maxBytes` arrived (the rest is not read). Also used by lib/activity/http.ts. */
+export async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return "";
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
