@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import { addActivityConnection, listMyActivityConnections, removeActivityConnection } from "@/lib/domain/activity-connections";
 import { activityPrefillFor, activityQuestionId, cleanupActivitySuggestions, myActivityPrefill } from "@/lib/domain/activity-suggestions";
 import { erasePerson } from "@/lib/domain/erasure";
+import { exportPersonData } from "@/lib/domain/my-data";
 import { startStandup } from "@/lib/domain/occurrences";
 import { openSecret } from "@/lib/domain/secret-box";
 import { createTaskList } from "@/lib/jobs/tasks";
@@ -90,6 +91,10 @@ describe("connections", () => {
       lastError: null,
     });
     expect(JSON.stringify(view)).not.toContain("ghp_");
+    // "My data" lists the connection, never the token.
+    const mine = await exportPersonData(person.actor);
+    expect(mine.activity_connections.map((c) => [c.provider, c.login])).toEqual([["github", "octo"]]);
+    expect(JSON.stringify(mine)).not.toMatch(/ghp_|sb1\./);
   });
 
   it("refuses a private address unless allowed, a missing login or server address, and an unknown provider", async () => {
