@@ -124,6 +124,10 @@ async function topUp(url: string, team: number): Promise<void> {
     INSERT INTO absences (team_id, user_id, kind, start_date, end_date, note) VALUES (${team}, ${user}, 'vacation', '2026-12-01', '2026-12-03', NULL);
     INSERT INTO calendar_feeds (team_id, user_id, kind, url, etag)
       VALUES (${team}, ${user}, 'absences', 'https://calendar.example.com/private-abc/basic.ics', '"e1"');
+    INSERT INTO activity_connections (team_id, user_id, provider, base_url, login, token_sealed)
+      VALUES (${team}, ${user}, 'github', 'https://api.github.com', 'octo', 'sb1.c2VhbGVk');
+    INSERT INTO activity_suggestions (occurrence_id, user_id, team_id, since, items, errors)
+      VALUES (${occurrence}, ${user}, ${team}, now() - interval '1 day', '[{"title": "Merged #1"}]', '{"Jira: token rejected (401)"}');
     INSERT INTO data_exports (team_id, user_id, status, archive, reports_csv, ready_at, expires_at)
       VALUES (${team}, ${user}, 'ready', '{"profile": {}}', E'id,text\n1,x\n', now(), now() + interval '1 day');
     INSERT INTO occurrence_summaries (team_id, checkin_id, occurrence_id, date, engine, sections, text)

@@ -11,6 +11,30 @@ type Action = (prev: { error?: string }, form: FormData) => Promise<{ error?: st
 
 const OPTIONAL_HINT = "Optional: leave it empty if there is nothing to report.";
 
+/**
+ * Activity offered on the "what did you do" question (issue 48; lib/domain/activity-suggestions.ts):
+ * the question it pre-fills, the "- title (link)" lines, and why sources failed.
+ */
+export type AnswerActivity = { questionId: number; text: string; errors: string[]; fetched: boolean };
+
+/** Under the pre-filled question: where the text came from, that nothing is sent unasked, and failing sources. */
+function ActivityNote({ activity }: { activity: AnswerActivity }) {
+  return (
+    <div className="mt-1 space-y-1 text-xs text-slate-600" data-testid="activity-note">
+      {activity.text ? (
+        <p>Pre-filled from your connected activity: edit or delete any line. Nothing is sent until you send the report.</p>
+      ) : (
+        !activity.fetched && <p>Your connected activity is still being read: reload the page in a moment to have it pre-filled.</p>
+      )}
+      {activity.errors.map((e) => (
+        <p key={e} className="text-amber-800" data-testid="activity-error">
+          No suggestion from {e}
+        </p>
+      ))}
+    </div>
+  );
+}
+
 /** A group of radio buttons or checkboxes under the question as its legend. */
 function ChoiceGroup({ q, n, children }: { q: FormQuestion; n: number; children: React.ReactNode }) {
   return (
@@ -31,7 +55,17 @@ function ChoiceGroup({ q, n, children }: { q: FormQuestion; n: number; children:
  * (the scale's points), checkboxes for multi-select (each picked choice is sent under the same
  * name), a number input for number, a textarea for text. Optional questions are not `required`.
  */
-function QuestionInput({ q, n, initial }: { q: FormQuestion; n: number; initial: string | undefined }) {
+function QuestionInput({
+  q,
+  n,
+  initial,
+  activity,
+}: {
+  q: FormQuestion;
+  n: number;
+  initial: string | undefined;
+  activity?: AnswerActivity;
+}) {
   const name = `answer-${q.id}`;
   const required = !q.optional;
   if ((q.answerType === "multiple_choice" && q.choices.length > 0) || q.answerType === "rating") {
@@ -71,9 +105,19 @@ function QuestionInput({ q, n, initial }: { q: FormQuestion; n: number; initial:
       </Field>
     );
   }
+  const prefill = initial === undefined && activity ? activity.text.slice(0, LIMITS.answerText) : "";
   return (
     <Field id={name} label={label} hint={hint}>
-      <Textarea id={name} name={name} rows={3} defaultValue={initial ?? ""} required={required} maxLength={LIMITS.answerText} />
+      <Textarea
+        id={name}
+        name={name}
+        rows={prefill ? Math.min(12, prefill.split("\n").length + 1) : 3}
+        defaultValue={initial ?? prefill}
+        required={required}
+        maxLength={LIMITS.answerText}
+        data-prefilled={prefill ? "activity" : undefined}
+      />
+      {activity && initial === undefined && <ActivityNote activity={activity} />}
     </Field>
   );
 }
@@ -86,6 +130,7 @@ export function AnswerForm({
   editing,
   allowAnonymous,
   cancelHref = "/my-checkins",
+  activity,
 }: {
   action: Action;
   questions: FormQuestion[];
@@ -94,13 +139,15 @@ export function AnswerForm({
   allowAnonymous: boolean;
   /** Where Cancel leads; null hides it (the e-mailed answer link has nowhere to go back to). */
   cancelHref?: string | null;
+  /** The activity pre-fill of the "what did you do" question, if the person has connections. */
+  activity?: AnswerActivity | null;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-5">
       {state.error && <Alert>{state.error}</Alert>}
       {questions.map((q, i) => (
-        <QuestionInput key={q.id} q={q} n={i + 1} initial={initial[q.id]} />
+        <QuestionInput key={q.id} q={q} n={i + 1} initial={initial[q.id]} activity={activity?.questionId === q.id ? activity : undefined} />
       ))}
       {allowAnonymous && !editing && <Checkbox id="anonymous" name="anonymous" label="Post this report anonymously" />}
       <div className="flex flex-wrap gap-2">

@@ -70,7 +70,7 @@ export async function fetchIcs(url: string, opts: IcsFetchOptions): Promise<IcsF
   }
 }
 
-/** The body as UTF-8 text, or null once more than `maxBytes` arrived (the rest is not read). */
+/** The body as UTF-8 text, or null once more than `maxBytes` arrived (the rest is not read). Also used by lib/activity/http.ts. */
 export async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
   if (!res.body) return "";
   const reader = res.body.getReader();

@@ -86,11 +86,21 @@ function answerElement(q: TypedQuestion): Record<string, unknown> {
   }
 }
 
+/** Slack's limit on a plain_text_input's `initial_value`, characters. */
+const INITIAL_VALUE_MAX = 3000;
+
 /**
  * The answer modal for one occurrence: every question as an input block of its type
  * (`answerElement`); optional questions are optional blocks with a "nothing to report" hint.
+ * `prefill` (issue 48, the activity pre-fill): the `initial_value` of one free-text question,
+ * editable like any text, cut to Slack's 3000 characters at a line end.
  */
-export function reportModal(input: { occurrenceId: number; standupName: string; questions: TypedQuestion[] }): Record<string, unknown> {
+export function reportModal(input: {
+  occurrenceId: number;
+  standupName: string;
+  questions: TypedQuestion[];
+  prefill?: { questionId: number; text: string } | null;
+}): Record<string, unknown> {
   return {
     type: "modal",
     callback_id: "report_form",
@@ -104,7 +114,18 @@ export function reportModal(input: { occurrenceId: number; standupName: string; 
       label: plain(q.text, 2000),
       optional: q.optional === true,
       ...(q.optional ? { hint: plain("Optional: leave it empty if there is nothing to report.") } : {}),
-      element: answerElement(q),
+      element: withInitialValue(answerElement(q), input.prefill?.questionId === q.id ? input.prefill.text : ""),
     })),
   };
+}
+
+/** `element` with `initial_value` set when it is a text input and `text` is not empty. */
+function withInitialValue(element: Record<string, unknown>, text: string): Record<string, unknown> {
+  if (!text || element.type !== "plain_text_input") return element;
+  let value = text;
+  if (value.length > INITIAL_VALUE_MAX) {
+    const cut = value.slice(0, INITIAL_VALUE_MAX);
+    value = cut.includes("\n") ? cut.slice(0, cut.lastIndexOf("\n")) : cut;
+  }
+  return { ...element, initial_value: value };
 }

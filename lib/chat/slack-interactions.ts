@@ -16,6 +16,7 @@ import { deliveryConfigFromEnv } from "@/lib/chat/config";
 import { createDeliveryDeps, type DeliveryDeps, slackTeamId } from "@/lib/chat/delivery";
 import { reportModal } from "@/lib/chat/slack-blocks";
 import { db } from "@/lib/db";
+import { activityPrefillFor, activityQuestionId } from "@/lib/domain/activity-suggestions";
 import type { Actor } from "@/lib/domain/actor";
 import { DomainError } from "@/lib/domain/errors";
 import { MULTI_SELECT_SEPARATOR, questionTypeSelect } from "@/lib/domain/question-types";
@@ -92,9 +93,13 @@ async function openReportForm(actor: Actor, occurrenceId: number, triggerId: str
     },
   });
   if (!occurrence) return { status: 200, body: null };
+  // Activity pre-fill (issue 48): the cached activity of this run on the first free-text question.
+  const activity = await activityPrefillFor({ teamId: actor.teamId, userId: actor.userId, occurrenceId: occurrence.id });
+  const questionId = activityQuestionId(occurrence.checkin.questions);
+  const prefill = activity?.text && questionId !== null ? { questionId, text: activity.text } : null;
   await slack.openView(
     triggerId,
-    reportModal({ occurrenceId: occurrence.id, standupName: occurrence.checkin.name, questions: occurrence.checkin.questions }),
+    reportModal({ occurrenceId: occurrence.id, standupName: occurrence.checkin.name, questions: occurrence.checkin.questions, prefill }),
   );
   return { status: 200, body: null };
 }

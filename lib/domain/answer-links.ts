@@ -19,6 +19,7 @@ export type AnswerLinkView = {
   actor: Actor;
   memberName: string;
   standupId: number;
+  occurrenceId: number;
   standupName: string;
   date: string;
   questions: FormQuestion[];
@@ -60,6 +61,7 @@ export async function openAnswerLink(token: string, now: Date = new Date()): Pro
     actor: { teamId: u.team_id, userId: u.id, userChatId: u.chat_id, isAdmin: u.is_admin },
     memberName: u.realname,
     standupId: o.checkin.id,
+    occurrenceId: claims.occurrenceId,
     standupName: o.checkin.name,
     date: o.date.toISOString().slice(0, 10),
     questions: o.checkin.questions.map(toFormQuestion),

@@ -13,6 +13,7 @@
  */
 
 import { type Db, db as defaultDb, type Tx } from "@/lib/db";
+import { queueActivityFetch } from "@/lib/domain/activity-suggestions";
 import { timeForReader } from "@/lib/domain/message-times";
 import { type DirectMessage, queueDirectMessages } from "@/lib/domain/outbox";
 import { linkBaseUrl } from "@/lib/env";
@@ -169,6 +170,12 @@ export async function askDueBatch(
     : [];
   const skip = new Set(answered.map((a) => `${a.occurrence_id}:${a.user_id}`));
   const toMessage = due.filter((r) => !skip.has(`${r.occurrence_id}:${r.user_id}`));
+  // Activity pre-fill (issue 48): a fetch job for the asked standup members with connections.
+  await queueActivityFetch(
+    tx,
+    toMessage.filter((r) => r.kind === "standup"),
+    now,
+  );
   await queueMemberMessages(tx, "question", toMessage, now, (r, link) => ({
     reportId: reportByMember.get(`${r.occurrence_id}:${r.user_id}`) ?? null,
     text: renderQuestionText({ kind: r.kind, name: r.name, date: r.date, firstQuestion: r.first_question, link }),

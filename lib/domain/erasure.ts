@@ -168,6 +168,9 @@ export async function erasePerson(actor: Actor, input: { userId: number; confirm
     // Calendar feeds (secret addresses, issue 48) go; the absences they provided stay as history.
     await t.absence.updateMany({ where: { user_id: user.id, calendar_feed_id: { not: null } }, data: { calendar_feed_id: null } });
     await t.calendarFeed.deleteMany({ where: { team_id: user.team_id, user_id: user.id } });
+    // Activity connections (sealed tokens) and the activity fetched for them go (issue 48).
+    await t.activityConnection.deleteMany({ where: { team_id: user.team_id, user_id: user.id } });
+    await t.activitySuggestion.deleteMany({ where: { team_id: user.team_id, user_id: user.id } });
     await t.idempotencyRecord.deleteMany({ where: { user_id: user.id } });
     await t.dataExport.deleteMany({ where: { user_id: user.id } });
     await t.authToken.deleteMany({ where: { user_id: user.id } });

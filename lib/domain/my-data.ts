@@ -2,7 +2,7 @@
  * "My data" (issue 45): everything the service holds about one person, as one JSON document —
  * profile (no password hash), memberships (channels, standups and polls), participation (each run
  * they were asked in), reports with their answers, votes, absences, API keys' metadata (never the
- * key or its hash) and audit entries about them (acting or acted on). Nothing about anyone else:
+ * key or its hash), activity connections (never the token) and audit entries about them (acting or acted on). Nothing about anyone else:
  * other people appear only as ids where a row of theirs is about this person (an audit entry's actor).
  * `reportsCsv` gives their reports as CSV rows (one per answer).
  *
@@ -76,6 +76,11 @@ export async function loadPersonData(client: Tx, teamId: number, userId: number)
         select: { id: true, name: true, prefix: true, created_at: true, last_used_at: true, revoked_at: true },
         orderBy: { id: "asc" },
       },
+      // Activity connections (issue 48): never the token.
+      activity_connections: {
+        select: { id: true, provider: true, base_url: true, login: true, last_fetched_at: true, last_error: true, created_at: true },
+        orderBy: { id: "asc" },
+      },
     },
   });
   if (!user) throw new NotFoundError("User");
@@ -89,7 +94,18 @@ export async function loadPersonData(client: Tx, teamId: number, userId: number)
     select: { id: true, action: true, actor_id: true, target: true, details: true, created_at: true },
     orderBy: { id: "asc" },
   });
-  const { password_hash, channel_members, checkin_members, occurrence_members, reports, votes, absences, api_keys, ...profile } = user;
+  const {
+    password_hash,
+    channel_members,
+    checkin_members,
+    occurrence_members,
+    reports,
+    votes,
+    absences,
+    api_keys,
+    activity_connections,
+    ...profile
+  } = user;
   return {
     profile: { ...profile, has_password: password_hash !== null },
     memberships: {
@@ -128,6 +144,7 @@ export async function loadPersonData(client: Tx, teamId: number, userId: number)
     })),
     absences: absences.map((a) => ({ ...a, start_date: day(a.start_date), end_date: day(a.end_date) })),
     api_keys,
+    activity_connections,
     audit_entries: audit,
   };
 }

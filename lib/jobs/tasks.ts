@@ -8,8 +8,9 @@
  *   locks of dead workers (lib/jobs/heartbeat.ts `recoverDeadWorkers`) and, on a delivering
  *   runner, of delivery jobs locked too long (lib/jobs/delivery.ts `recoverStaleLocks`).
  * - `cleanup_idempotency` (crontab: hourly at :17): deletes idempotency records past `expires_at`,
- *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts) and
- *   "My data" archives past their 24 hours (lib/domain/data-exports.ts).
+ *   rate-limit counters whose window ended more than an hour ago (lib/api/rate-limit.ts),
+ *   "My data" archives past their 24 hours (lib/domain/data-exports.ts) and cached activity
+ *   pre-fills older than 14 days (lib/domain/activity-suggestions.ts).
  * - `build_data_export` (enqueued by Profile → My data): builds one person's archive (issue 45).
  * - `categorize_answers`, `summarize_occurrence`, `categorize_sweep` (crontab: every minute):
  *   lib/jobs/categorize.ts.
@@ -35,6 +36,9 @@
  * - `refresh_calendars` (crontab: every 30 minutes at :11 and :41) and `refresh_calendar_feed` (enqueued
  *   when a feed is saved): refresh the ICS calendar feeds of people and teams into absences and
  *   holidays (lib/domain/calendar-refresh.ts, issue 48), with the webhook address policy.
+ * - `fetch_activity` (enqueued by the asking pass, in its transaction, for the asked standup members
+ *   with activity connections): reads their GitHub/GitLab/Gitea/Jira/Linear activity since their
+ *   previous report and caches it for the run (lib/domain/activity-suggestions.ts, issue 48).
  * - `import_geekbot` (enqueued by the dashboard's Team → Import, one attempt): imports a team from
  *   a Geekbot-compatible API and records its progress (lib/import/geekbot/dashboard-run.ts).
  */
@@ -43,6 +47,7 @@ import { storePollResults } from "@/lib/api/v2/votes";
 import type { DeliveryDeps } from "@/lib/chat/delivery";
 import { slackTeamId, syncSlackWorkspace } from "@/lib/chat/slack-sync";
 import { db } from "@/lib/db";
+import { ACTIVITY_SUGGESTION_KEEP_DAYS, cleanupActivitySuggestions, fillActivitySuggestions } from "@/lib/domain/activity-suggestions";
 import { refreshAllCalendarFeeds, refreshCalendarFeed } from "@/lib/domain/calendar-refresh";
 import { cleanupDataExports } from "@/lib/domain/data-exports";
 import { storeParticipationCounts } from "@/lib/domain/participation";
@@ -90,6 +95,8 @@ export function cleanupIdempotency(log: JobLog): Task {
     if (counters > 0) log(`cleanup: removed ${counters} expired rate-limit counter(s)`);
     const archives = await cleanupDataExports();
     if (archives > 0) log(`cleanup: removed ${archives} expired "My data" archive(s)`);
+    const activity = await cleanupActivitySuggestions();
+    if (activity > 0) log(`cleanup: removed ${activity} cached activity pre-fill(s) older than ${ACTIVITY_SUGGESTION_KEEP_DAYS} days`);
   };
 }
 
@@ -179,6 +186,12 @@ export function createTaskList(log: JobLog, delivery: DeliveryDeps | null = null
       const { feedId } = payload as { feedId: number };
       const r = await refreshCalendarFeed(feedId, { allowPrivate: deliverySettings().webhooksAllowPrivate });
       if (r.status === "error") log(`refresh_calendar_feed: feed ${feedId}: ${r.error}`);
+    },
+    fetch_activity: async (payload) => {
+      const { occurrenceId } = payload as { occurrenceId: number };
+      const results = await fillActivitySuggestions(occurrenceId, { allowPrivate: deliverySettings().webhooksAllowPrivate });
+      const failed = results.filter((r) => r.errors.length).length;
+      if (failed) log(`fetch_activity: occurrence ${occurrenceId}: ${failed} of ${results.length} person(s) with a failing source`);
     },
     import_geekbot: async (payload) => {
       await runDashboardImport(payload as ImportJobPayload, log);

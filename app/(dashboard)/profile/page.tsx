@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ActivityConnectionsCard } from "@/components/activity/activity-connections-card";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { CalendarFeedsCard } from "@/components/calendars/calendar-feeds-card";
 import { formatDate, formatDateTime } from "@/components/format";
@@ -9,6 +10,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { InputField, SelectField } from "@/components/ui/form";
 import { listTeamMembers } from "@/lib/domain/absences";
+import { listMyActivityConnections } from "@/lib/domain/activity-connections";
 import { listMyCalendarFeeds } from "@/lib/domain/calendar-feeds";
 import { latestDataExport } from "@/lib/domain/data-exports";
 import { getProfile } from "@/lib/domain/profile";
@@ -21,6 +23,7 @@ import {
   requestMyDataAction,
   updateProfileAction,
 } from "./actions";
+import { addActivityConnectionAction, removeActivityConnectionAction } from "./activity-actions";
 import { addCalDavAccountAction, addCalendarFeedAction, removeCalendarFeedAction } from "./calendar-actions";
 
 export const dynamic = "force-dynamic";
@@ -35,11 +38,12 @@ const CHANNEL_HINT =
 /** The signed-in person's profile, password and own vacations / out-of-office. */
 export default async function ProfilePage() {
   const user = await requireUser();
-  const [profile, members, myData, calendarFeeds] = await Promise.all([
+  const [profile, members, myData, calendarFeeds, activityConnections] = await Promise.all([
     getProfile(user),
     listTeamMembers(user),
     latestDataExport(user),
     listMyCalendarFeeds(user),
+    listMyActivityConnections(user),
   ]);
   const absences = members.find((m) => m.id === user.userId)?.absences ?? [];
   const today = new Date().toISOString().slice(0, 10);
@@ -130,6 +134,11 @@ export default async function ProfilePage() {
           add={addCalendarFeedAction}
           addCalDav={addCalDavAccountAction}
           remove={removeCalendarFeedAction}
+        />
+        <ActivityConnectionsCard
+          connections={activityConnections}
+          add={addActivityConnectionAction}
+          remove={removeActivityConnectionAction}
         />
         <Card title="My data">
           <p className="mb-3 text-sm text-slate-700">

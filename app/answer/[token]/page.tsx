@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { answerActivity } from "@/components/checkins/answer-activity";
 import { AnswerForm } from "@/components/checkins/answer-form";
+import { activityPrefillFor } from "@/lib/domain/activity-suggestions";
 import { openAnswerLink } from "@/lib/domain/answer-links";
 import { answerWithLinkAction } from "./actions";
 
@@ -17,6 +19,11 @@ export default async function AnswerLinkPage({
   const { token } = await params;
   const { sent } = await searchParams;
   const view = await openAnswerLink(decodeURIComponent(token));
+  // Activity pre-fill of this run (issue 48), for a report not sent yet.
+  const prefill =
+    view && !view.submitted && !sent
+      ? await activityPrefillFor({ teamId: view.actor.teamId, userId: view.actor.userId, occurrenceId: view.occurrenceId })
+      : null;
   return (
     <main className="mx-auto max-w-2xl px-4 py-10">
       <p className="mb-6 text-lg font-semibold text-brand-700">Team Check-in</p>
@@ -47,6 +54,7 @@ export default async function AnswerLinkPage({
             editing={false}
             allowAnonymous={false}
             cancelHref={null}
+            activity={answerActivity(prefill, view.questions)}
           />
         </div>
       )}

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { answerActivity } from "@/components/checkins/answer-activity";
 import { AnswerForm } from "@/components/checkins/answer-form";
 import { AnswerTarget } from "@/components/checkins/answer-target";
 import { formatDate } from "@/components/format";
 import { Card, PageHeader } from "@/components/ui/card";
+import { myActivityPrefill } from "@/lib/domain/activity-suggestions";
 import { formatOccurrenceDate } from "@/lib/domain/asking";
 import { listMyCheckins } from "@/lib/domain/dashboard";
 import { previewMyAnswer } from "@/lib/domain/occurrence-resolution";
@@ -24,6 +26,10 @@ export default async function AnswerPage({ params }: { params: Promise<{ standup
   if (!checkin) notFound();
   const preview = checkin.todayReport ? null : await previewMyAnswer(user, checkin.standupId);
   const forDate = preview?.rule === "pending" ? formatOccurrenceDate(preview.date) : formatDate(checkin.today);
+  // Activity pre-fill (issue 48): only for a new answer, never over a report being edited.
+  const activity = checkin.todayReport
+    ? null
+    : answerActivity(await myActivityPrefill(user, { standupId: checkin.standupId }), checkin.questions);
   const initial = Object.fromEntries((checkin.todayReport?.answers ?? []).map((a) => [a.questionId, a.text]));
   return (
     <>
@@ -43,6 +49,7 @@ export default async function AnswerPage({ params }: { params: Promise<{ standup
           initial={initial}
           editing={Boolean(checkin.todayReport)}
           allowAnonymous={checkin.allowAnonymousReports}
+          activity={activity}
         />
       </Card>
     </>
