@@ -61,14 +61,26 @@ export function reportPageCte(where: Prisma.Sql, limit: number, columns: Prisma.
 }
 
 /**
- * The answers of report `r` as a JSON array of `answerFields`, optionally only some questions'.
- * Matches on (team_id, report_id), the leading columns of answers' unique index.
+ * A subquery over the answers of report `r` (aliases `a` and its question `q`), selecting
+ * `aggregate` (one value, e.g. a JSON array of the answers), with `from` joined after the
+ * question (e.g. a `LATERAL` row) and `only` appended to the WHERE. Matches on (team_id,
+ * report_id), the leading columns of answers' unique index. Used by the report pages here and
+ * the wire reads (lib/api/v2/reports.ts `reportWirePage`); pass only trusted SQL.
  */
+export function reportAnswersSql(aggregate: Prisma.Sql, from: Prisma.Sql = Prisma.empty, only: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`(SELECT ${aggregate}
+    FROM answers a JOIN questions q ON q.id = a.question_id ${from}
+    WHERE a.team_id = r.team_id AND a.report_id = r.id ${only})`;
+}
+
+/** The answers of report `r` as a JSON array of `answerFields` (question position, then id), optionally only some questions'. */
 function answersJson(answerFields: Prisma.Sql, questionIds?: number[]): Prisma.Sql {
   const only = questionIds ? Prisma.sql`AND a.question_id = ANY(${questionIds}::int[])` : Prisma.empty;
-  return Prisma.sql`(SELECT COALESCE(json_agg(${answerFields} ORDER BY q.position, a.question_id), '[]'::json)
-    FROM answers a JOIN questions q ON q.id = a.question_id
-    WHERE a.team_id = r.team_id AND a.report_id = r.id ${only})`;
+  return reportAnswersSql(
+    Prisma.sql`COALESCE(json_agg(${answerFields} ORDER BY q.position, a.question_id), '[]'::json)`,
+    Prisma.empty,
+    only,
+  );
 }
 
 /**
