@@ -21,7 +21,7 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { reportAnswersSql, reportPageCte } from "@/lib/domain/report-pages";
+import { reportAnswersSql, reportPageCte, type SqlPageQuery } from "@/lib/domain/report-pages";
 import {
   type ReportListFilters,
   type ReportView,
@@ -190,12 +190,7 @@ export type ReportWireRow = { id: number; submitted_at: string; json: string };
  * per-report cost in Node. Sending the texts as they are saves 7–10 µs of Node CPU per report over
  * HTTP (A/B of two production builds on demo data).
  */
-export async function reportWirePage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { withAnswers: boolean },
-  client: Tx = db,
-): Promise<ReportWireRow[]> {
+export const reportWirePage: SqlPageQuery<{ withAnswers: boolean }, ReportWireRow[]> = async (where, limit, opts, client = db) => {
   const answers = opts.withAnswers
     ? Prisma.sql`, ${reportAnswersSql(
         jsonArraySql("aw", "q.position, a.question_id"),
@@ -217,7 +212,7 @@ export async function reportWirePage(
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
   );
-}
+};
 
 /**
  * The reports `filters` select for `actor` (lib/domain/reports.ts `reportListFilterSql`, the page
