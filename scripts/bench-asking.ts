@@ -12,10 +12,11 @@
  */
 import fs from "node:fs";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { benchNumber } from "@/scripts/lib/bench-settings";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
 
-const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
-const STANDUPS = Number(process.env.BENCH_STANDUPS ?? 500);
+const MEMBERS = benchNumber("BENCH_MEMBERS", 10_000);
+const STANDUPS = benchNumber("BENCH_STANDUPS", 500);
 
 const { dir, database } = await startThrowawayPostgres("bench-asking");
 try {

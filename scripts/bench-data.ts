@@ -47,18 +47,16 @@ import { type ReportListFilters, reportViewSelect } from "@/lib/domain/reports";
 import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { runTargets } from "@/scripts/bench-targets";
+import { benchApiDefaults, benchNumber } from "@/scripts/lib/bench-settings";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
 
-// Cursors are signed with AUTH_SECRET (read when a cursor is made).
-process.env.AUTH_SECRET ??= "bench-data-secret-0123456789abcdef";
-// The route-handler figures walk 2,000 pages with one API key: a quota far above that keeps the
-// rate limiter counting (its cost is part of the figures) without ever answering 429.
-process.env.RATE_LIMIT_API_PER_MINUTE ??= "100000000";
+// The route-handler figures walk 2,000 pages with one API key.
+benchApiDefaults("bench-data", 100_000_000);
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 1_000_000);
-const REPS = Number(process.env.BENCH_REPS ?? 40);
-const OFFSET_REPS = Number(process.env.BENCH_OFFSET_REPS ?? 7);
-const WALK = Number(process.env.BENCH_WALK ?? 2000);
+const REPORTS = benchNumber("BENCH_REPORTS", 1_000_000);
+const REPS = benchNumber("BENCH_REPS", 40);
+const OFFSET_REPS = benchNumber("BENCH_OFFSET_REPS", 7);
+const WALK = benchNumber("BENCH_WALK", 2000);
 const DAY = 86_400_000;
 
 const t0 = performance.now();

@@ -14,13 +14,14 @@ import { db, disconnectDb } from "@/lib/db";
 import { submitReport } from "@/lib/domain/report-writes";
 import { startWorker } from "@/lib/jobs/worker";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { benchNumber } from "@/scripts/lib/bench-settings";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
 import { startFakeSlack } from "@/tests/fakes/slack";
 
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 10_000);
-const CHANNELS = Number(process.env.BENCH_CHANNELS ?? 20);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 200);
+const MESSAGES = benchNumber("BENCH_MESSAGES", 10_000);
+const CHANNELS = benchNumber("BENCH_CHANNELS", 20);
+const CONCURRENCY = benchNumber("BENCH_CONCURRENCY", 8);
+const REPORTS = benchNumber("BENCH_REPORTS", 200);
 
 const { dir, database } = await startThrowawayPostgres("bench-delivery");
 const fake = await startFakeSlack({ channels: [] });

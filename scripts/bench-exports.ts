@@ -14,8 +14,9 @@ import { printTable } from "@/lib/bench/stats";
 import type { Actor } from "@/lib/domain/actor";
 import { type CsvExport, exportParticipation, exportReports } from "@/lib/domain/exports";
 import { runOnBenchData } from "@/scripts/lib/bench-run";
+import { benchNumber } from "@/scripts/lib/bench-settings";
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 150_000);
+const REPORTS = benchNumber("BENCH_REPORTS", 150_000);
 const DAY = 86_400_000;
 const MB = 1024 * 1024;
 

@@ -14,9 +14,10 @@ import { getDb } from "@/lib/db";
 import { formatSummary } from "@/lib/import/geekbot/context";
 import { importFromGeekbot } from "@/lib/import/geekbot/run";
 import { runOnBenchData } from "@/scripts/lib/bench-run";
+import { benchNumber } from "@/scripts/lib/bench-settings";
 import { startApiServer } from "@/tests/fakes/api-server";
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 100_000);
+const REPORTS = benchNumber("BENCH_REPORTS", 100_000);
 
 /**
  * What the import must reproduce, counted in one team: standups and polls (active or paused), their

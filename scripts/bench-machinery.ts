@@ -56,15 +56,15 @@ import { listCheckins } from "@/lib/domain/standups";
 import { getPollVotes } from "@/lib/domain/votes";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/lib/runtime/migrate";
+import { benchApiDefaults, benchNumber } from "@/scripts/lib/bench-settings";
 import { startThrowawayPostgres } from "@/scripts/throwaway";
 
-process.env.AUTH_SECRET ??= "bench-machinery-secret-0123456789abcdef";
-process.env.RATE_LIMIT_API_PER_MINUTE ??= "1000000000";
+benchApiDefaults("bench-machinery", 1_000_000_000);
 
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const REPORTS = benchNumber("BENCH_REPORTS", 20_000);
+const ROUNDS = benchNumber("BENCH_ROUNDS", 5);
+const SECONDS = benchNumber("BENCH_SECONDS", 2);
+const CONNECTIONS = benchNumber("BENCH_CONNECTIONS", 16);
 const ONLY = process.env.BENCH_ONLY?.split("|").filter(Boolean);
 const DAY = 86_400_000;
 

@@ -36,10 +36,11 @@ import { findWrk, type LoadRequest, type LoadResult, runLoad } from "@/lib/bench
 import { startApp, startEmptyRoute, waitForIdleJobs } from "@/lib/bench/servers";
 import { median, printTable } from "@/lib/bench/stats";
 import { dataDir } from "@/lib/env";
+import { benchNumber } from "@/scripts/lib/bench-settings";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = benchNumber("BENCH_SECONDS", 5);
+const connections = benchNumber("BENCH_CONNECTIONS", 16);
+const rounds = benchNumber("BENCH_ROUNDS", 3);
 const tool = (process.env.BENCH_TOOL ?? "auto") as "auto" | "wrk" | "autocannon";
 const log = (l: string) => console.log(l);
 
@@ -143,8 +144,8 @@ async function endpoints(base: string, key: string): Promise<Endpoint[]> {
 const fmt = (v: number, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : "-");
 
 async function main(): Promise<void> {
-  const appPort = Number(process.env.BENCH_PORT ?? 3801);
-  const emptyPort = Number(process.env.BENCH_EMPTY_PORT ?? 3803);
+  const appPort = benchNumber("BENCH_PORT", 3801);
+  const emptyPort = benchNumber("BENCH_EMPTY_PORT", 3803);
   const stops: Array<() => Promise<void>> = [];
   const cleanup = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});

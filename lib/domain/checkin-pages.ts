@@ -16,8 +16,8 @@
  * The v2 API reads go one step further and have PostgreSQL write each standup or poll as its
  * finished wire JSON text over the same page (`checkinPageCte`): lib/api/v2/standups-sql.ts.
  */
-import { db, queryRows, type Tx } from "@/lib/db";
-import { literalLimit } from "@/lib/domain/report-pages";
+import { db, queryRows } from "@/lib/db";
+import { literalLimit, type SqlPageQuery } from "@/lib/domain/report-pages";
 import type { CheckinView } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -34,12 +34,7 @@ export function checkinPageCte(where: Prisma.Sql, limit: number): Prisma.Sql {
  * Up to `limit` check-ins matching `where` (SQL over the alias `c`) as `CheckinView`s, newest
  * first (created_at desc, id desc), with their current questions when `withQuestions`. One statement.
  */
-export async function checkinViewPage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { withQuestions: boolean },
-  client: Tx = db,
-): Promise<CheckinView[]> {
+export const checkinViewPage: SqlPageQuery<{ withQuestions: boolean }, CheckinView[]> = async (where, limit, opts, client = db) => {
   const questions = opts.withQuestions
     ? Prisma.sql`, (SELECT COALESCE(json_agg(json_build_object('id', q.id, 'text', q.text, 'position', q.position,
           'answer_type', q.answer_type, 'choices', q.choices, 'optional', q.optional, 'scale_min', q.scale_min,
@@ -61,4 +56,4 @@ export async function checkinViewPage(
     ORDER BY c.created_at DESC, c.id DESC`,
     client,
   );
-}
+};

@@ -25,6 +25,14 @@ import type { ReportDetailView, ReportView } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
+ * The contract of the one-statement page reads (here, lib/domain/checkin-pages.ts and the wire
+ * reads of lib/api/v1|v2): the rows matching `where` (trusted SQL over the aliases each read
+ * documents), in its list order, at most `limit` (written into the SQL text, `literalLimit`),
+ * shaped by `opts`, read on `client` (default the shared `db`) in one statement.
+ */
+export type SqlPageQuery<Opts, Result> = (where: Prisma.Sql, limit: number, opts: Opts, client?: Tx) => Promise<Result>;
+
+/**
  * `LIMIT n` with n written into the SQL text, not bound: a named statement's cached generic plan
  * then knows the page size. With a bound LIMIT PostgreSQL's generic plan assumes a tenth of the
  * table and chose a Seq Scan of all reports for the v1 list (157 ms at 1M reports, where the plan
@@ -61,26 +69,33 @@ export function reportPageCte(where: Prisma.Sql, limit: number, columns: Prisma.
 }
 
 /**
- * The answers of report `r` as a JSON array of `answerFields`, optionally only some questions'.
- * Matches on (team_id, report_id), the leading columns of answers' unique index.
+ * A subquery over the answers of report `r` (aliases `a` and its question `q`), selecting
+ * `aggregate` (one value, e.g. a JSON array of the answers), with `from` joined after the
+ * question (e.g. a `LATERAL` row) and `only` appended to the WHERE. Matches on (team_id,
+ * report_id), the leading columns of answers' unique index. Used by the report pages here and
+ * the wire reads (lib/api/v2/reports.ts `reportWirePage`); pass only trusted SQL.
  */
+export function reportAnswersSql(aggregate: Prisma.Sql, from: Prisma.Sql = Prisma.empty, only: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`(SELECT ${aggregate}
+    FROM answers a JOIN questions q ON q.id = a.question_id ${from}
+    WHERE a.team_id = r.team_id AND a.report_id = r.id ${only})`;
+}
+
+/** The answers of report `r` as a JSON array of `answerFields` (question position, then id), optionally only some questions'. */
 function answersJson(answerFields: Prisma.Sql, questionIds?: number[]): Prisma.Sql {
   const only = questionIds ? Prisma.sql`AND a.question_id = ANY(${questionIds}::int[])` : Prisma.empty;
-  return Prisma.sql`(SELECT COALESCE(json_agg(${answerFields} ORDER BY q.position, a.question_id), '[]'::json)
-    FROM answers a JOIN questions q ON q.id = a.question_id
-    WHERE a.team_id = r.team_id AND a.report_id = r.id ${only})`;
+  return reportAnswersSql(
+    Prisma.sql`COALESCE(json_agg(${answerFields} ORDER BY q.position, a.question_id), '[]'::json)`,
+    Prisma.empty,
+    only,
+  );
 }
 
 /**
  * Up to `limit` reports matching `where` as `ReportView`s (the v2 shape), with their answers when
  * `withAnswers`. One statement.
  */
-export async function reportViewPage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { withAnswers: boolean },
-  client: Tx = db,
-): Promise<ReportView[]> {
+export const reportViewPage: SqlPageQuery<{ withAnswers: boolean }, ReportView[]> = async (where, limit, opts, client = db) => {
   const answers = opts.withAnswers
     ? Prisma.sql`, ${answersJson(Prisma.sql`json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text, 'question', json_build_object('text', q.text))`)} AS answers`
     : Prisma.empty;
@@ -94,7 +109,7 @@ export async function reportViewPage(
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
   );
-}
+};
 
 type DetailRow = Omit<ReportDetailView, "chat_messages"> & { chat_messages: Array<{ ts: string; created_at: string }> };
 
@@ -102,12 +117,7 @@ type DetailRow = Omit<ReportDetailView, "chat_messages"> & { chat_messages: Arra
  * Up to `limit` reports matching `where` as `ReportDetailView`s (the v1 shape), with only the
  * answers to `questionIds` when given. One statement.
  */
-export async function reportDetailPage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { questionIds?: number[] },
-  client: Tx = db,
-): Promise<ReportDetailView[]> {
+export const reportDetailPage: SqlPageQuery<{ questionIds?: number[] }, ReportDetailView[]> = async (where, limit, opts, client = db) => {
   const answer = Prisma.sql`json_build_object('id', a.id, 'question_id', a.question_id, 'text', a.text,
     'question', json_build_object('text', q.text, 'color', q.color))`;
   const rows = await queryRows<DetailRow>(
@@ -129,4 +139,4 @@ export async function reportDetailPage(
     ...row,
     chat_messages: row.chat_messages.map((m) => ({ ts: m.ts, created_at: new Date(m.created_at) })),
   }));
-}
+};

@@ -173,16 +173,17 @@ export function listBaseBackups(backupDir: string): BaseBackup[] {
   return out.sort((a, b) => a.finished_at.localeCompare(b.finished_at));
 }
 
+/** A backup's source and destination: the running server at `url` (superuser), the backup folder, and where progress is logged (default: nowhere). */
+export type BackupTarget = { url: string; backupDir: string; log?: (l: string) => void };
+
+/** A backup of the embedded database (data folder `<dataDir>/postgres`) followed by retention of the `keep` newest base backups. */
+export type EmbeddedBackupOptions = BackupTarget & { dataDir: string; keep: number };
+
 /**
  * Takes a base backup of the running server at `url` (superuser) whose data folder is `pgDir`.
  * @throws Error when WAL archiving is off (the server must be restarted with `archiveFlags`).
  */
-export async function takeBaseBackup(opts: {
-  url: string;
-  pgDir: string;
-  backupDir: string;
-  log?: (l: string) => void;
-}): Promise<BaseBackup> {
+export async function takeBaseBackup(opts: BackupTarget & { pgDir: string }): Promise<BaseBackup> {
   const log = opts.log ?? (() => {});
   const client = new pg.Client({ connectionString: opts.url });
   await client.connect();
@@ -299,13 +300,7 @@ export type BackupReport = { backup: BaseBackup } & ReturnType<typeof pruneBacku
  * `npm run backup` and the nightly `backup_nightly` job: a base backup of the running embedded
  * database at `url` (data folder `<dataDir>/postgres`), then retention (`keep` newest), logging sizes.
  */
-export async function backupNow(opts: {
-  url: string;
-  dataDir: string;
-  backupDir: string;
-  keep: number;
-  log?: (l: string) => void;
-}): Promise<BackupReport> {
+export async function backupNow(opts: EmbeddedBackupOptions): Promise<BackupReport> {
   const log = opts.log ?? (() => {});
   const backup = await takeBaseBackup({ url: opts.url, pgDir: path.join(opts.dataDir, "postgres"), backupDir: opts.backupDir, log });
   const pruned = pruneBackups(opts.backupDir, opts.keep);
@@ -323,13 +318,7 @@ export async function backupNow(opts: {
  * can bring back the previous version's data. Not used with an external DATABASE_URL.
  * @throws Error when the backup fails: nothing is migrated then.
  */
-export function backupBeforeMigrating(opts: {
-  url: string;
-  dataDir: string;
-  backupDir: string;
-  keep: number;
-  log?: (l: string) => void;
-}): (pending: string[]) => Promise<void> {
+export function backupBeforeMigrating(opts: EmbeddedBackupOptions): (pending: string[]) => Promise<void> {
   const log = opts.log ?? (() => {});
   return async (pending) => {
     log(`Upgrade: ${pending.length} pending migration(s); taking a base backup of the embedded database first…`);

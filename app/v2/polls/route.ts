@@ -4,9 +4,9 @@
  * (always with `questions`). Accepts `Idempotency-Key`.
  */
 import { apiPath, listRoute } from "@/lib/api/route";
-import { checkinCreateRoute } from "@/lib/api/v2/checkin-create";
+import { checkinCreateMethod } from "@/lib/api/v2/checkin-create";
 import { pollCreateBodySchema, pollDataV2Schema, pollListV2Schema, toCreatePollInput } from "@/lib/api/v2/polls";
-import { checkinList, checkinReadQuerySchema } from "@/lib/api/v2/standups";
+import { checkinList } from "@/lib/api/v2/standups";
 import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { createPoll, getPoll } from "@/lib/domain/polls";
 
@@ -16,23 +16,21 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/polls", {
     { description: "List envelope of polls.", schema: pollListV2Schema },
     checkinList("v2.polls", listCheckinWires),
   ),
-  POST: {
-    doc: {
+  POST: checkinCreateMethod(
+    {
       tag: "Polls",
       id: "createPoll",
       summary: "Create a one-shot poll posted to a channel",
       description: "Members are synced from `broadcast_channel`. The response always carries `questions`.",
-      query: checkinReadQuerySchema,
-      body: { schema: pollCreateBodySchema },
       response: { status: 201, description: "`{data: poll}`.", schema: pollDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER", "CHANNEL_NOT_FOUND"], 422: true },
     },
-    handler: checkinCreateRoute({
+    {
       route: "/v2/polls",
       bodySchema: pollCreateBodySchema,
       toInput: toCreatePollInput,
       create: createPoll,
       read: getPoll,
-    }),
-  },
+    },
+  ),
 });

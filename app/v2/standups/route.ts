@@ -5,9 +5,9 @@
  * to submit reports) and `include` adds member fields as on GET.
  */
 import { apiPath, listRoute } from "@/lib/api/route";
-import { checkinCreateRoute } from "@/lib/api/v2/checkin-create";
+import { checkinCreateMethod } from "@/lib/api/v2/checkin-create";
 import { standupCreateBodySchema, toCreateStandupInput } from "@/lib/api/v2/standup-create";
-import { checkinList, checkinReadQuerySchema, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
+import { checkinList, standupDataV2Schema, standupListV2Schema } from "@/lib/api/v2/standups";
 import { listCheckinWires } from "@/lib/api/v2/standups-sql";
 import { createStandup } from "@/lib/domain/standup-writes";
 import { getStandup } from "@/lib/domain/standups";
@@ -18,8 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups"
     { description: "List envelope of standups.", schema: standupListV2Schema },
     checkinList("v2.standups", listCheckinWires),
   ),
-  POST: {
-    doc: {
+  POST: checkinCreateMethod(
+    {
       tag: "Standups",
       id: "createStandup",
       summary: "Create a non-confidential standup",
@@ -28,17 +28,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiPath("/v2/standups"
         "The response always carries `questions`. Question types beyond text and multiple choice (extensions): `answer_type` " +
         "`rating` (with `scale` {min, max, labels}, default 1 to 5), `number` and `multi_select` (with `choices`); `optional: true` lets " +
         "members leave a question out or blank.",
-      query: checkinReadQuerySchema,
-      body: { schema: standupCreateBodySchema },
       response: { status: 201, description: "`{data: standup}`.", schema: standupDataV2Schema },
       errors: { 400: ["INVALID_PARAMETER", "CHANNEL_NOT_FOUND", "USER_NOT_FOUND"], 422: true },
     },
-    handler: checkinCreateRoute({
+    {
       route: "/v2/standups",
       bodySchema: standupCreateBodySchema,
       toInput: toCreateStandupInput,
       create: createStandup,
       read: getStandup,
-    }),
-  },
+    },
+  ),
 });

@@ -27,7 +27,7 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { liveReportBroadcastSql } from "@/lib/domain/outbox-reports";
-import { reportPageCte } from "@/lib/domain/report-pages";
+import { reportPageCte, type SqlPageQuery } from "@/lib/domain/report-pages";
 import { type ReportDetailView, type ReportSearchFilters, reportSearchSql } from "@/lib/domain/reports";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -239,12 +239,7 @@ function jsonLiteralSql(expr: string): string {
  * all answers and all chat messages while those tables were small (the demo data: 1.85 ms for
  * `limit=30`, now 1.28 ms); at 1M reports the difference is within 5 % (issue 14 closing notes).
  */
-export async function reportWirePageV1(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { questionIds?: number[] },
-  client: Tx = db,
-): Promise<ReportWirePageV1> {
+export const reportWirePageV1: SqlPageQuery<{ questionIds?: number[] }, ReportWirePageV1> = async (where, limit, opts, client = db) => {
   const only = opts.questionIds ? Prisma.sql`AND a.question_id = ANY(${opts.questionIds}::int[])` : Prisma.empty;
   const lower = Prisma.sql`translate(u.email, ${Prisma.raw(`'${ASCII_UPPER}'`)}, ${Prisma.raw(`'${ASCII_LOWER}'`)})`;
   const img = Prisma.raw(
@@ -294,7 +289,7 @@ export async function reportWirePageV1(
   const gravatar: ReportWirePageV1["gravatar"] = [];
   for (const row of rows) if (row.gravatar_email !== null) gravatar.push({ id: row.id, email: row.gravatar_email });
   return { json: `[${rows.map((row) => row.json).join(",")}]`, gravatar };
-}
+};
 
 /**
  * The reports a search selects for `actor` (lib/domain/reports.ts `reportSearchSql`, the page of

@@ -21,7 +21,7 @@ import { db, queryRows, type Tx } from "@/lib/db";
 import { reportAuthor } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { InvalidParameterError, NotFoundError } from "@/lib/domain/errors";
-import { reportPageCte } from "@/lib/domain/report-pages";
+import { reportAnswersSql, reportPageCte, type SqlPageQuery } from "@/lib/domain/report-pages";
 import {
   type ReportListFilters,
   type ReportView,
@@ -190,17 +190,12 @@ export type ReportWireRow = { id: number; submitted_at: string; json: string };
  * per-report cost in Node. Sending the texts as they are saves 7–10 µs of Node CPU per report over
  * HTTP (A/B of two production builds on demo data).
  */
-export async function reportWirePage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { withAnswers: boolean },
-  client: Tx = db,
-): Promise<ReportWireRow[]> {
+export const reportWirePage: SqlPageQuery<{ withAnswers: boolean }, ReportWireRow[]> = async (where, limit, opts, client = db) => {
   const answers = opts.withAnswers
-    ? Prisma.sql`, (SELECT ${jsonArraySql("aw", "q.position, a.question_id")}
-        FROM answers a JOIN questions q ON q.id = a.question_id,
-          LATERAL (SELECT a.id, a.question_id, q.text AS question, a.text AS answer) aw
-        WHERE a.team_id = r.team_id AND a.report_id = r.id) AS answers`
+    ? Prisma.sql`, ${reportAnswersSql(
+        jsonArraySql("aw", "q.position, a.question_id"),
+        Prisma.sql`, LATERAL (SELECT a.id, a.question_id, q.text AS question, a.text AS answer) aw`,
+      )} AS answers`
     : Prisma.empty;
   // The page carries what the rows read of reports and standups, so neither is joined again (on a
   // small table the planner hash-joined the page to a Seq Scan of all reports); the author is one
@@ -217,7 +212,7 @@ export async function reportWirePage(
     ORDER BY r.submitted_at DESC, r.id DESC`,
     client,
   );
-}
+};
 
 /**
  * The reports `filters` select for `actor` (lib/domain/reports.ts `reportListFilterSql`, the page

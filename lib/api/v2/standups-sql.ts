@@ -12,6 +12,7 @@ import type { CheckinKind } from "@/lib/domain/access";
 import type { Actor } from "@/lib/domain/actor";
 import { checkinPageCte } from "@/lib/domain/checkin-pages";
 import { NotFoundError } from "@/lib/domain/errors";
+import type { SqlPageQuery } from "@/lib/domain/report-pages";
 import { checkinListSql, checkinReadSql, type StandupListFilters } from "@/lib/domain/standups";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -30,6 +31,9 @@ const MEMBER_WIRE_FIELDS = [
   ["memberUsername", "u.username"],
   ["memberRealname", "u.realname"],
 ] as const;
+
+/** What a `checkinWirePage` reads: standups or polls, and which optional parts of each. */
+export type CheckinWirePageOptions = { kind: CheckinKind; parts: CheckinWireParts };
 
 /**
  * Up to `limit` check-ins matching `where` (SQL over the alias `c`; it must select check-ins of
@@ -51,12 +55,7 @@ const MEMBER_WIRE_FIELDS = [
  * Why (issue 14): parsing the nested rows into objects and serializing them again is Node CPU,
  * and Node's single thread bounds the API's read throughput.
  */
-export async function checkinWirePage(
-  where: Prisma.Sql,
-  limit: number,
-  opts: { kind: CheckinKind; parts: CheckinWireParts },
-  client: Tx = db,
-): Promise<CheckinWireRow[]> {
+export const checkinWirePage: SqlPageQuery<CheckinWirePageOptions, CheckinWireRow[]> = async (where, limit, opts, client = db) => {
   const { kind, parts } = opts;
   const memberColumns = ["u.chat_id AS id", ...MEMBER_WIRE_FIELDS.filter(([part]) => parts[part]).map(([, column]) => column)];
   // Each question is its spec fields (row_to_json of qw), plus `"optional":true` and `"scale"` only
@@ -93,7 +92,7 @@ export async function checkinWirePage(
     ORDER BY c.created_at DESC, c.id DESC`,
     client,
   );
-}
+};
 
 /**
  * The standups or polls `filters` select for `actor` (lib/domain/standups.ts `checkinListSql`, the
