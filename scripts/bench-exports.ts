@@ -29,8 +29,11 @@ const MB = 1024 * 1024;
 /** What one streamed export measured (rows/s, RSS growth in MB, first byte in ms). */
 type Measured = { row: string[]; rate: number; rssGrowthMb: number; firstByteMs: number };
 
-/** Streams one export to nowhere, sampling memory at every chunk. */
-async function measure(name: string, exp: CsvExport): Promise<Measured> {
+/**
+ * Reads a CSV byte stream to nowhere, sampling memory at every chunk: rows (lines − header) per
+ * second, first-byte time (ms), and heap / RSS (MB) before, at their peak and after.
+ */
+async function measureStream(name: string, chunks: AsyncIterable<Uint8Array>): Promise<Measured> {
   global.gc?.();
   const before = process.memoryUsage();
   let peakHeap = before.heapUsed;
@@ -39,11 +42,7 @@ async function measure(name: string, exp: CsvExport): Promise<Measured> {
   let lines = 0;
   let firstByteMs = -1;
   const t = performance.now();
-  const reader = csvResponse("bench.csv", exp).body?.getReader();
-  if (!reader) throw new Error("no body");
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of chunks) {
     if (firstByteMs < 0) firstByteMs = performance.now() - t;
     bytes += value.byteLength;
     for (const b of value) if (b === 10) lines++;
@@ -55,6 +54,7 @@ async function measure(name: string, exp: CsvExport): Promise<Measured> {
   const after = process.memoryUsage();
   const rows = lines - 1;
   const rate = rows / seconds;
+  const mb = (n: number) => (n / MB).toFixed(0);
   return {
     rate,
     rssGrowthMb: (peakRss - before.rss) / MB,
@@ -66,10 +66,17 @@ async function measure(name: string, exp: CsvExport): Promise<Measured> {
       seconds.toFixed(1),
       Math.round(rate).toLocaleString("en-US"),
       firstByteMs.toFixed(0),
-      `${(before.heapUsed / MB).toFixed(0)} / ${(peakHeap / MB).toFixed(0)} / ${(after.heapUsed / MB).toFixed(0)}`,
-      `${(before.rss / MB).toFixed(0)} / ${(peakRss / MB).toFixed(0)} / ${(after.rss / MB).toFixed(0)}`,
+      `${mb(before.heapUsed)} / ${mb(peakHeap)} / ${mb(after.heapUsed)}`,
+      `${mb(before.rss)} / ${mb(peakRss)} / ${mb(after.rss)}`,
     ],
   };
+}
+
+/** Streams one export the way GET /exports/*.csv sends it (lib/api/csv.ts). */
+function measure(name: string, exp: CsvExport): Promise<Measured> {
+  const body = csvResponse("bench.csv", exp).body;
+  if (!body) throw new Error("no body");
+  return measureStream(name, body as unknown as AsyncIterable<Uint8Array>);
 }
 
 /**
@@ -93,38 +100,9 @@ function answersCopySql(teamId: number, standupIds: number[], since: Date): stri
   ) TO STDOUT WITH (FORMAT csv, HEADER)`;
 }
 
-/** Streams a COPY … TO STDOUT to nowhere: rows (lines − header) per second and the row. */
-async function measureCopy(name: string, raw: pg.Client, sql: string): Promise<Measured> {
-  const before = process.memoryUsage().rss;
-  let peakRss = before;
-  let bytes = 0;
-  let lines = 0;
-  let firstByteMs = -1;
-  const t = performance.now();
-  for await (const chunk of raw.query(copyTo(sql)) as AsyncIterable<Buffer>) {
-    if (firstByteMs < 0) firstByteMs = performance.now() - t;
-    bytes += chunk.byteLength;
-    for (const b of chunk) if (b === 10) lines++;
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }
-  const seconds = (performance.now() - t) / 1000;
-  const rows = lines - 1;
-  const rate = rows / seconds;
-  return {
-    rate,
-    rssGrowthMb: (peakRss - before) / MB,
-    firstByteMs,
-    row: [
-      name,
-      rows.toLocaleString("en-US"),
-      (bytes / MB).toFixed(1),
-      seconds.toFixed(1),
-      Math.round(rate).toLocaleString("en-US"),
-      firstByteMs.toFixed(0),
-      "",
-      "",
-    ],
-  };
+/** Streams a COPY … TO STDOUT (pg-copy-streams) to nowhere. */
+function measureCopy(name: string, raw: pg.Client, sql: string): Promise<Measured> {
+  return measureStream(name, raw.query(copyTo(sql)) as AsyncIterable<Buffer>);
 }
 
 await runOnBenchData("bench-exports", REPORTS, async (raw) => {
