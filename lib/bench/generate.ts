@@ -17,8 +17,11 @@
  * Generation runs with foreign-key triggers off (session_replication_role = replica) and the
  * secondary indexes of the big tables dropped and re-created afterwards (their exact definitions
  * are read from pg_indexes first), then VACUUM (ANALYZE).
+ * With `large: true` the rows are those of lib/bench/generate-large.ts (1,000 people, 100 standups,
+ * 10 polls, two years of runs) in the same frame.
  */
 import type pg from "pg";
+import { LARGE, largeTeamSteps, type Step } from "@/lib/bench/generate-large";
 
 export const TEAM_A = 1;
 export const TEAM_B = 2;
@@ -59,12 +62,19 @@ const WORDS = [
   "Blocked by the staging database being down",
 ];
 
-/** Generates the data set; `reports` is the target number of team-A reports (history length follows). */
-export async function generateBenchData(client: pg.Client, opts: { reports: number; log: (l: string) => void }): Promise<GenerationResult> {
+/**
+ * Generates the data set; `reports` is the target number of team-A reports (history length follows).
+ * `large` (default off; `npm run bench:dashboard`): the large team of lib/bench/generate-large.ts
+ * instead (two years of history whatever `reports` says; `reports` sets the response rate).
+ */
+export async function generateBenchData(
+  client: pg.Client,
+  opts: { reports: number; log: (l: string) => void; large?: boolean },
+): Promise<GenerationResult> {
   const weekdays = Math.max(20, Math.round(opts.reports / REPORTS_PER_WEEKDAY));
-  const days = Math.round((weekdays * 7) / 5);
+  const days = opts.large ? LARGE.days : Math.round((weekdays * 7) / 5);
   const seconds: Record<string, number> = {};
-  const step = async (name: string, sql: string, params: unknown[] = []) => {
+  const step: Step = async (name, sql, params = []) => {
     const t = performance.now();
     const r = await client.query(sql, params);
     seconds[name] = (seconds[name] ?? 0) + (performance.now() - t) / 1000;
@@ -79,7 +89,14 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
   // Secondary indexes of the big tables: drop now, re-create (same definitions) after the load.
   // Kept: indexes a constraint owns or depends on (primary keys, and the (team_id, id) unique
   // indexes that the composite foreign keys reference).
-  const big = ["reports", "answers", "occurrence_members", "occurrences", "votes"];
+  const big = [
+    "reports",
+    "answers",
+    "occurrence_members",
+    "occurrences",
+    "votes",
+    ...(opts.large ? ["chat_messages", "audit_entries"] : []),
+  ];
   const { rows: idx } = await client.query<{ indexname: string; indexdef: string }>(
     `SELECT i.indexname, i.indexdef FROM pg_indexes i
      WHERE i.schemaname = 'public' AND i.tablename = ANY($1)
@@ -88,6 +105,47 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
   );
   for (const i of idx) await client.query(`DROP INDEX "${i.indexname}"`);
 
+  if (opts.large) await largeTeamSteps(step, opts.reports, WORDS);
+  else await standardSteps(step, days);
+
+  for (const i of idx) await step("re-create indexes", i.indexdef);
+  await client.query("SET session_replication_role = DEFAULT");
+  await step("vacuum analyze", "VACUUM (ANALYZE)");
+
+  const counts: Record<string, number> = {};
+  for (const t of [
+    "teams",
+    "users",
+    "checkins",
+    "checkin_members",
+    "occurrences",
+    "occurrence_members",
+    "reports",
+    "answers",
+    "absences",
+    "votes",
+    ...(opts.large ? ["chat_messages", "audit_entries"] : []),
+  ]) {
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}`);
+    counts[t] = Number(rows[0].n);
+  }
+  const { rows: sub } = await client.query<{ team_id: number; n: string }>(
+    `SELECT team_id, count(*) AS n FROM reports WHERE status = 'submitted' GROUP BY team_id ORDER BY team_id`,
+  );
+  for (const r of sub) counts[`submitted reports team ${r.team_id}`] = Number(r.n);
+  if (opts.large) {
+    const { rows: b } = await client.query<{ open: string; all: string }>(
+      `SELECT count(*) FILTER (WHERE a.blocker_resolved_at IS NULL) AS open, count(*) AS all
+       FROM answers a JOIN questions q ON q.id = a.question_id WHERE q.is_blocker AND a.text <> 'No blockers.'`,
+    );
+    counts["blockers (open)"] = Number(b[0].open);
+    counts["blockers (all)"] = Number(b[0].all);
+  }
+  return { days, counts, seconds };
+}
+
+/** The default data set's rows (the shape described at the top of this file), over `days` days of history. */
+async function standardSteps(step: Step, days: number): Promise<void> {
   await step(
     "teams, users, standups",
     `
@@ -225,30 +283,4 @@ export async function generateBenchData(client: pg.Client, opts: { reports: numb
     `,
     [WORDS],
   );
-
-  for (const i of idx) await step("re-create indexes", i.indexdef);
-  await client.query("SET session_replication_role = DEFAULT");
-  await step("vacuum analyze", "VACUUM (ANALYZE)");
-
-  const counts: Record<string, number> = {};
-  for (const t of [
-    "teams",
-    "users",
-    "checkins",
-    "checkin_members",
-    "occurrences",
-    "occurrence_members",
-    "reports",
-    "answers",
-    "absences",
-    "votes",
-  ]) {
-    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${t}`);
-    counts[t] = Number(rows[0].n);
-  }
-  const { rows: sub } = await client.query<{ team_id: number; n: string }>(
-    `SELECT team_id, count(*) AS n FROM reports WHERE status = 'submitted' GROUP BY team_id ORDER BY team_id`,
-  );
-  for (const r of sub) counts[`submitted reports team ${r.team_id}`] = Number(r.n);
-  return { days, counts, seconds };
 }
