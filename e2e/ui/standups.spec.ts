@@ -185,6 +185,7 @@ test("issue 49: a standup page lists the runs first and one page of messages, ol
     return runs !== null && delivery !== null && (runs.compareDocumentPosition(delivery) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
   });
   expect(runsFirst).toBe(true);
+  await expect(page.getByTestId("occurrence-tally").first()).toHaveText(/^\d+ of \d+ answered/);
 
   const details = page.getByTestId("delivery-details");
   await expect(details).not.toHaveAttribute("open", "");
