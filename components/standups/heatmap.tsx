@@ -49,13 +49,9 @@ export function HeatmapGrid({ heatmap }: { heatmap: Heatmap }) {
                   {m.realname}
                 </th>
                 {m.cells.map((c, i) => (
-                  // one short class per cell, styled by data-status in app/globals.css (issue 49: page bytes)
-                  <td
-                    key={heatmap.dates[i]}
-                    data-status={c}
-                    className="heatmap-cell"
-                    title={`${formatShortDate(heatmap.dates[i])}: ${CELL[c].label}`}
-                  >
+                  // one short class per cell, styled by data-status in app/globals.css; the row and column
+                  // headers name the member and the date (issue 49: page bytes)
+                  <td key={heatmap.dates[i]} data-status={c} className="heatmap-cell">
                     <span aria-hidden="true">{CELL[c].symbol}</span>
                     <span className="sr-only">{CELL[c].label}</span>
                   </td>
