@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ParticipationBarChart } from "@/components/charts/participation-chart";
 import { formatShortDate, formatTime } from "@/components/format";
 import { ReportCard } from "@/components/reports/report-card";
@@ -202,20 +201,21 @@ export default async function StandupPage({
                 timezone={user.timezone}
                 retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
               />
+              {/* plain links: a full load of the other page (no client-side reconciliation of the rows) */}
               <div className="mt-3 flex gap-4 text-sm">
                 {deliveriesBefore !== undefined && (
-                  <Link href={`/standups/${id}?deliveries=latest#delivery`} className="font-medium text-brand-700 underline">
+                  <a href={`/standups/${id}?deliveries=latest#delivery`} className="font-medium text-brand-700 underline">
                     Newest messages
-                  </Link>
+                  </a>
                 )}
                 {deliveries.nextBefore !== null && (
-                  <Link
+                  <a
                     href={`/standups/${id}?deliveries=${deliveries.nextBefore}#delivery`}
                     className="font-medium text-brand-700 underline"
                     data-testid="delivery-older"
                   >
                     Show older messages
-                  </Link>
+                  </a>
                 )}
               </div>
             </div>
