@@ -73,7 +73,7 @@ export function DeliveryStates({
           ) : (
             <DataTable caption={`Messages of ${formatOccurrenceDate(o.date)}`} columns={["Message", "To", "Delivery"]} className="text-sm">
               {o.messages.map((m) => (
-                <tr key={m.id} data-testid="delivery-message">
+                <tr key={m.id} data-testid="delivery-message" data-message-id={m.id}>
                   <Td>
                     {KIND[m.kind] ?? m.kind}
                     {m.removedAt && <span className="text-slate-600"> (removed)</span>}

@@ -14,7 +14,11 @@ const CELL: Record<HeatmapCell, { label: string; className: string; symbol: stri
   no_run: { label: "No run", className: "bg-white text-slate-400", symbol: "" },
 };
 
-/** Member × date participation grid; excused days get their own colour, pattern and letter. */
+/**
+ * Member × date participation grid; excused days get their own colour, pattern and letter. Cells
+ * carry `data-status` and the `heatmap-cell` class (styles in app/globals.css); `CELL`'s classes
+ * style the legend and must match those styles.
+ */
 export function HeatmapGrid({ heatmap }: { heatmap: Heatmap }) {
   if (heatmap.dates.length === 0 || heatmap.members.length === 0) {
     return <p className="text-sm text-slate-600">No occurrences in this period yet.</p>;
@@ -45,13 +49,9 @@ export function HeatmapGrid({ heatmap }: { heatmap: Heatmap }) {
                   {m.realname}
                 </th>
                 {m.cells.map((c, i) => (
-                  <td
-                    key={heatmap.dates[i]}
-                    data-status={c}
-                    data-date={heatmap.dates[i]}
-                    className={`h-7 w-7 rounded text-center align-middle font-semibold ${CELL[c].className}`}
-                    title={`${m.realname}, ${formatShortDate(heatmap.dates[i])}: ${CELL[c].label}`}
-                  >
+                  // one short class per cell, styled by data-status in app/globals.css; the row and column
+                  // headers name the member and the date (issue 49: page bytes)
+                  <td key={heatmap.dates[i]} data-status={c} className="heatmap-cell">
                     <span aria-hidden="true">{CELL[c].symbol}</span>
                     <span className="sr-only">{CELL[c].label}</span>
                   </td>

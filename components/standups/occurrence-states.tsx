@@ -40,9 +40,19 @@ function StateCell({ member, timezone }: { member: OccurrenceMemberStatus; timez
   }
 }
 
+const TALLY_ORDER = ["excused", "missed", "reminded", "pending"] as const;
+
+/** "3 of 5 answered · 1 excused · 1 pending": a run's answers at a glance (what a manager reads first). */
+function tally(members: OccurrenceMemberStatus[]): string {
+  const count = (state: OccurrenceMemberStatus["state"]) => members.filter((m) => m.state === state).length;
+  const rest = TALLY_ORDER.map((state) => [state, count(state)] as const).filter(([, n]) => n > 0);
+  return [`${count("answered")} of ${members.length} answered`, ...rest.map(([state, n]) => `${n} ${state}`)].join(" · ");
+}
+
 /**
  * The latest occurrences of a standup, each as a table of its members and their state (answered /
- * pending with due time / reminded with when / excused / missed), times in the viewer's `timezone`.
+ * pending with due time / reminded with when / excused / missed) under a one-line tally, times in
+ * the viewer's `timezone`.
  */
 export function OccurrenceStates({ occurrences, timezone }: { occurrences: OccurrenceStatus[]; timezone: string }) {
   if (occurrences.length === 0) return <EmptyState title="No occurrences yet">Members appear here once the standup has run.</EmptyState>;
@@ -55,6 +65,11 @@ export function OccurrenceStates({ occurrences, timezone }: { occurrences: Occur
             {o.trigger === "manual" && <span className="font-normal text-slate-600"> · started by hand</span>}
             {o.closedAt && <span className="font-normal text-slate-600"> · closed</span>}
           </h3>
+          {o.members.length > 0 && (
+            <p className="mb-2 text-sm text-slate-700" data-testid="occurrence-tally">
+              {tally(o.members)}
+            </p>
+          )}
           {o.members.length === 0 ? (
             <p className="text-sm text-slate-600">Nobody was asked.</p>
           ) : (

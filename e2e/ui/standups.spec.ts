@@ -154,3 +154,59 @@ test("add a vacation and see the participation change", async ({ page }) => {
   await expect(memberRow.locator("td").last()).toHaveAttribute("data-status", "excused");
   await screenshot(page, "standup-vacation-heatmap");
 });
+
+test("issue 49: a standup page lists the runs first and one page of messages, older ones on demand", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.goto(`${BASE_URL}/standups`);
+  const hrefs = await page
+    .getByTestId("standup-card")
+    .locator("h2 a")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("href") as string));
+  // the seeded standup with the longest message history (more than one page)
+  let href: string | undefined;
+  for (const h of hrefs) {
+    await page.goto(`${BASE_URL}${h}`);
+    if ((await page.getByTestId("delivery-older").count()) > 0) {
+      href = h;
+      break;
+    }
+  }
+  expect(href, "a seeded standup with more than one page of messages").toBeDefined();
+  const html = await (await page.request.get(`${BASE_URL}${href}`)).text();
+  const height = await page.evaluate(() => document.body.scrollHeight);
+  console.log(`standup page ${href}: ${Buffer.byteLength(html)} bytes of HTML, ${height} px tall at 1440 px`);
+  expect(Buffer.byteLength(html)).toBeLessThan(300_000);
+
+  // What a manager reads first comes first: the latest runs' member states, before the delivery list.
+  const runsFirst = await page.evaluate(() => {
+    const runs = document.querySelector('[data-testid="occurrence-states"]');
+    const delivery = document.querySelector('[data-testid="delivery-details"]');
+    return runs !== null && delivery !== null && (runs.compareDocumentPosition(delivery) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  });
+  expect(runsFirst).toBe(true);
+  await expect(page.getByTestId("occurrence-tally").first()).toHaveText(/^\d+ of \d+ answered/);
+
+  const details = page.getByTestId("delivery-details");
+  await expect(details).not.toHaveAttribute("open", "");
+  await details.locator("summary").click();
+  const rows = details.getByTestId("delivery-message");
+  const idsOf = () => rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-message-id"))));
+  const newest = await idsOf();
+  expect(newest).toHaveLength(20);
+
+  await details.getByRole("link", { name: "Show older messages" }).click();
+  await page.waitForURL(/[?&]deliveries=\d+/);
+  await expect(details).toHaveAttribute("open", "");
+  // the navigation replaces the rows: wait until the newest ones are gone
+  await expect.poll(async () => (await idsOf()).filter((id) => newest.includes(id)).length).toBe(0);
+  const older = await idsOf();
+  expect(older.length).toBeGreaterThan(0);
+  expect(older.length).toBeLessThanOrEqual(20);
+  expect(Math.max(...older)).toBeLessThan(Math.min(...newest));
+
+  await details.getByRole("link", { name: "Newest messages" }).click();
+  await page.waitForURL(/[?&]deliveries=latest/);
+  await expect(details).toHaveAttribute("open", "");
+  await expect.poll(idsOf).toEqual(newest);
+});

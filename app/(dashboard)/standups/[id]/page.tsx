@@ -12,7 +12,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import { Button, LinkButton } from "@/components/ui/button";
 import { Alert, Badge, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/form";
-import { listStandupDeliveries } from "@/lib/chat/standup-delivery";
+import { listStandupDeliveryPage } from "@/lib/chat/standup-delivery";
 import { DASHBOARD_READS } from "@/lib/domain/access";
 import { getStandupHeatmap, getStandupParticipation } from "@/lib/domain/dashboard";
 import { NotFoundError } from "@/lib/domain/errors";
@@ -27,7 +27,12 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Standup" };
 
 /**
- * Standup detail: configuration, participation chart, heatmap, recent reports, admin actions.
+ * Standup detail: the latest runs' member states first (what a manager reads first), then
+ * configuration, message delivery, participation chart, heatmap, recent reports, admin actions.
+ * Every list is bounded (issue 49: the page costs the same at two years as at 30 days): the latest
+ * 3 runs, 10 reports (link to the Reports page), 5 summaries, and one page of
+ * `DELIVERIES_PER_PAGE` messages, collapsed; `?deliveries=<message id>` shows the older page
+ * (a keyset cursor, opened).
  * `?copied=1` (after _Duplicate_): says that the copy is paused (or a draft) and offers _Activate_;
  * `?created=1` / `?saved=1`: a success notice.
  */
@@ -43,6 +48,9 @@ export default async function StandupPage({
   const copied = sp.copied === "1";
   const notice = sp.created === "1" ? "Standup created." : sp.saved === "1" ? "Standup saved." : null;
   const now = new Date();
+  // ?deliveries=latest|<message id>: the delivery section opened, at the newest or an older page
+  const deliveriesOpen = sp.deliveries !== undefined;
+  const deliveriesBefore = deliveryCursor(sp.deliveries);
   const [participation, heatmap, reports, names, summaries, occurrences, deliveries] = await Promise.all([
     getStandupParticipation(user, { standupId: id, days: 30 }),
     getStandupHeatmap(user, { standupId: id, days: 21 }),
@@ -61,7 +69,7 @@ export default async function StandupPage({
       throw err;
     }),
     listOccurrenceStatuses(user, { standupId: id, limit: 3 }),
-    listStandupDeliveries(user, { standupId: id, limit: 3 }),
+    listStandupDeliveryPage(user, { standupId: id, before: deliveriesBefore }),
   ]);
   const paused = standup.state === "paused";
 
@@ -115,6 +123,10 @@ export default async function StandupPage({
           </Alert>
         )}
         {notice && <Alert tone="success">{notice}</Alert>}
+        <Card title="Latest occurrences">
+          <OccurrenceStates occurrences={occurrences} timezone={user.timezone} />
+        </Card>
+
         <div className="grid gap-6 lg:grid-cols-2">
           <Card title="Questions">
             <ol className="list-decimal space-y-2 pl-5 text-sm">
@@ -177,20 +189,35 @@ export default async function StandupPage({
           </Card>
         )}
 
-        <Card title="Latest occurrences">
-          <OccurrenceStates occurrences={occurrences} timezone={user.timezone} />
-        </Card>
-
         <Card title="Message delivery">
-          {/* Collapsed: listing every member of the last runs twice (states above, delivery here) made the page very long. */}
-          <details data-testid="delivery-details">
-            <summary className="cursor-pointer text-sm font-medium text-brand-700">Show delivery of each message (last 3 runs)</summary>
+          {/* Collapsed, one page of the latest messages: the page must not list every message of the history (issues 41, 49). */}
+          <details id="delivery" data-testid="delivery-details" open={deliveriesOpen || undefined}>
+            <summary className="cursor-pointer text-sm font-medium text-brand-700">
+              {deliveriesBefore === undefined ? "Show delivery of the latest messages" : "Delivery of older messages"}
+            </summary>
             <div className="mt-3">
               <DeliveryStates
-                occurrences={deliveries}
+                occurrences={deliveries.occurrences}
                 timezone={user.timezone}
                 retryAction={manage ? retryStandupDeliveryAction.bind(null, id) : undefined}
               />
+              {/* plain links: a full load of the other page (no client-side reconciliation of the rows) */}
+              <div className="mt-3 flex gap-4 text-sm">
+                {deliveriesBefore !== undefined && (
+                  <a href={`/standups/${id}?deliveries=latest#delivery`} className="font-medium text-brand-700 underline">
+                    Newest messages
+                  </a>
+                )}
+                {deliveries.nextBefore !== null && (
+                  <a
+                    href={`/standups/${id}?deliveries=${deliveries.nextBefore}#delivery`}
+                    className="font-medium text-brand-700 underline"
+                    data-testid="delivery-older"
+                  >
+                    Show older messages
+                  </a>
+                )}
+              </div>
             </div>
           </details>
         </Card>
@@ -248,4 +275,12 @@ export default async function StandupPage({
       </div>
     </>
   );
+}
+
+/** `?deliveries=<message id>`: the id the delivery page starts below; anything else (`latest`, junk): the newest page. */
+function deliveryCursor(raw: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(raw) ? raw[0] : raw;
+  if (v === undefined || !/^[1-9]\d{0,9}$/.test(v)) return undefined;
+  const n = Number(v);
+  return n <= 2_147_483_647 ? n : undefined;
 }
