@@ -26,6 +26,7 @@
  * size), BENCH_ROUNDS (default 5), BENCH_SQL_MAX (default 30), BENCH_PORT (default 3917).
  * Exit code 0 when it ran (misses are printed as verdicts), 1 when it failed.
  */
+
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -40,6 +41,7 @@ import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { applyMigrations } from "@/lib/runtime/migrate";
 import { stopProcess, waitForHttp } from "@/lib/runtime/processes";
 import { benchNumber } from "@/scripts/lib/bench-settings";
+import { signInWithPassword } from "@/scripts/lib/dashboard-session";
 import { makeTempDir } from "@/scripts/throwaway";
 
 const REPORTS = benchNumber("BENCH_REPORTS", 100_000);
@@ -113,16 +115,6 @@ function cmdline(pid: number): string {
   } catch {
     return "";
   }
-}
-
-/** Keeps the cookies `r` sets in `jar`; returns the Cookie header for the jar. */
-function takeCookies(r: Response, jar: Map<string, string>): string {
-  for (const line of r.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const i = pair.indexOf("=");
-    jar.set(pair.slice(0, i), pair.slice(i + 1));
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 }
 
 /** The role the worker connects as (its DIRECT_DATABASE_URL), so its statements can be told apart. */
@@ -207,17 +199,8 @@ try {
   await waitForHttp(`${base}/sign-in`, app, 900_000);
 
   // ------------------------------------------------------------ sign-in (next-auth credentials)
-  const jar = new Map<string, string>();
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  let cookie = takeCookies(csrf, jar);
-  const signIn = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-    body: new URLSearchParams({ csrfToken, email: EMAIL, password: PASSWORD, json: "true" }),
-  });
-  cookie = takeCookies(signIn, jar);
+  const signIn = await signInWithPassword(base, EMAIL, PASSWORD);
+  const cookie = signIn.cookie;
   const session = (await (await fetch(`${base}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { email?: string } };
   if (session.user?.email !== EMAIL) throw new Error(`sign-in failed (${signIn.status}): ${JSON.stringify(session)}`);
   log(`Signed in as ${EMAIL}.`);
@@ -281,7 +264,7 @@ try {
   const executablePath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => fs.existsSync(p));
   const browser = await chromium.launch({ executablePath });
   const context = await browser.newContext();
-  await context.addCookies([...jar].map(([name, value]) => ({ name, value, url: base })));
+  await context.addCookies(signIn.cookies.map(([name, value]) => ({ name, value, url: base })));
   const lcpRows: string[][] = [];
   for (const p of LCP_PAGES) {
     const values: number[] = [];

@@ -16,6 +16,7 @@
  * Needs the production build (`npm run build`, or any `npm start`). Ends with "N passed, N failed";
  * exit code 1 when a check fails or the set-up fails.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +24,7 @@ import pg from "pg";
 import { ensureBuild, ensurePrismaClient } from "@/lib/runtime/build";
 import { startEmbeddedPostgres } from "@/lib/runtime/embedded-postgres";
 import { freePort, stopProcess, waitForHttp } from "@/lib/runtime/processes";
+import { signInWithPassword } from "@/scripts/lib/dashboard-session";
 import { makeTempDir } from "@/scripts/throwaway";
 
 const root = process.cwd();
@@ -130,16 +132,6 @@ async function api(base: string, key: string, p: string, init: { method?: string
   return { status: r.status, headers: r.headers, body: (await r.json().catch(() => ({}))) as Json };
 }
 
-/** Cookie header value from a response's Set-Cookie lines, merged into `jar`. */
-function takeCookies(r: Response, jar: Map<string, string>): string {
-  for (const line of r.headers.getSetCookie()) {
-    const [pair] = line.split(";");
-    const i = pair.indexOf("=");
-    jar.set(pair.slice(0, i), pair.slice(i + 1));
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-}
-
 async function checks(a: string, b: string, direct: string, dataDir: string): Promise<void> {
   const creds = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
   const key: string = creds.api_keys.admin.key;
@@ -185,17 +177,8 @@ async function checks(a: string, b: string, direct: string, dataDir: string): Pr
     );
 
     // 3. a session signed in on A is valid on B
-    const jar = new Map<string, string>();
-    const csrf = await fetch(`${a}/api/auth/csrf`);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    let cookie = takeCookies(csrf, jar);
-    const signIn = await fetch(`${a}/api/auth/callback/credentials`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      body: new URLSearchParams({ csrfToken, email: creds.dashboard.email, password: creds.dashboard.password, json: "true" }),
-    });
-    cookie = takeCookies(signIn, jar);
+    const signIn = await signInWithPassword(a, creds.dashboard.email, creds.dashboard.password);
+    const cookie = signIn.cookie;
     const session = (await (await fetch(`${b}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { email?: string } };
     check(
       "a session signed in on A is valid on B",
